@@ -1,0 +1,28 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import type { RuntimeConfig } from './platform/config/app-config';
+import { expressErrorHandler } from './platform/http/all-exceptions.filter';
+import { requestIdMiddleware } from './platform/http/request-id';
+import { setUpOpenApi } from './platform/openapi/openapi';
+
+/** D2: request bodies above 1 MB are refused with 413. */
+export const BODY_LIMIT = '1mb';
+
+/** Builds the application with its whole request pipeline; `main.ts` and the tests share it. */
+export async function createApp(config: RuntimeConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestIdMiddleware);
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(expressErrorHandler);
+  app.setGlobalPrefix('api');
+  setUpOpenApi(app);
+  return app;
+}

@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import pino from 'pino';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './platform/config/app-config';
+import { startEmbeddedParts } from './platform/embedded/embedded-parts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.logLevel, name: 'bootstrap' });
+  const parts = await startEmbeddedParts(config, (message) => log.info(message));
+
+  let app;
+  try {
+    app = await createApp(parts.config);
+    await app.listen(parts.config.port, parts.config.host);
+  } catch (error) {
+    log.fatal({ err: error }, 'start-up failed');
+    await app?.close().catch(() => undefined);
+    await parts.stop();
+    process.exit(1);
+  }
+  log.info(`listening on ${await app.getUrl()} (docs at /api/docs)`);
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests`);
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, closes the pool
+      await parts.stop();
+      log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}
+
+void main();

@@ -1,0 +1,47 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe('./.data');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.s3.endpoint).toBeUndefined();
+    expect(config.businessTimezone).toBe('America/Santiago');
+    expect(config.apiKeyRateLimitPerHour).toBe(5000);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('names every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', BUSINESS_TIMEZONE: 'Mars/Olympus', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of ['PORT', 'BUSINESS_TIMEZONE', 'DATABASE_URL', 'LOG_LEVEL']) {
+      expect(message).toContain(name);
+    }
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('requires SESSION_SECRET in production with a real database', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/x' })).toThrow(
+      /SESSION_SECRET/,
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/x', SESSION_SECRET: 'x'.repeat(32) }),
+    ).not.toThrow();
+  });
+
+  it('reads booleans and integers strictly', () => {
+    expect(loadConfig({ S3_FORCE_PATH_STYLE: 'false', API_KEY_RATE_LIMIT_PER_HOUR: '25000' })).toMatchObject({
+      s3: { forcePathStyle: false },
+      apiKeyRateLimitPerHour: 25000,
+    });
+    expect(() => loadConfig({ COOKIE_SECURE: 'maybe' })).toThrow(/COOKIE_SECURE/);
+    expect(() => loadConfig({ API_KEY_RATE_LIMIT_PER_HOUR: '0' })).toThrow(/API_KEY_RATE_LIMIT_PER_HOUR/);
+  });
+});

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * The service's configuration, read once from the environment and validated (the only place
+ * that reads `process.env`). Every variable is documented in README.md.
+ */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  s3: {
+    endpoint: string | undefined;
+    bucket: string;
+    region: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+  };
+  businessTimezone: string;
+  appBaseUrl: string;
+  sessionSecret: string | undefined;
+  cookieSecure: boolean;
+  logLevel: string;
+  bootstrapStaff: { email: string; password: string } | undefined;
+  apiKeyRateLimitPerHour: number;
+  setPasswordLinkTtlHours: number;
+}
+
+/** Configuration after the embedded parts (if any) were started: every connection is known. */
+export interface RuntimeConfig extends AppConfig {
+  databaseUrl: string;
+  sessionSecret: string;
+  s3: AppConfig['s3'] & { endpoint: string | undefined };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const booleanString = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const lowered = v.toLowerCase();
+      if (['true', '1', 'yes'].includes(lowered)) return true;
+      if (['false', '0', 'no'].includes(lowered)) return false;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got "${v}")` });
+      return z.NEVER;
+    });
+
+const integerString = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer from ${min} to ${max} (got "${v}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const urlString = (protocols: string[]) =>
+  optionalString.superRefine((v, ctx) => {
+    if (v === undefined) return;
+    try {
+      const url = new URL(v);
+      if (!protocols.includes(url.protocol)) throw new Error();
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a ${protocols.join(' or ')} URL` });
+    }
+  });
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('development'),
+  PORT: integerString(3000, 0, 65535),
+  HOST: optionalString,
+  DATA_DIR: optionalString,
+  DATABASE_URL: urlString(['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: integerString(10, 1, 200),
+  S3_ENDPOINT: urlString(['http:', 'https:']),
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: booleanString(true),
+  BUSINESS_TIMEZONE: optionalString.refine((v) => v === undefined || isTimeZone(v), {
+    message: 'must be an IANA time zone such as America/Santiago',
+  }),
+  APP_BASE_URL: urlString(['http:', 'https:']),
+  SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
+  COOKIE_SECURE: booleanString(false),
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional().default('info'),
+  BOOTSTRAP_STAFF_EMAIL: optionalString.refine((v) => v === undefined || /^[^\s@]+@[^\s@]+$/.test(v), {
+    message: 'must be an e-mail address',
+  }),
+  BOOTSTRAP_STAFF_PASSWORD: optionalString.refine((v) => v === undefined || v.length >= 12, {
+    message: 'must be at least 12 characters',
+  }),
+  API_KEY_RATE_LIMIT_PER_HOUR: integerString(5000, 1, 10_000_000),
+  SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
+});
+
+/** Reads and validates the environment; throws one ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SESSION_SECRET) {
+    problems.push('SESSION_SECRET: required when NODE_ENV=production and DATABASE_URL is set');
+  }
+  if (Boolean(e.BOOTSTRAP_STAFF_EMAIL) !== Boolean(e.BOOTSTRAP_STAFF_PASSWORD)) {
+    problems.push('BOOTSTRAP_STAFF_EMAIL and BOOTSTRAP_STAFF_PASSWORD: set both or neither');
+  }
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) {
+    problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const port = e.PORT;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir: e.DATA_DIR ?? './.data',
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      bucket: e.S3_BUCKET ?? 'accounting',
+      region: e.S3_REGION ?? 'us-east-1',
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    },
+    businessTimezone: e.BUSINESS_TIMEZONE ?? 'America/Santiago',
+    appBaseUrl: e.APP_BASE_URL ?? `http://localhost:${port}`,
+    sessionSecret: e.SESSION_SECRET,
+    cookieSecure: e.COOKIE_SECURE,
+    logLevel: e.LOG_LEVEL,
+    bootstrapStaff:
+      e.BOOTSTRAP_STAFF_EMAIL && e.BOOTSTRAP_STAFF_PASSWORD
+        ? { email: e.BOOTSTRAP_STAFF_EMAIL, password: e.BOOTSTRAP_STAFF_PASSWORD }
+        : undefined,
+    apiKeyRateLimitPerHour: e.API_KEY_RATE_LIMIT_PER_HOUR,
+    setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
+  };
+}

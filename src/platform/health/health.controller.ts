@@ -1,0 +1,37 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../auth/public.decorator';
+import { ObjectStore } from '../object-store/object-store';
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly objectStore: ObjectStore,
+  ) {}
+
+  @Get()
+  @Public()
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({ summary: 'Readiness of the service: database and object store' })
+  @ApiOkResponse({ description: 'Every dependency answers: `{ status: "ok", info, error, details }`' })
+  @ApiServiceUnavailableResponse({ description: 'A dependency is down: error envelope SERVICE_UNAVAILABLE_ERROR, details in params' })
+  check() {
+    return this.health.check([
+      () => this.database.pingCheck('database', { timeout: 3000 }),
+      async () => {
+        const indicator = this.indicators.check('objectStore');
+        try {
+          await this.objectStore.checkReachable();
+          return indicator.up();
+        } catch (error) {
+          return indicator.down({ message: error instanceof Error ? error.name : 'unreachable' });
+        }
+      },
+    ]);
+  }
+}

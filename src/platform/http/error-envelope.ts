@@ -1,0 +1,97 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import type { ErrorEnvelope } from '../../../libs/contracts/src';
+import { DomainError, statusForErrorCode } from '../../../libs/shared-kernel/src';
+
+export interface ErrorResponse {
+  statusCode: number;
+  body: Omit<ErrorEnvelope, 'requestId'>;
+  /** The error is not the caller's fault: log it with its stack. */
+  unexpected: boolean;
+  headers?: Record<string, string>;
+}
+
+/** Errors raised by body-parser carry a `type` and a status. */
+interface BodyParserError {
+  type: string;
+  status: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' &&
+    typeof (error as BodyParserError).status === 'number';
+}
+
+function envelope(code: string, message: string, params: Record<string, unknown> = {}): ErrorResponse {
+  return { statusCode: statusForErrorCode(code), body: { statusCode: statusForErrorCode(code), code, message, params }, unexpected: false };
+}
+
+/** Headers a DomainError asks for (e.g. Retry-After on 429). */
+export class DomainErrorWithHeaders extends DomainError {
+  constructor(code: string, message: string, params: Record<string, unknown>, readonly headers: Record<string, string>) {
+    super(code, message, params);
+  }
+}
+
+/** D1-D3: the one translation of any thrown value into a status and an error envelope. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof DomainError) {
+    const response = envelope(error.code, error.message, error.params);
+    if (error instanceof DomainErrorWithHeaders) response.headers = error.headers;
+    return response;
+  }
+  if (isBodyParserError(error)) {
+    switch (error.type) {
+      case 'entity.parse.failed':
+        return envelope('MALFORMED_JSON_ERROR', 'The request body is not valid JSON');
+      case 'entity.too.large':
+        return envelope('PAYLOAD_TOO_LARGE_ERROR', 'The request body is larger than the limit of 1 MB');
+      case 'charset.unsupported':
+      case 'encoding.unsupported':
+        return envelope('UNSUPPORTED_MEDIA_TYPE_ERROR', 'The request body encoding is not supported');
+      default:
+        if (error.status >= 400 && error.status < 500) {
+          return envelope('VALIDATION_ERROR', 'The request body could not be read', { errors: [] });
+        }
+    }
+  }
+  if (error instanceof HttpException) {
+    return fromFrameworkException(error);
+  }
+  return {
+    statusCode: 500,
+    body: { statusCode: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', params: {} },
+    unexpected: true,
+  };
+}
+
+/** Exceptions raised by NestJS itself (router, guards, terminus), never by our services. */
+function fromFrameworkException(error: HttpException): ErrorResponse {
+  const status = error.getStatus();
+  switch (status) {
+    case HttpStatus.NOT_FOUND:
+      return envelope('ROUTE_NOT_FOUND_ERROR', 'No route matches this method and path');
+    case HttpStatus.BAD_REQUEST:
+      return envelope('VALIDATION_ERROR', error.message, { errors: [] });
+    case HttpStatus.UNAUTHORIZED:
+      return envelope('UNAUTHENTICATED_ERROR', 'A valid session or API key is required');
+    case HttpStatus.FORBIDDEN:
+      return envelope('PERMISSION_DENIED_ERROR', 'This operation is not permitted for the caller');
+    case HttpStatus.PAYLOAD_TOO_LARGE:
+      return envelope('PAYLOAD_TOO_LARGE_ERROR', 'The request body is larger than the limit of 1 MB');
+    case HttpStatus.SERVICE_UNAVAILABLE: {
+      const details = error.getResponse();
+      return envelope('SERVICE_UNAVAILABLE_ERROR', 'A dependency of the service is unavailable', {
+        ...(typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : {}),
+      });
+    }
+    default:
+      if (status >= 500) {
+        return { ...toErrorResponse(new Error(error.message)) };
+      }
+      return {
+        statusCode: status,
+        body: { statusCode: status, code: `HTTP_${status}_ERROR`, message: error.message, params: {} },
+        unexpected: false,
+      };
+  }
+}

@@ -1,0 +1,41 @@
+import { ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import type { ValidationIssue } from '../../../libs/contracts/src';
+import { DomainError } from '../../../libs/shared-kernel/src';
+
+export class RequestValidationError extends DomainError {
+  constructor(errors: ValidationIssue[]) {
+    super('VALIDATION_ERROR', errors.length > 0 ? `Invalid request: ${errors[0].path} ${errors[0].message}` : 'Invalid request', { errors });
+  }
+}
+
+function childPath(parent: string, property: string, parentIsArray: boolean): string {
+  if (parentIsArray && /^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** Flattens class-validator's tree into D2's `{ path, message }` list (`lines[2].amount`). */
+export function flattenValidationErrors(errors: ClassValidatorError[], parent = '', parentIsArray = false): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    const path = childPath(parent, error.property, parentIsArray);
+    for (const message of Object.values(error.constraints ?? {})) {
+      issues.push({ path, message });
+    }
+    if (error.children && error.children.length > 0) {
+      issues.push(...flattenValidationErrors(error.children, path, Array.isArray(error.value)));
+    }
+  }
+  return issues;
+}
+
+/** Whitelisting validation of bodies and queries; unknown properties are refused (no mass assignment). */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: true },
+    exceptionFactory: (errors) => new RequestValidationError(flattenValidationErrors(errors)),
+  });
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import type { RuntimeConfig } from '../config/app-config';
+
+/** Paths pino must never write: credentials travel in these headers. */
+export const REDACTED_PATHS = [
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.newPassword',
+  '*.token',
+];
+
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<RuntimeConfig, true>) => ({
+        pinoHttp: {
+          level: config.get('logLevel', { infer: true }),
+          genReqId: (request: IncomingMessage) => (request as IncomingMessage & { id: string }).id,
+          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          customLogLevel: (_request, response, error) =>
+            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+          serializers: {
+            req: (request: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
+              id: request.id,
+              method: request.method,
+              url: request.url,
+              headers: request.headers,
+            }),
+          },
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,24 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Multi-entity accounting API')
+    .setDescription(
+      'Books of many companies (Entities) grouped in Organizations. Errors use the envelope ' +
+        '`{ requestId, statusCode, code, message, params }`; clients match on `code`.',
+    )
+    .setVersion('0.1.0')
+    .addCookieAuth('accounting.sid', { type: 'apiKey', in: 'cookie', name: 'accounting.sid' }, 'session')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'apiKey')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Swagger UI at /api/docs and the document at /api/docs-json. */
+export function setUpOpenApi(app: INestApplication): void {
+  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'api/docs-json',
+    yamlDocumentUrl: 'api/docs-yaml',
+  });
+}

@@ -1,0 +1,201 @@
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMinSize, IsInt, IsPositive, IsString, ValidateNested } from 'class-validator';
+import { createTestApp, TestApp } from './harness/test-app';
+
+class ProbeLine {
+  @IsInt()
+  @IsPositive()
+  amount: number;
+}
+
+class ProbeBody {
+  @IsString()
+  memo: string;
+
+  @ValidateNested({ each: true })
+  @ArrayMinSize(1)
+  @Type(() => ProbeLine)
+  lines: ProbeLine[];
+}
+
+/** Routes that exist only in this test, to drive the pipeline's error paths. */
+@Controller('test-probe')
+class ProbeController {
+  @Get('boom')
+  @ApiOkResponse({ description: 'never' })
+  boom(): never {
+    throw new Error('secret internal detail');
+  }
+
+  @Post('echo')
+  @ApiOkResponse({ description: 'echo' })
+  echo(@Body() body: ProbeBody): ProbeBody {
+    return body;
+  }
+
+  @Get('things/:thingId')
+  @ApiOkResponse({ description: 'thing' })
+  thing(@Param('thingId') thingId: string) {
+    return { thingId };
+  }
+}
+
+const ENVELOPE_KEYS = ['code', 'message', 'params', 'requestId', 'statusCode'];
+
+describe('foundation: request pipeline, health, docs and reference data', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ extraControllers: [ProbeController] });
+  });
+  afterAll(() => t.close());
+
+  describe('request id (D1)', () => {
+    it('keeps a valid incoming x-request-id', async () => {
+      const res = await t.http.get('/api/health').set('x-request-id', 'client-id-123');
+      expect(res.headers['x-request-id']).toBe('client-id-123');
+    });
+
+    it('makes a UUID when none is sent', async () => {
+      const res = await t.http.get('/api/health');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('replaces an unacceptable id (too long or not visible ASCII)', async () => {
+      const long = await t.http.get('/api/health').set('x-request-id', 'x'.repeat(129));
+      expect(long.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const spaced = await t.http.get('/api/health').set('x-request-id', 'has space');
+      expect(spaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('puts the same id in the error body as in the header', async () => {
+      const res = await t.http.get('/api/nowhere').set('x-request-id', 'trace-me');
+      expect(res.headers['x-request-id']).toBe('trace-me');
+      expect(res.body.requestId).toBe('trace-me');
+    });
+  });
+
+  describe('error envelope (D1-D2)', () => {
+    it('answers an unknown route with 404 ROUTE_NOT_FOUND_ERROR', async () => {
+      const res = await t.http.get('/api/does-not-exist');
+      expect(res.status).toBe(404);
+      expect(Object.keys(res.body).sort()).toEqual(ENVELOPE_KEYS);
+      expect(res.body).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND_ERROR', params: {} });
+    });
+
+    it('answers malformed JSON with 400 MALFORMED_JSON_ERROR', async () => {
+      const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send('{"memo": ');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON_ERROR', params: {} });
+      expect(typeof res.body.requestId).toBe('string');
+    });
+
+    it('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE_ERROR', async () => {
+      const res = await t.http
+        .post('/api/test-probe/echo')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ memo: 'x'.repeat(1024 * 1024 + 10), lines: [] }));
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });
+    });
+
+    it('answers validation failures with 400 VALIDATION_ERROR and a path per problem', async () => {
+      const res = await t.http.post('/api/test-probe/echo').send({ memo: 5, lines: [{ amount: 1 }, { amount: 1 }, { amount: -3 }] });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      const paths = res.body.params.errors.map((e: { path: string }) => e.path);
+      expect(paths).toEqual(expect.arrayContaining(['memo', 'lines[2].amount']));
+      for (const error of res.body.params.errors) expect(typeof error.message).toBe('string');
+    });
+
+    it('refuses unknown properties (no mass assignment)', async () => {
+      const res = await t.http.post('/api/test-probe/echo').send({ memo: 'm', lines: [{ amount: 1 }], isAdmin: true });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.params.errors).toEqual([expect.objectContaining({ path: 'isAdmin' })]);
+    });
+
+    it('refuses unknown properties of nested objects', async () => {
+      const res = await t.http.post('/api/test-probe/echo').send({ memo: 'm', lines: [{ amount: 1, sneaky: 1 }] });
+      expect(res.status).toBe(400);
+      expect(res.body.params.errors).toEqual([expect.objectContaining({ path: 'lines[0].sneaky' })]);
+    });
+
+    it('answers a valid body with 2xx', async () => {
+      const res = await t.http.post('/api/test-probe/echo').send({ memo: 'm', lines: [{ amount: 1 }] });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ memo: 'm', lines: [{ amount: 1 }] });
+    });
+
+    it('answers a malformed UUID in the path with 400 VALIDATION_ERROR naming the parameter', async () => {
+      const res = await t.http.get('/api/test-probe/things/not-a-uuid');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'thingId' }] } });
+      const ok = await t.http.get('/api/test-probe/things/3f0b5c1e-8d4a-4b6f-9a51-2b7d9e0c4a11');
+      expect(ok.status).toBe(200);
+    });
+
+    it('answers an unhandled error with the exact 500 body and no stack', async () => {
+      const res = await t.http.get('/api/test-probe/boom').set('x-request-id', 'boom-1');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({
+        requestId: 'boom-1',
+        statusCode: 500,
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'Internal server error',
+        params: {},
+      });
+      expect(res.text).not.toContain('secret internal detail');
+      expect(res.text).not.toContain('at ');
+    });
+
+    it('answers every error as JSON', async () => {
+      const res = await t.http.get('/api/does-not-exist');
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+    });
+  });
+
+  describe('health', () => {
+    it('is 200 when the database and the object store answer', async () => {
+      const res = await t.http.get('/api/health');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, objectStore: { status: 'up' } } });
+    });
+
+    it('is 503 with the envelope when the object store does not answer', async () => {
+      const broken = await createTestApp({ databaseUrl: t.databaseUrl, env: { S3_BUCKET: 'no-such-bucket' } });
+      try {
+        const res = await broken.http.get('/api/health');
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({
+          statusCode: 503,
+          code: 'SERVICE_UNAVAILABLE_ERROR',
+          params: { error: { objectStore: { status: 'down' } }, info: { database: { status: 'up' } } },
+        });
+      } finally {
+        await broken.close();
+      }
+    });
+  });
+
+  describe('reference data', () => {
+    it('lists ISO 3166-1 countries as { code, name }', async () => {
+      const res = await t.http.get('/api/countries');
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeGreaterThanOrEqual(249);
+      expect(res.body).toContainEqual({ code: 'CL', name: 'Chile' });
+      for (const country of res.body) expect(Object.keys(country).sort()).toEqual(['code', 'name']);
+    });
+
+    it('lists ISO 4217 currencies with their minor units', async () => {
+      const res = await t.http.get('/api/currencies');
+      expect(res.status).toBe(200);
+      const byCode = new Map(res.body.map((c: { code: string }) => [c.code, c]));
+      expect(byCode.get('CLP')).toEqual({ code: 'CLP', name: 'Chilean Peso', minorUnits: 0 });
+      expect(byCode.get('USD')).toMatchObject({ minorUnits: 2 });
+      expect(byCode.get('CLF')).toMatchObject({ minorUnits: 4 });
+    });
+  });
+});
