@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
@@ -20,6 +20,8 @@ export const REDACTED_PATHS = [
     LoggerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<RuntimeConfig, true>) => ({
+        // Express 5 path syntax for "every route".
+        forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
         pinoHttp: {
           level: config.get('logLevel', { infer: true }),
           genReqId: (request: IncomingMessage) => (request as IncomingMessage & { id: string }).id,

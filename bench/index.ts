@@ -1,0 +1,22 @@
+// `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
+import { httpBaseline } from './http-baseline';
+
+const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
+  'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
+};
+
+async function main(): Promise<void> {
+  const [name, ...args] = process.argv.slice(2);
+  const benchmark = name ? BENCHMARKS[name] : undefined;
+  if (!benchmark) {
+    process.stdout.write('Usage: npm run bench -- <name> [options]\n\n');
+    for (const [key, { about }] of Object.entries(BENCHMARKS)) process.stdout.write(`  ${key.padEnd(16)} ${about}\n`);
+    process.exit(name ? 1 : 0);
+  }
+  await benchmark.run(args);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { createTestDatabase } from './harness/test-app';
+
+describe('database schema', () => {
+  it('matches the entities: generating a migration would be empty', async () => {
+    const dataSource = await new DataSource(dataSourceOptions(await createTestDatabase(), 1)).initialize();
+    try {
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('has every migration applied in the template', async () => {
+    const dataSource = await new DataSource(dataSourceOptions(await createTestDatabase(), 1)).initialize();
+    try {
+      expect(await dataSource.showMigrations()).toBe(false);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});
