@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   let url = config.databaseUrl;
-  let stop = async () => undefined;
+  let stop: () => Promise<void> = async () => undefined;
   if (!url) {
     const dataDir = resolve(config.dataDir);
     const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { postgresPassword: string };
