@@ -1,37 +1,19 @@
 // `npm run migration:generate -- Name`: starts a throwaway PostgreSQL, applies every migration,
 // compares the schema with the TypeORM entities and writes the difference as a new migration.
 import 'reflect-metadata';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { runMigrationsExclusively } from '../src/platform/database/migrate';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
+import { writeMigrationIndex } from './migration-index';
 
 const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 function quote(sql: string): string {
   return '`' + sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
-}
-
-/** migrations/index.ts lists every migration file in name (timestamp) order. */
-export function writeMigrationIndex(): void {
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((file) => /^\d+-[A-Za-z0-9]+\.ts$/.test(file))
-    .sort();
-  const imports = files.map((file, i) => `import { ${file.replace(/^\d+-/, '').replace(/\.ts$/, '')}${file.split('-')[0]} as M${i} } from './${file.replace(/\.ts$/, '')}';`);
-  writeFileSync(
-    join(MIGRATIONS_DIR, 'index.ts'),
-    [
-      '// The migrations in the order they run. Written by `npm run migration:generate`.',
-      ...imports,
-      '',
-      '// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type',
-      `export const MIGRATIONS: Function[] = [${files.map((_, i) => `M${i}`).join(', ')}];`,
-      '',
-    ].join('\n'),
-  );
 }
 
 async function main(): Promise<void> {

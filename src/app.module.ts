@@ -1,11 +1,27 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { AuditModule } from './modules/audit/audit.module';
+import { EntitiesModule } from './modules/entities/entities.module';
+import { IdentityModule } from './modules/identity/identity.module';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { ReferenceModule } from './modules/reference/reference.module';
+import { AuditInterceptor } from './platform/audit/audit.interceptor';
+import {
+  AuditActorGuard,
+  AuthenticationGuard,
+  AuthSurfaceGuard,
+  RateLimitGuard,
+  ReadOnlyKeyGuard,
+  StaffOnlyGuard,
+} from './platform/auth/guards/access.guards';
+import { TenantGuard } from './platform/auth/guards/tenant.guard';
+import { Clock, SystemClock } from './platform/clock/clock';
+import { ClockModule } from './platform/clock/clock.module';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
@@ -18,6 +34,8 @@ import { ObjectStoreModule } from './platform/object-store/object-store.module';
 export interface AppModuleOptions {
   /** Extra controllers, for tests that need a route the service does not have. */
   extraControllers?: Type[];
+  /** The time of the service; tests fix it (D5). */
+  clock?: Clock;
 }
 
 @Module({})
@@ -39,13 +57,27 @@ export class AppModule {
             }),
           ],
         }),
+        ClockModule.forRoot(options.clock ?? new SystemClock(config.businessTimezone)),
         ObjectStoreModule,
+        AuditModule,
         HealthModule,
         ReferenceModule,
+        IdentityModule,
+        OrganizationsModule,
+        EntitiesModule,
       ],
       controllers: options.extraControllers ?? [],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // The global guards, in this order (ARCHITECTURE "The request path"; TenantGuard last).
+        { provide: APP_GUARD, useClass: AuthSurfaceGuard },
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: StaffOnlyGuard },
+        { provide: APP_GUARD, useClass: ReadOnlyKeyGuard },
+        { provide: APP_GUARD, useClass: AuditActorGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: TenantGuard },
+        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: APP_PIPE, useClass: UuidParamsPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { SessionMiddleware } from './modules/identity/infrastructure/http/session';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { requestIdMiddleware } from './platform/http/request-id';
@@ -15,6 +16,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
     bodyParser: false,
     bufferLogs: true,
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
@@ -22,6 +24,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(requestIdMiddleware);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(expressErrorHandler);
+  app.use(app.get(SessionMiddleware).handler);
   app.setGlobalPrefix('api');
   setUpOpenApi(app);
   return app;

@@ -2,7 +2,9 @@ import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsInt, IsPositive, IsString, ValidateNested } from 'class-validator';
+import { Public } from '../src/platform/auth/decorators';
 import { createTestApp, TestApp } from './harness/test-app';
+import { signInStaff } from './harness/world';
 
 class ProbeLine {
   @IsInt()
@@ -21,6 +23,7 @@ class ProbeBody {
 }
 
 /** Routes that exist only in this test, to drive the pipeline's error paths. */
+@Public()
 @Controller('test-probe')
 class ProbeController {
   @Get('boom')
@@ -181,8 +184,16 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
   });
 
   describe('reference data', () => {
+    it('requires authentication', async () => {
+      for (const path of ['/api/countries', '/api/currencies']) {
+        const res = await t.http.get(path);
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('UNAUTHENTICATED_ERROR');
+      }
+    });
+
     it('lists ISO 3166-1 countries as { code, name }', async () => {
-      const res = await t.http.get('/api/countries');
+      const res = await (await signInStaff(t)).get('/api/countries');
       expect(res.status).toBe(200);
       expect(res.body.length).toBeGreaterThanOrEqual(249);
       expect(res.body).toContainEqual({ code: 'CL', name: 'Chile' });
@@ -190,7 +201,7 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
     });
 
     it('lists ISO 4217 currencies with their minor units', async () => {
-      const res = await t.http.get('/api/currencies');
+      const res = await (await signInStaff(t)).get('/api/currencies');
       expect(res.status).toBe(200);
       const byCode = new Map(res.body.map((c: { code: string }) => [c.code, c]));
       expect(byCode.get('CLP')).toEqual({ code: 'CLP', name: 'Chilean Peso', minorUnits: 0 });

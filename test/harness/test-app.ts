@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app';
+import { Clock } from '../../src/platform/clock/clock';
 import { loadConfig, RuntimeConfig } from '../../src/platform/config/app-config';
 import { readTestServers, TEMPLATE_DATABASE, TEST_BUCKET } from './test-servers';
 
@@ -24,6 +25,8 @@ export interface TestAppOptions {
   /** Environment variables on top of the test defaults (validated like the real ones). */
   env?: Record<string, string>;
   extraControllers?: Type[];
+  /** Fix "now" (D5); the default is the system clock. */
+  clock?: Clock;
   /** Reuse the database of another test app instead of cloning a fresh one. */
   databaseUrl?: string;
 }
@@ -65,6 +68,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     S3_FORCE_PATH_STYLE: 'true',
     SESSION_SECRET: 'test-session-secret-with-at-least-32-characters',
     APP_BASE_URL: 'http://app.test',
+    BOOTSTRAP_STAFF_EMAIL: 'staff@example.test',
+    BOOTSTRAP_STAFF_PASSWORD: 'staff-password-123',
     ...env,
   });
   return { ...config, databaseUrl, sessionSecret: config.sessionSecret! };
@@ -74,7 +79,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(databaseUrl, options.env);
-  const app = await createApp(config, { extraControllers: options.extraControllers });
+  const app = await createApp(config, { extraControllers: options.extraControllers, clock: options.clock });
   await app.init();
   const sqlClient = new Client({ connectionString: databaseUrl });
   await sqlClient.connect();

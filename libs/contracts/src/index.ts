@@ -4,3 +4,5 @@
  */
 export * from './errors';
 export * from './reference';
+export * from './identity';
+export * from './organizations';

@@ -1,2 +1,3 @@
+export * from './chilean-rut';
 export * from './domain-error';
 export * from './ids';

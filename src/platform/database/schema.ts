@@ -1,11 +1,15 @@
 import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
+import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
+import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
+import { IDENTITY_RECORDS } from '../../modules/identity/infrastructure/persistence/identity.records';
+import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure/persistence/organization.records';
 
 /**
  * Every TypeORM entity of the service. The migrations are the schema's source of truth; a test
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord];
 
 export { MIGRATIONS };

@@ -38,8 +38,16 @@ export interface RunningPostgres {
  * free loopback port, with no Unix socket. As root, the server runs as a `postgres` system user.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const urlOn = (port: number) => (database: string) =>
+    `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`;
+  const running = await runningServer(options.directory);
+  if (running?.owned) {
+    // Another process of this service (e.g. `npm start` while the CLI runs) owns the server: share it.
+    return { port: running.port, urlFor: urlOn(running.port), stop: async () => undefined };
+  }
+  if (running) await stopOrphanedServer(running.pid);
+
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  await stopOrphanedServer(options.directory);
   const port = await freeLoopbackPort();
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   if (options.fast) {
@@ -64,9 +72,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await server.initialise();
   }
   await server.start();
-  const urlFor = (database: string) =>
-    `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`;
-  return { port, urlFor, stop: () => server.stop() };
+  return { port, urlFor: urlOn(port), stop: () => server.stop() };
 }
 
 const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -100,18 +106,52 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
   }
 }
 
-/**
- * A previous run killed without a clean stop leaves its server running on the data directory;
- * ask it to shut down (fast mode: in-flight transactions roll back, committed data is kept).
- */
-async function stopOrphanedServer(directory: string): Promise<void> {
+interface RunningServer {
+  pid: number;
+  port: number;
+  /** Its parent is alive: another process of ours runs it. Otherwise it was orphaned by a crash. */
+  owned: boolean;
+}
+
+/** The server already running on this data directory, read from its postmaster.pid. */
+async function runningServer(directory: string): Promise<RunningServer | null> {
   const pidFile = join(directory, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  const parent = parentPid(pid);
+  const owned = parent !== null && parent > 1 && isAlive(parent) && isNode(parent);
+  return { pid, port, owned };
+}
+
+/**
+ * A previous run killed without a clean stop (SIGKILL) leaves its server running on the data
+ * directory; ask it to shut down (fast mode: in-flight transactions roll back, commits are kept).
+ */
+async function stopOrphanedServer(pid: number): Promise<void> {
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
     await delay(100);
+  }
+}
+
+function parentPid(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at the last ')'.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+function isNode(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Public } from '../auth/public.decorator';
+import { Public } from '../auth/decorators';
 import { ObjectStore } from '../object-store/object-store';
 
 @ApiTags('health')

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Country, Currency } from '../../../../../libs/contracts/src';
+import { Authenticated } from '../../../../platform/auth/decorators';
 import { ReferenceDataService } from '../../application/reference-data.service';
 
 class CountryResponse implements Country {
@@ -20,6 +21,7 @@ class CurrencyResponse implements Currency {
 }
 
 @ApiTags('reference')
+@Authenticated()
 @Controller()
 export class ReferenceController {
   constructor(private readonly reference: ReferenceDataService) {}

@@ -1,0 +1,64 @@
+import type { MembershipRole } from './identity';
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  entities: Array<{ id: string; name: string }>;
+}
+
+export interface OrganizationMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: MembershipRole;
+}
+
+/** The spec's Entity, plus `organizationId` (D20). */
+export interface Entity {
+  id: string;
+  organizationId: string;
+  name: string;
+  country: string;
+  taxId: string;
+  currency: string;
+  ledgerLockDate: string | null;
+  accountingPolicies: string | null;
+  parentEntityId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EntityEditability {
+  identityFieldsEditable: boolean;
+}
+
+/** D18 */
+export interface AuditTrailRow {
+  id: string;
+  occurredAt: string;
+  entityId: string | null;
+  organizationId: string | null;
+  actorUserId: string | null;
+  declaredActor: string | null;
+  credential: 'session' | 'api_key' | null;
+  apiKeyId: string | null;
+  method: string;
+  path: string;
+  action: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  requestId: string;
+  reason: string | null;
+}
+
+export interface Page<T> {
+  rows: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { AuditTrailRow, Page } from '../../../../libs/contracts/src';
+import { DomainError } from '../../../../libs/shared-kernel/src';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
+
+export interface AuditTrailFilter {
+  from?: string;
+  to?: string;
+  actorUserId?: string;
+  resourceType?: string;
+  resourceId?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+interface Cursor {
+  occurredAt: string;
+  id: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.occurredAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(raw: string): Cursor {
+  const [occurredAt, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  if (!occurredAt || !id || Number.isNaN(Date.parse(occurredAt)) || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
+  }
+  return { occurredAt, id };
+}
+
+/** D18 reads: newest first, keyset pages over (occurred_at, id). */
+@Injectable()
+export class AuditTrailQueryService {
+  private readonly timeZone: string;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    config: ConfigService<RuntimeConfig, true>,
+  ) {
+    this.timeZone = config.get('businessTimezone', { infer: true });
+  }
+
+  forEntity(entityId: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
+    return this.page('entity_id', entityId, filter);
+  }
+
+  forOrganization(organizationId: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
+    return this.page('organization_id', organizationId, filter);
+  }
+
+  private async page(column: 'entity_id' | 'organization_id', id: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
+    const limit = filter.limit ?? 50;
+    const where = [`${column} = $1`];
+    const values: unknown[] = [id];
+    const add = (sql: string, value: unknown) => {
+      values.push(value);
+      where.push(sql.replace('?', `$${values.length}`));
+    };
+    // A date means the whole day in the business time zone.
+    const zone = () => {
+      values.push(this.timeZone);
+      return `$${values.length}`;
+    };
+    if (filter.from) {
+      if (filter.from.length === 10) add(`occurred_at >= (?::date)::timestamp AT TIME ZONE ${zone()}`, filter.from);
+      else add('occurred_at >= ?::timestamptz', filter.from);
+    }
+    if (filter.to) {
+      if (filter.to.length === 10) add(`occurred_at < ((?::date) + 1)::timestamp AT TIME ZONE ${zone()}`, filter.to);
+      else add('occurred_at <= ?::timestamptz', filter.to);
+    }
+    if (filter.actorUserId) add('actor_user_id = ?', filter.actorUserId);
+    if (filter.resourceType) add('resource_type = ?', filter.resourceType);
+    if (filter.resourceId) add('resource_id = ?', filter.resourceId);
+    if (filter.cursor) {
+      const cursor = decodeCursor(filter.cursor);
+      values.push(cursor.occurredAt, cursor.id);
+      where.push(`(occurred_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+    }
+    values.push(limit + 1);
+    const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
+      `SELECT id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
+              method, path, action, resource_type, resource_id, request_id, reason
+         FROM audit_trail WHERE ${where.join(' AND ')}
+        ORDER BY occurred_at DESC, id DESC LIMIT $${values.length}`,
+      values,
+    );
+    const page = rows.slice(0, limit).map(
+      (row): AuditTrailRow => ({
+        id: row.id as string,
+        occurredAt: (row.occurred_at as Date).toISOString(),
+        entityId: row.entity_id as string | null,
+        organizationId: row.organization_id as string | null,
+        actorUserId: row.actor_user_id as string | null,
+        declaredActor: row.declared_actor as string | null,
+        credential: row.credential as AuditTrailRow['credential'],
+        apiKeyId: row.api_key_id as string | null,
+        method: row.method as string,
+        path: row.path as string,
+        action: row.action as string,
+        resourceType: row.resource_type as string | null,
+        resourceId: row.resource_id as string | null,
+        requestId: row.request_id as string,
+        reason: row.reason as string | null,
+      }),
+    );
+    const last = page.at(-1);
+    return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor({ occurredAt: last.occurredAt, id: last.id }) : null };
+  }
+}

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { AuditContext } from '../../platform/audit/audit-context';
+import { AuditRecorder } from '../../platform/audit/audit-recorder';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AuditTrailQueryService } from './application/audit-trail-query.service';
+import { AuditTrailController } from './infrastructure/http/audit-trail.controller';
+import { TypeOrmAuditRecorder } from './infrastructure/typeorm-audit-recorder';
+
+@Global()
+@Module({
+  imports: [OrganizationsModule],
+  controllers: [AuditTrailController],
+  providers: [{ provide: AuditRecorder, useClass: TypeOrmAuditRecorder }, AuditContext, AuditTrailQueryService],
+  exports: [AuditRecorder, AuditContext],
+})
+export class AuditModule {}

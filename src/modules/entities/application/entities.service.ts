@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DomainError } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { MembershipsService } from '../../organizations/application/memberships.service';
+import { OrganizationsService } from '../../organizations/application/organizations.service';
+import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { entityAlreadyExists, entityNotFound, entityParentCycle, entityParentNotFound, lockDateOverScheduledEntry } from '../domain/entity-errors';
+import { EntityRepository } from '../domain/entity-ports';
+import { IdentityChange, LegalEntity } from '../domain/legal-entity';
+import { BookkeepingProbes } from './bookkeeping-probes';
+
+export interface CreateEntityInput {
+  id: string;
+  name: string;
+  country: string;
+  taxId: string;
+  currency: string;
+  organizationId?: string;
+}
+
+export interface EntityViewer {
+  userId: string;
+  role: 'staff' | 'client';
+  /** An entity-scoped key sees only its Entity. */
+  scopedEntityId: string | null;
+}
+
+/** Parent changes take this lock, so two changes cannot close a cycle between them. */
+const PARENT_CHANGE_LOCK = 7_301_945_013;
+
+function validationError(path: string, message: string): DomainError {
+  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
+@Injectable()
+export class EntitiesService {
+  constructor(
+    private readonly entities: EntityRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly memberships: MembershipsService,
+    private readonly reference: ReferenceDataService,
+    private readonly bookkeeping: BookkeepingProbes,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateEntityInput): Promise<LegalEntity> {
+    this.checkCountry(input.country);
+    this.checkCurrency(input.currency);
+    if (await this.entities.findById(input.id)) throw entityAlreadyExists(input.id);
+    const organizationId = input.organizationId
+      ? (await this.organizations.get(input.organizationId)).id
+      : (await this.organizations.createNamedAfter(input.name)).id;
+    const entity = LegalEntity.create({ ...input, organizationId }, this.clock.now());
+    await this.entities.insert(entity);
+    return entity;
+  }
+
+  async get(entityId: string): Promise<LegalEntity> {
+    const entity = await this.entities.findById(entityId);
+    if (!entity) throw entityNotFound(entityId);
+    return entity;
+  }
+
+  /** Staff see every Entity; clients those of their Organizations; a scoped key its own. */
+  async listVisible(viewer: EntityViewer): Promise<LegalEntity[]> {
+    if (viewer.scopedEntityId) {
+      const entity = await this.entities.findById(viewer.scopedEntityId);
+      return entity ? [entity] : [];
+    }
+    if (viewer.role === 'staff') return this.entities.listAll();
+    return this.entities.listInOrganizations(await this.memberships.organizationIdsOf(viewer.userId));
+  }
+
+  async identityFieldsEditable(entityId: string): Promise<boolean> {
+    await this.get(entityId);
+    return !(await this.bookkeeping.hasRecords(entityId));
+  }
+
+  async update(entityId: string, change: { name?: string } & IdentityChange): Promise<LegalEntity> {
+    const entity = await this.locked(entityId);
+    const now = this.clock.now();
+    const { name, ...identity } = change;
+    if (identity.country !== undefined) this.checkCountry(identity.country);
+    if (identity.currency !== undefined) this.checkCurrency(identity.currency);
+    if (name !== undefined) entity.rename(name, now);
+    if (Object.keys(identity).length > 0) {
+      entity.changeIdentity(identity, !(await this.bookkeeping.hasRecords(entityId)), now);
+    }
+    await this.entities.save(entity);
+    return entity;
+  }
+
+  /** The lock date cannot reach a Scheduled Entry (ledger issue registers the probe). */
+  async setLedgerLockDate(entityId: string, ledgerLockDate: string | null): Promise<LegalEntity> {
+    const entity = await this.locked(entityId);
+    if (ledgerLockDate !== null) {
+      const scheduled = await this.bookkeeping.earliestScheduledEntryDate(entityId);
+      if (scheduled !== null && scheduled <= ledgerLockDate) throw lockDateOverScheduledEntry(ledgerLockDate, scheduled);
+    }
+    entity.setLedgerLockDate(ledgerLockDate, this.clock.now());
+    await this.entities.save(entity);
+    return entity;
+  }
+
+  async setParent(entityId: string, parentEntityId: string | null): Promise<LegalEntity> {
+    await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [PARENT_CHANGE_LOCK]);
+    const entity = await this.locked(entityId);
+    if (parentEntityId !== null && parentEntityId !== entityId) {
+      if (!(await this.entities.findById(parentEntityId))) throw entityParentNotFound(parentEntityId);
+      if ((await this.entities.ancestorIds(parentEntityId)).includes(entityId)) throw entityParentCycle(entityId, parentEntityId);
+    }
+    entity.setParent(parentEntityId, this.clock.now());
+    await this.entities.save(entity);
+    return entity;
+  }
+
+  async setAccountingPolicies(entityId: string, accountingPolicies: string | null): Promise<LegalEntity> {
+    const entity = await this.locked(entityId);
+    entity.setAccountingPolicies(accountingPolicies, this.clock.now());
+    await this.entities.save(entity);
+    return entity;
+  }
+
+  /** D21: move to another Organization; its Memberships reach the Entity from now on. */
+  async moveToOrganization(entityId: string, organizationId: string): Promise<LegalEntity> {
+    const entity = await this.locked(entityId);
+    await this.organizations.get(organizationId);
+    entity.moveTo(organizationId, this.clock.now());
+    await this.entities.save(entity);
+    return entity;
+  }
+
+  private async locked(entityId: string): Promise<LegalEntity> {
+    const entity = await this.entities.lock(entityId);
+    if (!entity) throw entityNotFound(entityId);
+    return entity;
+  }
+
+  private checkCountry(country: string): void {
+    if (!this.reference.isCountry(country)) throw validationError('country', 'must be an ISO 3166-1 alpha-2 country code');
+  }
+
+  private checkCurrency(currency: string): void {
+    if (!this.reference.findCurrency(currency)) throw validationError('currency', 'must be an ISO 4217 currency code');
+  }
+}

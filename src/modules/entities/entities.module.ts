@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { TenantAccess } from '../../platform/auth/ports';
+import { EntityReachability } from '../identity/application/entity-reachability';
+import { OrganizationEntities } from '../organizations/domain/organization-ports';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { ReferenceModule } from '../reference/reference.module';
+import { BookkeepingProbes } from './application/bookkeeping-probes';
+import { EntitiesService } from './application/entities.service';
+import { EntityReachabilityService, OrganizationEntitiesService } from './application/entity-directory.service';
+import { EntityRepository } from './domain/entity-ports';
+import { EntitiesController } from './infrastructure/http/entities.controller';
+import { PgTenantAccess, TypeOrmEntityRepository } from './infrastructure/persistence/entity.repositories';
+
+/**
+ * Entities. Global because other modules reach Entities through its ports: the tenant guard
+ * (TenantAccess), API-key scoping (EntityReachability) and Organizations (OrganizationEntities).
+ */
+@Global()
+@Module({
+  imports: [OrganizationsModule, ReferenceModule],
+  controllers: [EntitiesController],
+  providers: [
+    { provide: EntityRepository, useClass: TypeOrmEntityRepository },
+    { provide: TenantAccess, useClass: PgTenantAccess },
+    { provide: EntityReachability, useClass: EntityReachabilityService },
+    { provide: OrganizationEntities, useClass: OrganizationEntitiesService },
+    BookkeepingProbes,
+    EntitiesService,
+  ],
+  exports: [TenantAccess, EntityReachability, OrganizationEntities, BookkeepingProbes, EntitiesService],
+})
+export class EntitiesModule {}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { RequestValidationError } from '../../../platform/http/validation';
+import { ApiKey, ApiKeyPermissions } from '../domain/api-key';
+import { apiKeyNotFound } from '../domain/identity-errors';
+import { ApiKeyRepository, SecretGenerator } from '../domain/identity-ports';
+import { EntityReachability } from './entity-reachability';
+
+export interface MintApiKeyInput {
+  name: string;
+  expiresAt: Date | null;
+  permissions: ApiKeyPermissions;
+  entityId: string | null;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly secrets: SecretGenerator,
+    private readonly reachability: EntityReachability,
+    private readonly clock: Clock,
+  ) {}
+
+  async mint(owner: { id: string; role: 'staff' | 'client' }, input: MintApiKeyInput): Promise<{ apiKey: ApiKey; plaintext: string }> {
+    const now = this.clock.now();
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+      throw new RequestValidationError([{ path: 'expiresAt', message: 'expiresAt must be in the future' }]);
+    }
+    if (input.entityId && !(await this.reachability.canReach(owner, input.entityId))) {
+      throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id is reachable by the key owner', { entityId: input.entityId });
+    }
+    const minted = ApiKey.mint({ id: newId(), userId: owner.id, ...input }, this.secrets.apiKeyMaterial(), now);
+    await this.apiKeys.insert(minted.apiKey);
+    return minted;
+  }
+
+  list(ownerId: string): Promise<ApiKey[]> {
+    return this.apiKeys.listOwned(ownerId);
+  }
+
+  async revoke(ownerId: string, apiKeyId: string): Promise<ApiKey> {
+    const apiKey = await this.apiKeys.findOwned(ownerId, apiKeyId);
+    if (!apiKey) throw apiKeyNotFound(apiKeyId);
+    apiKey.revoke(this.clock.now());
+    await this.apiKeys.save(apiKey);
+    return apiKey;
+  }
+}

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../../platform/clock/clock';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
+import { hashSecret } from '../domain/api-key';
+import { userAlreadyExists, userEmailAlreadyExists, userNotFound } from '../domain/identity-errors';
+import { SecretGenerator, SetPasswordTokens, UserRepository, UserSessions } from '../domain/identity-ports';
+import { GlobalRole, normalizeEmail, User } from '../domain/user';
+
+@Injectable()
+export class OnboardingService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: SetPasswordTokens,
+    private readonly sessions: UserSessions,
+    private readonly secrets: SecretGenerator,
+    private readonly clock: Clock,
+    @Inject(ConfigService) private readonly config: ConfigService<RuntimeConfig, true>,
+  ) {}
+
+  async createUser(input: { id: string; email: string; name: string; role: GlobalRole }): Promise<User> {
+    if (await this.users.findById(input.id)) throw userAlreadyExists(input.id);
+    const user = User.register(input, this.clock.now());
+    if (await this.users.findByEmail(user.email)) throw userEmailAlreadyExists(user.email);
+    await this.users.insert(user);
+    return user;
+  }
+
+  async findByEmail(email: string): Promise<User> {
+    const user = await this.users.findByEmail(normalizeEmail(email));
+    if (!user) throw userNotFound({ email: normalizeEmail(email) });
+    return user;
+  }
+
+  async getUser(userId: string): Promise<User> {
+    const user = await this.users.findById(userId);
+    if (!user) throw userNotFound({ userId });
+    return user;
+  }
+
+  /** A single-use link the staff hands to the User; only the token's hash is stored. */
+  async issueSetPasswordLink(userId: string): Promise<{ url: string; expiresAt: Date }> {
+    await this.getUser(userId);
+    const now = this.clock.now();
+    const token = this.secrets.token();
+    const expiresAt = new Date(now.getTime() + this.config.get('setPasswordLinkTtlHours', { infer: true }) * 3600_000);
+    await this.tokens.issue(userId, hashSecret(token), expiresAt, now);
+    const url = new URL('/set-password', this.config.get('appBaseUrl', { infer: true }));
+    url.searchParams.set('token', token);
+    return { url: url.toString(), expiresAt };
+  }
+
+  async revokeSessions(userId: string): Promise<void> {
+    await this.getUser(userId);
+    await this.sessions.revokeAll(userId);
+  }
+}

@@ -1,0 +1,52 @@
+import type { ApiKey } from './api-key';
+import type { User } from './user';
+
+export abstract class UserRepository {
+  abstract findById(userId: string): Promise<User | null>;
+  abstract findByEmail(email: string): Promise<User | null>;
+  abstract findByIds(userIds: string[]): Promise<User[]>;
+  /** Inserts; the caller checked id and e-mail, the unique keys still guard a race. */
+  abstract insert(user: User): Promise<void>;
+  abstract save(user: User): Promise<void>;
+}
+
+export abstract class ApiKeyRepository {
+  abstract findByPrefix(prefix: string): Promise<{ apiKey: ApiKey; owner: User } | null>;
+  abstract findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null>;
+  abstract listOwned(userId: string): Promise<ApiKey[]>;
+  abstract insert(apiKey: ApiKey): Promise<void>;
+  abstract save(apiKey: ApiKey): Promise<void>;
+  /** Notes the use of a key (the caller does so at most once a minute). */
+  abstract touchLastUsed(apiKeyId: string, now: Date): Promise<void>;
+}
+
+export abstract class PasswordHasher {
+  abstract hash(password: string): Promise<string>;
+  /** Verifies against a hash; with null, spends the same time and answers false. */
+  abstract verify(passwordHash: string | null, password: string): Promise<boolean>;
+}
+
+export abstract class SetPasswordTokens {
+  /** Stores the hash of a new single-use token; returns its expiry. */
+  abstract issue(userId: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void>;
+  /** Marks the token used and returns its user, or null when unknown, used or expired. */
+  abstract consume(tokenHash: string, now: Date): Promise<string | null>;
+}
+
+export abstract class UserSessions {
+  /** Ends every session of the User at once. */
+  abstract revokeAll(userId: string): Promise<number>;
+}
+
+export abstract class SignInFailures {
+  abstract countSince(email: string, since: Date): Promise<{ count: number; oldest: Date | null }>;
+  /** Recorded outside the request's transaction: a refused sign-in still counts. */
+  abstract record(email: string, now: Date): Promise<void>;
+  abstract clear(email: string): Promise<void>;
+}
+
+/** Random material for credentials, behind a port like every side effect. */
+export abstract class SecretGenerator {
+  abstract apiKeyMaterial(): { prefix: string; secret: string };
+  abstract token(): string;
+}

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { newId } from '../../../../../libs/shared-kernel/src';
+import { ApiKey } from '../../domain/api-key';
+import {
+  ApiKeyRepository,
+  SetPasswordTokens,
+  SignInFailures,
+  UserRepository,
+  UserSessions,
+} from '../../domain/identity-ports';
+import { User } from '../../domain/user';
+import { ApiKeyRecord, SetPasswordTokenRecord, SignInFailureRecord, UserRecord } from './identity.records';
+
+
+const toUser = (record: UserRecord) => User.restore({ ...record });
+const toApiKey = (record: ApiKeyRecord) => ApiKey.restore({ ...record });
+
+@Injectable()
+export class TypeOrmUserRepository extends UserRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get records() {
+    return this.txHost.tx.getRepository(UserRecord);
+  }
+
+  async findById(userId: string): Promise<User | null> {
+    const record = await this.records.findOneBy({ id: userId });
+    return record ? toUser(record) : null;
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const record = await this.records.findOneBy({ email });
+    return record ? toUser(record) : null;
+  }
+
+  async findByIds(userIds: string[]): Promise<User[]> {
+    if (userIds.length === 0) return [];
+    return (await this.records.findBy({ id: In(userIds) })).map(toUser);
+  }
+
+  async insert(user: User): Promise<void> {
+    await this.records.insert(user.snapshot());
+  }
+
+  async save(user: User): Promise<void> {
+    const { id, ...rest } = user.snapshot();
+    await this.records.update({ id }, rest);
+  }
+}
+
+@Injectable()
+export class TypeOrmApiKeyRepository extends ApiKeyRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get records() {
+    return this.txHost.tx.getRepository(ApiKeyRecord);
+  }
+
+  async findByPrefix(prefix: string): Promise<{ apiKey: ApiKey; owner: User } | null> {
+    const record = await this.records.findOne({ where: { prefix }, relations: { user: true } });
+    if (!record?.user) return null;
+    const { user, ...key } = record;
+    return { apiKey: toApiKey(key as ApiKeyRecord), owner: toUser(user) };
+  }
+
+  async findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null> {
+    const record = await this.records.findOneBy({ id: apiKeyId, userId });
+    return record ? toApiKey(record) : null;
+  }
+
+  async listOwned(userId: string): Promise<ApiKey[]> {
+    const records = await this.records.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return records.map(toApiKey);
+  }
+
+  async insert(apiKey: ApiKey): Promise<void> {
+    await this.records.insert(apiKey.snapshot());
+  }
+
+  async save(apiKey: ApiKey): Promise<void> {
+    const { id, ...rest } = apiKey.snapshot();
+    await this.records.update({ id }, rest);
+  }
+
+  async touchLastUsed(apiKeyId: string, now: Date): Promise<void> {
+    await this.records.update({ id: apiKeyId }, { lastUsedAt: now });
+  }
+}
+
+@Injectable()
+export class TypeOrmSetPasswordTokens extends SetPasswordTokens {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  async issue(userId: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
+    await this.txHost.tx.getRepository(SetPasswordTokenRecord).insert({ id: newId(), userId, tokenHash, expiresAt, createdAt: now });
+  }
+
+  async consume(tokenHash: string, now: Date): Promise<string | null> {
+    // One statement: two racing uses of the same link cannot both succeed.
+    const rows: Array<{ user_id: string }> = await this.txHost.tx.query(
+      `UPDATE set_password_tokens SET used_at = $2
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+        RETURNING user_id`,
+      [tokenHash, now],
+    );
+    return rows[0]?.user_id ?? null;
+  }
+}
+
+@Injectable()
+export class PgUserSessions extends UserSessions {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  async revokeAll(userId: string): Promise<number> {
+    const result: [unknown[], number] = await this.txHost.tx.query(
+      `DELETE FROM user_sessions WHERE sess->>'userId' = $1`,
+      [userId],
+    );
+    return result[1];
+  }
+}
+
+/** Uses its own connection, never the request's transaction: a refused sign-in must still count. */
+@Injectable()
+export class PgSignInFailures extends SignInFailures {
+  private readonly manager: EntityManager;
+
+  constructor(dataSource: DataSource) {
+    super();
+    this.manager = dataSource.manager;
+  }
+
+  async countSince(email: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+    const [row]: Array<{ count: number; oldest: Date | null }> = await this.manager.query(
+      `SELECT count(*)::int AS count, min(failed_at) AS oldest FROM sign_in_failures WHERE email = $1 AND failed_at > $2`,
+      [email, since],
+    );
+    return row;
+  }
+
+  async record(email: string, now: Date): Promise<void> {
+    await this.manager.getRepository(SignInFailureRecord).insert({ id: newId(), email, failedAt: now });
+  }
+
+  async clear(email: string): Promise<void> {
+    await this.manager.getRepository(SignInFailureRecord).delete({ email });
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import type { MembershipRole } from '../domain/membership';
+import { organizationNotFound } from '../domain/organization-errors';
+import { MembershipRepository, OrganizationRepository, UserDirectory } from '../domain/organization-ports';
+
+export interface OrganizationMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: MembershipRole;
+}
+
+@Injectable()
+export class MembershipsService {
+  constructor(
+    private readonly memberships: MembershipRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly users: UserDirectory,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Grant is an upsert of the role (D15). */
+  async grant(userId: string, organizationId: string, role: MembershipRole): Promise<void> {
+    await this.requireUserAndOrganization(userId, organizationId);
+    await this.memberships.upsert({ userId, organizationId, role }, this.clock.now());
+  }
+
+  /** Revoking a Membership that does not exist changes nothing and succeeds. */
+  async revoke(userId: string, organizationId: string): Promise<void> {
+    await this.requireUserAndOrganization(userId, organizationId);
+    await this.memberships.delete(userId, organizationId);
+  }
+
+  roleOf(userId: string, organizationId: string): Promise<MembershipRole | null> {
+    return this.memberships.roleOf(userId, organizationId);
+  }
+
+  organizationIdsOf(userId: string): Promise<string[]> {
+    return this.memberships.organizationIdsOf(userId);
+  }
+
+  async members(organizationId: string): Promise<OrganizationMember[]> {
+    if (!(await this.organizations.findById(organizationId))) throw organizationNotFound(organizationId);
+    const rows = await this.memberships.listForOrganization(organizationId);
+    const people = await this.users.describe(rows.map((row) => row.userId));
+    return rows
+      .map((row) => ({ userId: row.userId, role: row.role, name: people.get(row.userId)?.name ?? '', email: people.get(row.userId)?.email ?? '' }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  }
+
+  private async requireUserAndOrganization(userId: string, organizationId: string): Promise<void> {
+    if (!(await this.users.exists(userId))) throw new DomainError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
+    if (!(await this.organizations.findById(organizationId))) throw organizationNotFound(organizationId);
+  }
+}

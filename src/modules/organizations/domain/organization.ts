@@ -1,0 +1,74 @@
+import { DomainError } from '../../../../libs/shared-kernel/src';
+
+export const ORGANIZATION_NAME_MAX = 200;
+/** A letter, digit, punctuation or symbol: something a person can see. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Why a name is refused, or null; the name is judged after trimming. */
+export function organizationNameProblem(raw: string): string | null {
+  const name = raw.trim();
+  if (name.length < 1 || name.length > ORGANIZATION_NAME_MAX) return `name must be 1 to ${ORGANIZATION_NAME_MAX} characters after trimming`;
+  if (!VISIBLE.test(name)) return 'name must contain a visible character';
+  return null;
+}
+
+/** Names are unique ignoring case: this is the key they are compared by. */
+export function organizationNameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export interface OrganizationState {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A group of Entities; its Memberships reach every Entity in it, including later ones. */
+export class Organization {
+  private constructor(private state: OrganizationState) {}
+
+  static create(id: string, name: string, now: Date): Organization {
+    return new Organization({ id, name: Organization.acceptName(name), createdAt: now, updatedAt: now });
+  }
+
+  static restore(state: OrganizationState): Organization {
+    return new Organization({ ...state });
+  }
+
+  private static acceptName(raw: string): string {
+    const problem = organizationNameProblem(raw);
+    if (problem) throw new DomainError('VALIDATION_ERROR', problem, { errors: [{ path: 'name', message: problem }] });
+    return raw.trim();
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get name(): string {
+    return this.state.name;
+  }
+  get nameKey(): string {
+    return organizationNameKey(this.state.name);
+  }
+  get createdAt(): Date {
+    return this.state.createdAt;
+  }
+
+  rename(name: string, now: Date): void {
+    this.state = { ...this.state, name: Organization.acceptName(name), updatedAt: now };
+  }
+
+  snapshot(): OrganizationState {
+    return { ...this.state };
+  }
+}
+
+/**
+ * D20: the Organization made for an Entity created without one is named after it, with
+ * ` (2)`, ` (3)` ... when that name is taken.
+ */
+export function candidateOrganizationName(base: string, attempt: number): string {
+  const suffix = attempt <= 1 ? '' : ` (${attempt})`;
+  return base.trim().slice(0, ORGANIZATION_NAME_MAX - suffix.length).trimEnd() + suffix;
+}

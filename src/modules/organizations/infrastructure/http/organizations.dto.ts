@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, IsUUID, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import type { MembershipRole, OrganizationMember, OrganizationRecord, OrganizationSummary } from '../../../../../libs/contracts/src';
+import { MEMBERSHIP_ROLES } from '../../domain/membership';
+import { organizationNameProblem } from '../../domain/organization';
+
+@ValidatorConstraint({ name: 'organizationName' })
+class OrganizationNameRule implements ValidatorConstraintInterface {
+  private problem: string | null = null;
+
+  validate(value: unknown): boolean {
+    this.problem = typeof value === 'string' ? organizationNameProblem(value) : 'name must be a string';
+    return this.problem === null;
+  }
+
+  defaultMessage(): string {
+    return this.problem ?? 'name is invalid';
+  }
+}
+
+export class CreateOrganizationBody {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Idempotency id; made by the service when absent' })
+  @IsOptional()
+  @IsUUID()
+  id?: string;
+
+  @ApiProperty({ example: 'Grupo Andes', description: '1 to 200 characters after trimming, unique ignoring case' })
+  @IsString()
+  @Validate(OrganizationNameRule)
+  name: string;
+}
+
+export class RenameOrganizationBody {
+  @ApiProperty({ example: 'Grupo Andes' })
+  @IsString()
+  @Validate(OrganizationNameRule)
+  name: string;
+}
+
+export class MembershipBody {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  organizationId: string;
+
+  @ApiProperty({ enum: MEMBERSHIP_ROLES })
+  @IsIn(MEMBERSHIP_ROLES)
+  role: MembershipRole;
+}
+
+export class EntityRef {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+}
+
+export class OrganizationResponse implements OrganizationRecord {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class OrganizationSummaryResponse implements OrganizationSummary {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: EntityRef, isArray: true }) entities: EntityRef[];
+}
+
+export class OrganizationMemberResponse implements OrganizationMember {
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty() name: string;
+  @ApiProperty() email: string;
+  @ApiProperty({ enum: MEMBERSHIP_ROLES }) role: MembershipRole;
+}

@@ -1,0 +1,120 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { DomainError } from '../../../../libs/shared-kernel/src';
+import { IS_PUBLIC, IS_STAFF_ONLY } from '../decorators';
+import { ApiKeyRateLimiter, CredentialVerifier } from '../ports';
+import { isReadMethod, principalOf, RequestWithPrincipal } from '../principal';
+import { permissionDenied, rateLimited, unauthenticated } from './access-errors';
+
+/*
+ * The global guards, registered in this order in AppModule (ARCHITECTURE "The request path"):
+ * auth surface, authentication, staff-only, read-only key, audit actor, rate limit, then the
+ * tenant guard of the organizations module.
+ */
+
+function requestOf(context: ExecutionContext): RequestWithPrincipal {
+  return context.switchToHttp().getRequest<RequestWithPrincipal>();
+}
+
+function isAuthSurface(request: Request): boolean {
+  const path = request.originalUrl.split('?')[0];
+  return path === '/api/auth' || path.startsWith('/api/auth/');
+}
+
+/** 1. Keys are barred from /api/auth/*: 403 before the auth layer. */
+@Injectable()
+export class AuthSurfaceGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = requestOf(context);
+    if (isAuthSurface(request) && request.headers['x-api-key'] !== undefined) {
+      throw new DomainError('API_KEY_FORBIDDEN_ON_AUTH_ERROR', 'API keys are not accepted on /api/auth routes');
+    }
+    return true;
+  }
+}
+
+/** 2. Every route needs a session or an API key unless it is @Public(). */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: CredentialVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = requestOf(context);
+    const rawKey = request.headers['x-api-key'];
+    if (rawKey !== undefined) {
+      // A request presenting a key is judged by the key alone, whatever cookie it carries.
+      const principal = typeof rawKey === 'string' ? await this.verifier.verifyApiKey(rawKey) : null;
+      if (!principal) throw unauthenticated();
+      request.principal = principal;
+      return true;
+    }
+    const userId = (request as Request & { session?: { userId?: string } }).session?.userId;
+    const principal = userId ? await this.verifier.principalForSessionUser(userId) : null;
+    if (!principal) throw unauthenticated();
+    request.principal = principal;
+    return true;
+  }
+}
+
+/** 3. Staff-only routes refuse other Roles with 403 PERMISSION_DENIED_ERROR. */
+@Injectable()
+export class StaffOnlyGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (!this.reflector.getAllAndOverride<boolean>(IS_STAFF_ONLY, [context.getHandler(), context.getClass()])) return true;
+    const principal = principalOf(requestOf(context));
+    if (principal?.user.role !== 'staff') throw permissionDenied('This route is for staff only');
+    return true;
+  }
+}
+
+/** 4. A read-only key is refused on anything but GET and HEAD (fails closed). */
+@Injectable()
+export class ReadOnlyKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = requestOf(context);
+    const principal = principalOf(request);
+    if (principal?.apiKey?.readOnly && !isReadMethod(request.method)) {
+      throw new DomainError('API_KEY_READ_ONLY_ERROR', 'This API key is read-only');
+    }
+    return true;
+  }
+}
+
+/** 5. A key-authenticated mutation must declare its software actor. */
+@Injectable()
+export class AuditActorGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = requestOf(context);
+    const principal = principalOf(request);
+    if (principal?.credential === 'api_key' && !isReadMethod(request.method)) {
+      const actor = request.headers['x-audit-actor'];
+      if (typeof actor !== 'string' || actor.trim() === '') {
+        throw new DomainError('AUDIT_ACTOR_REQUIRED_ERROR', 'Header x-audit-actor is required on API key mutations', {
+          header: 'x-audit-actor',
+        });
+      }
+    }
+    return true;
+  }
+}
+
+/** 6. Per-key rate limit (D14); sessions are not limited. */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: ApiKeyRateLimiter) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const principal = principalOf(requestOf(context));
+    if (!principal?.apiKey) return true;
+    const decision = await this.limiter.consume(principal.apiKey.id);
+    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    return true;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Request } from 'express';
+
+export type GlobalRole = 'staff' | 'client';
+
+/** The verified caller of a request. */
+export interface Principal {
+  user: { id: string; email: string; name: string; role: GlobalRole };
+  credential: 'session' | 'api_key';
+  apiKey?: {
+    id: string;
+    /** `{ "erp": ["read"] }`: GET and HEAD only. */
+    readOnly: boolean;
+    /** Confines the key to one Entity (D13). */
+    entityId: string | null;
+  };
+}
+
+export type RequestWithPrincipal = Request & { principal?: Principal; id: string };
+
+export function principalOf(request: Request): Principal | undefined {
+  return (request as RequestWithPrincipal).principal;
+}
+
+export function isReadMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}

@@ -1,0 +1,48 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isIsoDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export function IsIsoDate(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isIsoDate', validator: { validate: isIsoDate, defaultMessage: () => '$property must be an ISO date (YYYY-MM-DD)' } }, options);
+}
+
+/** A calendar date or a date-time with offset. */
+export function IsIsoDateOrDateTime(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isIsoDateOrDateTime',
+      validator: {
+        validate: (value: unknown) =>
+          isIsoDate(value) ||
+          (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))),
+        defaultMessage: () => '$property must be an ISO date or date-time',
+      },
+    },
+    options,
+  );
+}
+
+/** Page size from the query string: an integer from 1 to `max` (D8). */
+export function PageLimit(max = 100): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
+    IsInt(),
+    Min(1),
+    Max(max),
+  );
+}
+
+/** Opaque cursor of a keyset page. */
+export const IsCursor = () => Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: '$property must be a cursor returned by a previous page' });
