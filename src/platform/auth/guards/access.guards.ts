@@ -61,15 +61,23 @@ export class AuthenticationGuard implements CanActivate {
   }
 }
 
-/** 3. Staff-only routes refuse other Roles with 403 PERMISSION_DENIED_ERROR. */
+/**
+ * 3. Staff-only routes refuse other Roles with 403 PERMISSION_DENIED_ERROR. A key confined to one
+ * Entity stays inside it: staff-only routes outside an Entity (onboarding, Organizations, Entity
+ * creation) refuse it too.
+ */
 @Injectable()
 export class StaffOnlyGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.reflector.getAllAndOverride<boolean>(IS_STAFF_ONLY, [context.getHandler(), context.getClass()])) return true;
-    const principal = principalOf(requestOf(context));
+    const request = requestOf(context);
+    const principal = principalOf(request);
     if (principal?.user.role !== 'staff') throw permissionDenied('This route is for staff only');
+    if (principal.apiKey?.entityId && request.params?.entityId === undefined) {
+      throw permissionDenied('A key confined to one Entity cannot use this route');
+    }
     return true;
   }
 }

@@ -105,8 +105,9 @@ export class TypeOrmSetPasswordTokens extends SetPasswordTokens {
   }
 
   async consume(tokenHash: string, now: Date): Promise<string | null> {
-    // One statement: two racing uses of the same link cannot both succeed.
-    const rows: Array<{ user_id: string }> = await this.txHost.tx.query(
+    // One statement: two racing uses of the same link cannot both succeed. (TypeORM answers an
+    // UPDATE with [rows, count].)
+    const [rows]: [Array<{ user_id: string }>, number] = await this.txHost.tx.query(
       `UPDATE set_password_tokens SET used_at = $2
         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
         RETURNING user_id`,

@@ -38,30 +38,24 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return record ? toOrganization(record) : null;
   }
 
-  async insert(organization: Organization): Promise<'inserted' | 'name_taken'> {
-    // A savepoint, so that a refused name leaves the surrounding transaction usable.
-    return this.txHost.withTransaction(Propagation.Nested, async () => {
-      try {
-        await this.records.insert(toRecord(organization));
-        return 'inserted' as const;
-      } catch (error) {
-        if (isUniqueViolation(error, NAME_KEY)) return 'name_taken' as const;
-        throw error;
-      }
-    });
+  insert(organization: Organization): Promise<'inserted' | 'name_taken'> {
+    return this.writeUnlessNameTaken('inserted', () => this.records.insert(toRecord(organization)));
   }
 
-  async save(organization: Organization): Promise<'saved' | 'name_taken'> {
-    return this.txHost.withTransaction(Propagation.Nested, async () => {
-      try {
-        const { id, ...rest } = toRecord(organization);
-        await this.records.update({ id }, rest);
-        return 'saved' as const;
-      } catch (error) {
-        if (isUniqueViolation(error, NAME_KEY)) return 'name_taken' as const;
-        throw error;
-      }
-    });
+  save(organization: Organization): Promise<'saved' | 'name_taken'> {
+    const { id, ...rest } = toRecord(organization);
+    return this.writeUnlessNameTaken('saved', () => this.records.update({ id }, rest));
+  }
+
+  /** In a savepoint, so that a name taken by a concurrent writer leaves the transaction usable. */
+  private async writeUnlessNameTaken<T extends string>(done: T, write: () => Promise<unknown>): Promise<T | 'name_taken'> {
+    try {
+      await this.txHost.withTransaction(Propagation.Nested, write);
+      return done;
+    } catch (error) {
+      if (isUniqueViolation(error, NAME_KEY)) return 'name_taken';
+      throw error;
+    }
   }
 
   async delete(organizationId: string): Promise<void> {

@@ -1,0 +1,64 @@
+// `npm run cli -- <command> [--flag value ...]`: operator commands against the configured
+// database (DATABASE_URL, or the embedded server under DATA_DIR, shared with a running service).
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { StaffProvisioningService } from './modules/identity/application/staff-provisioning.service';
+import { ConfigError, loadConfig } from './platform/config/app-config';
+import { startEmbeddedParts } from './platform/embedded/embedded-parts';
+
+interface Command {
+  usage: string;
+  run(flags: Record<string, string>, app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>): Promise<string>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'users:create-staff': {
+    usage: 'users:create-staff --email E --password P [--name N]   (D10: creates a staff User unless the e-mail exists)',
+    async run(flags, app) {
+      if (!flags.email || !flags.password) throw new Error('--email and --password are required');
+      const result = await app.get(StaffProvisioningService).ensureStaff(flags.email, flags.password, flags.name ?? 'Staff');
+      return result.created
+        ? `Created staff User ${flags.email} (${result.userId})`
+        : `A User with e-mail ${flags.email} already exists (${result.userId}); nothing changed`;
+    },
+  },
+};
+
+function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!match) throw new Error(`unexpected argument ${args[i]}`);
+    flags[match[1]] = match[2] ?? args[++i] ?? '';
+  }
+  return flags;
+}
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stdout.write(`Usage: npm run cli -- <command>\n\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
+    return name ? 1 : 0;
+  }
+  const flags = parseFlags(rest);
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BOOTSTRAP_STAFF_EMAIL: '', BOOTSTRAP_STAFF_PASSWORD: '' });
+  const parts = await startEmbeddedParts(config, () => undefined);
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(parts.config), { logger: ['error'], abortOnError: false });
+  try {
+    process.stdout.write(`${await command.run(flags, app)}\n`);
+    return 0;
+  } finally {
+    await app.close();
+    await parts.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
