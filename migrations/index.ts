@@ -1,6 +1,8 @@
 // The migrations in the order they run. Written by `npm run migration:generate`.
 import { Initial1795334684983 as M0 } from './1795334684983-Initial';
 import { IdentitySessions1795334684984 as M1 } from './1795334684984-IdentitySessions';
+import { Chart1795335175779 as M2 } from './1795335175779-Chart';
+import { Partners1795335449984 as M3 } from './1795335449984-Partners';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3];

@@ -8,7 +8,9 @@ import { ClsModule } from 'nestjs-cls';
 import { AuditModule } from './modules/audit/audit.module';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
+import { LedgerModule } from './modules/ledger/ledger.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { PartnersModule } from './modules/partners/partners.module';
 import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import {
@@ -26,6 +28,7 @@ import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
 import { createValidationPipe } from './platform/http/validation';
 import { LoggingModule } from './platform/logging/logging.module';
@@ -65,6 +68,8 @@ export class AppModule {
         IdentityModule,
         OrganizationsModule,
         EntitiesModule,
+        LedgerModule,
+        PartnersModule,
       ],
       controllers: options.extraControllers ?? [],
       providers: [
@@ -78,6 +83,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+        { provide: APP_PIPE, useClass: TextInputPipe },
         { provide: APP_PIPE, useClass: UuidParamsPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -210,3 +210,17 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
     });
   });
 });
+
+describe('text input', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ extraControllers: [ProbeController] });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a NUL character anywhere in the body or query with 400 VALIDATION_ERROR naming its path', async () => {
+    const res = await t.http.post('/api/test-probe/echo').send({ memo: 'a\u0000b', lines: [{ amount: 1 }] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'memo' }] } });
+  });
+});

@@ -22,3 +22,23 @@ export function isForeignKeyViolation(error: unknown, constraint?: string): bool
   const pg = driverError(error);
   return pg?.code === '23503' && (constraint === undefined || pg.constraint === constraint);
 }
+
+/**
+ * Runs a write and turns a unique-key refusal into the domain conflict of that key: the checks
+ * before a write answer the common case, and this answers the race they cannot see (two requests
+ * with the same new id). `byConstraint` names specific keys; `otherwise` covers the rest (the
+ * primary key).
+ */
+export async function translateUniqueViolation<T>(
+  write: () => Promise<T>,
+  otherwise: () => Error,
+  byConstraint: Record<string, () => Error> = {},
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const constraint = driverError(error)?.constraint;
+    throw (constraint && byConstraint[constraint] ? byConstraint[constraint] : otherwise)();
+  }
+}

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -46,3 +46,9 @@ export function PageLimit(max = 100): PropertyDecorator {
 
 /** Opaque cursor of a keyset page. */
 export const IsCursor = () => Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: '$property must be a cursor returned by a previous page' });
+
+/** Optional, but when present it must be valid: `null` is not a way to leave a field out. */
+export const IfPresent = () => ValidateIf((_, value) => value !== undefined);
+
+/** Names and codes are stored trimmed: one of only spaces would be stored empty. */
+export const NotBlank = () => Matches(/\S/, { message: '$property must not be blank' });

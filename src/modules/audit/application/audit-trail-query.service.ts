@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AuditTrailRow, Page } from '../../../../libs/contracts/src';
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 
 export interface AuditTrailFilter {
@@ -25,9 +25,15 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.occurredAt}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
+function isCanonicalIsoInstant(value: string): boolean {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
+
 function decodeCursor(raw: string): Cursor {
   const [occurredAt, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!occurredAt || !id || Number.isNaN(Date.parse(occurredAt)) || !/^[0-9a-f-]{36}$/i.test(id)) {
+  // Exactly what encodeCursor wrote: anything else would reach Postgres as a bad timestamp or uuid.
+  if (!occurredAt || !isUuid(id) || !isCanonicalIsoInstant(occurredAt)) {
     throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
   }
   return { occurredAt, id };
@@ -55,6 +61,9 @@ export class AuditTrailQueryService {
 
   private async page(column: 'entity_id' | 'organization_id', id: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
     const limit = filter.limit ?? 50;
+    if (filter.from && filter.to && Date.parse(filter.to) < Date.parse(filter.from)) {
+      throw new DomainError('VALIDATION_ERROR', 'to must be on or after from', { errors: [{ path: 'to', message: 'to must be on or after from' }] });
+    }
     const where = [`${column} = $1`];
     const values: unknown[] = [id];
     const add = (sql: string, value: unknown) => {

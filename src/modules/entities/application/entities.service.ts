@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DomainError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { MembershipsService } from '../../organizations/application/memberships.service';
 import { OrganizationsService } from '../../organizations/application/organizations.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
@@ -54,7 +55,7 @@ export class EntitiesService {
       ? (await this.organizations.get(input.organizationId)).id
       : (await this.organizations.createNamedAfter(input.name)).id;
     const entity = LegalEntity.create({ ...input, organizationId }, this.clock.now());
-    await this.entities.insert(entity);
+    await translateUniqueViolation(() => this.entities.insert(entity), () => entityAlreadyExists(input.id));
     return entity;
   }
 

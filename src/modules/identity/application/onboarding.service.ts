@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { hashSecret } from '../domain/api-key';
 import { userAlreadyExists, userEmailAlreadyExists, userNotFound } from '../domain/identity-errors';
@@ -22,7 +23,9 @@ export class OnboardingService {
     if (await this.users.findById(input.id)) throw userAlreadyExists(input.id);
     const user = User.register(input, this.clock.now());
     if (await this.users.findByEmail(user.email)) throw userEmailAlreadyExists(user.email);
-    await this.users.insert(user);
+    await translateUniqueViolation(() => this.users.insert(user), () => userAlreadyExists(user.id), {
+      users_email_key: () => userEmailAlreadyExists(user.email),
+    });
     return user;
   }
 

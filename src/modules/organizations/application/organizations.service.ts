@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { candidateOrganizationName, Organization, organizationNameKey } from '../domain/organization';
 import {
   organizationAlreadyExists,
@@ -35,7 +36,8 @@ export class OrganizationsService {
     const id = input.id ?? newId();
     if (input.id && (await this.organizations.findById(input.id))) throw organizationAlreadyExists(input.id);
     const organization = Organization.create(id, input.name, this.clock.now());
-    if ((await this.organizations.insert(organization)) === 'name_taken') throw organizationNameAlreadyExists(organization.name);
+    const inserted = await translateUniqueViolation(() => this.organizations.insert(organization), () => organizationAlreadyExists(id));
+    if (inserted === 'name_taken') throw organizationNameAlreadyExists(organization.name);
     return organization;
   }
 

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import type { Entity, EntityEditability } from '../../../../../libs/contracts/src';
-import { IsIsoDate } from '../../../../platform/http/validators';
+import { IfPresent, IsIsoDate, NotBlank } from '../../../../platform/http/validators';
+
 
 export class CreateEntityBody {
   @ApiProperty({ format: 'uuid', description: 'Idempotency id' })
@@ -11,6 +12,7 @@ export class CreateEntityBody {
   @ApiProperty({ example: 'Comercial Andes SpA' })
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(200)
   name: string;
 
@@ -22,6 +24,7 @@ export class CreateEntityBody {
   @ApiProperty({ example: '76.086.428-5', description: 'For CL a RUT, stored canonical (76086428-5)' })
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(50)
   taxId: string;
 
@@ -38,27 +41,29 @@ export class CreateEntityBody {
 
 export class UpdateEntityBody {
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Sent together with taxId' })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @IsNotEmpty()
   country?: string;
 
   @ApiPropertyOptional({ description: 'Sent together with country' })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(50)
   taxId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @IsNotEmpty()
   currency?: string;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import { isUniqueViolation } from '../../../../platform/database/pg-errors';
+import { writeUnlessTaken } from '../../../../platform/database/guarded-write';
 import type { MembershipRole } from '../../domain/membership';
 import { Organization } from '../../domain/organization';
 import { MembershipRepository, MembershipRow, OrganizationRepository } from '../../domain/organization-ports';
@@ -38,24 +38,15 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return record ? toOrganization(record) : null;
   }
 
-  insert(organization: Organization): Promise<'inserted' | 'name_taken'> {
-    return this.writeUnlessNameTaken('inserted', () => this.records.insert(toRecord(organization)));
+  async insert(organization: Organization): Promise<'inserted' | 'name_taken'> {
+    const written = await writeUnlessTaken(this.txHost, NAME_KEY, () => this.records.insert(toRecord(organization)));
+    return written ? 'inserted' : 'name_taken';
   }
 
-  save(organization: Organization): Promise<'saved' | 'name_taken'> {
+  async save(organization: Organization): Promise<'saved' | 'name_taken'> {
     const { id, ...rest } = toRecord(organization);
-    return this.writeUnlessNameTaken('saved', () => this.records.update({ id }, rest));
-  }
-
-  /** In a savepoint, so that a name taken by a concurrent writer leaves the transaction usable. */
-  private async writeUnlessNameTaken<T extends string>(done: T, write: () => Promise<unknown>): Promise<T | 'name_taken'> {
-    try {
-      await this.txHost.withTransaction(Propagation.Nested, write);
-      return done;
-    } catch (error) {
-      if (isUniqueViolation(error, NAME_KEY)) return 'name_taken';
-      throw error;
-    }
+    const written = await writeUnlessTaken(this.txHost, NAME_KEY, () => this.records.update({ id }, rest));
+    return written ? 'saved' : 'name_taken';
   }
 
   async delete(organizationId: string): Promise<void> {

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import {
+  Dimension,
+  dimensionAlreadyExists,
+  dimensionHasValues,
+  dimensionNameAlreadyExists,
+  dimensionNotFound,
+  DimensionValue,
+  dimensionValueAlreadyExists,
+  dimensionValueCodeAlreadyExists,
+  dimensionValueHasChildren,
+  dimensionValueInUse,
+  dimensionValueNotFound,
+  dimensionValueParentCycle,
+  dimensionValueParentNotFound,
+} from '../domain/books-dimensions';
+import { DimensionRepository } from '../domain/ledger-ports';
+
+/** Probe of the ledger's lines: is a value tagged on any line? Registered by the ledger's lines. */
+export interface DimensionValueUsageProbe {
+  isTagged(entityId: string, valueId: string): Promise<boolean>;
+}
+
+@Injectable()
+export class DimensionsService {
+  private readonly usageProbes: DimensionValueUsageProbe[] = [];
+
+  constructor(
+    private readonly dimensions: DimensionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  registerUsageProbe(probe: DimensionValueUsageProbe): void {
+    this.usageProbes.push(probe);
+  }
+
+  list(entityId: string): Promise<Dimension[]> {
+    return this.dimensions.list(entityId);
+  }
+
+  async get(entityId: string, dimensionId: string): Promise<Dimension> {
+    const dimension = await this.dimensions.find(entityId, dimensionId);
+    if (!dimension) throw dimensionNotFound({ dimensionId });
+    return dimension;
+  }
+
+  async create(entityId: string, input: { id: string; name: string }): Promise<Dimension> {
+    if (await this.dimensions.find(entityId, input.id)) throw dimensionAlreadyExists({ dimensionId: input.id });
+    const now = this.clock.now();
+    const dimension: Dimension = { entityId, id: input.id, name: input.name.trim(), createdAt: now, updatedAt: now };
+    if ((await translateUniqueViolation(() => this.dimensions.insert(dimension), () => dimensionAlreadyExists({ dimensionId: dimension.id }))) === 'name_taken') throw dimensionNameAlreadyExists({ name: dimension.name });
+    return dimension;
+  }
+
+  async rename(entityId: string, dimensionId: string, name: string): Promise<Dimension> {
+    const dimension = { ...(await this.get(entityId, dimensionId)), name: name.trim(), updatedAt: this.clock.now() };
+    if ((await this.dimensions.save(dimension)) === 'name_taken') throw dimensionNameAlreadyExists({ name: dimension.name });
+    return dimension;
+  }
+
+  async delete(entityId: string, dimensionId: string): Promise<Dimension> {
+    await this.dimensions.lockDimension(entityId, dimensionId);
+    const dimension = await this.get(entityId, dimensionId);
+    if (await this.dimensions.hasValues(entityId, dimensionId)) throw dimensionHasValues({ dimensionId });
+    await this.dimensions.delete(entityId, dimensionId);
+    return dimension;
+  }
+
+  async values(entityId: string, dimensionId: string): Promise<DimensionValue[]> {
+    await this.get(entityId, dimensionId);
+    return this.dimensions.values(entityId, dimensionId);
+  }
+
+  async createValue(entityId: string, dimensionId: string, input: { id: string; code: string; name: string; parentId: string | null }): Promise<DimensionValue> {
+    await this.dimensions.lockDimension(entityId, dimensionId);
+    await this.get(entityId, dimensionId);
+    if (await this.dimensions.findValue(entityId, input.id)) throw dimensionValueAlreadyExists({ dimensionValueId: input.id });
+    if (input.parentId) await this.parentIn(entityId, dimensionId, input.parentId);
+    const now = this.clock.now();
+    const value: DimensionValue = { entityId, dimensionId, id: input.id, code: input.code.trim(), name: input.name.trim(), parentId: input.parentId, createdAt: now, updatedAt: now };
+    if ((await translateUniqueViolation(() => this.dimensions.insertValue(value), () => dimensionValueAlreadyExists({ dimensionValueId: value.id }))) === 'code_taken') throw dimensionValueCodeAlreadyExists({ code: value.code });
+    return value;
+  }
+
+  async updateValue(
+    entityId: string,
+    dimensionId: string,
+    valueId: string,
+    change: { code?: string; name?: string; parentId?: string | null },
+  ): Promise<DimensionValue> {
+    await this.dimensions.lockDimension(entityId, dimensionId);
+    const value = await this.valueIn(entityId, dimensionId, valueId);
+    if (change.parentId) {
+      if (change.parentId === valueId) throw dimensionValueParentCycle({ dimensionValueId: valueId, parentId: change.parentId });
+      await this.parentIn(entityId, dimensionId, change.parentId);
+      if ((await this.dimensions.ancestorIds(entityId, change.parentId)).includes(valueId)) {
+        throw dimensionValueParentCycle({ dimensionValueId: valueId, parentId: change.parentId });
+      }
+    }
+    const next: DimensionValue = {
+      ...value,
+      code: change.code !== undefined ? change.code.trim() : value.code,
+      name: change.name !== undefined ? change.name.trim() : value.name,
+      parentId: change.parentId !== undefined ? change.parentId : value.parentId,
+      updatedAt: this.clock.now(),
+    };
+    if ((await this.dimensions.saveValue(next)) === 'code_taken') throw dimensionValueCodeAlreadyExists({ code: next.code });
+    return next;
+  }
+
+  async deleteValue(entityId: string, dimensionId: string, valueId: string): Promise<DimensionValue> {
+    await this.dimensions.lockDimension(entityId, dimensionId);
+    const value = await this.valueIn(entityId, dimensionId, valueId);
+    if (await this.dimensions.hasChildren(entityId, valueId)) throw dimensionValueHasChildren({ dimensionValueId: valueId });
+    for (const probe of this.usageProbes) {
+      if (await probe.isTagged(entityId, valueId)) throw dimensionValueInUse({ dimensionValueId: valueId });
+    }
+    await this.dimensions.deleteValue(entityId, valueId);
+    return value;
+  }
+
+  private async valueIn(entityId: string, dimensionId: string, valueId: string): Promise<DimensionValue> {
+    await this.get(entityId, dimensionId);
+    const value = await this.dimensions.findValue(entityId, valueId);
+    if (!value || value.dimensionId !== dimensionId) throw dimensionValueNotFound({ dimensionValueId: valueId });
+    return value;
+  }
+
+  private async parentIn(entityId: string, dimensionId: string, parentId: string): Promise<void> {
+    const parent = await this.dimensions.findValue(entityId, parentId);
+    if (!parent || parent.dimensionId !== dimensionId) throw dimensionValueParentNotFound({ parentId });
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { BooksService } from '../../ledger/application/books.service';
+import { ChartService } from '../../ledger/application/chart.service';
+import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import {
+  changePartner,
+  newPartner,
+  Partner,
+  partnerAlreadyExists,
+  PartnerChange,
+  partnerInUse,
+  partnerNotFound,
+  PartnerRepository,
+  partnerTaxIdAlreadyExists,
+  PartnerType,
+} from '../domain/partner';
+
+/**
+ * What the ledger knows about partners: open receivable and payable balances in one Book, and
+ * whether lines or invoices name a partner. The ledger and invoices modules register these when
+ * they start; until then no line names a partner.
+ */
+export interface PartnerLedgerProbe {
+  openBalances?(entityId: string, bookId: string | null, partnerIds: string[]): Promise<Map<string, { receivable: number; payable: number }>>;
+  isNamed?(entityId: string, partnerId: string): Promise<boolean>;
+}
+
+export interface PartnerPageRow {
+  partner: Partner;
+  receivableOpenBalance: number;
+  payableOpenBalance: number;
+}
+
+function cursorOf(partner: Partner): string {
+  return Buffer.from(JSON.stringify([partner.name, partner.id]), 'utf8').toString('base64url');
+}
+
+function readCursor(cursor: string): { name: string; id: string } {
+  try {
+    const [name, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    // Both go into SQL: a forged id that is no UUID, or a name with NUL, must not reach it (500).
+    if (typeof name === 'string' && !name.includes('\u0000') && isUuid(id)) return { name, id };
+  } catch {
+    // fall through
+  }
+  throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
+}
+
+@Injectable()
+export class PartnersService {
+  private readonly probes: PartnerLedgerProbe[] = [];
+
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly chart: ChartService,
+    private readonly books: BooksService,
+    private readonly reference: ReferenceDataService,
+    private readonly clock: Clock,
+  ) {}
+
+  registerProbe(probe: PartnerLedgerProbe): void {
+    this.probes.push(probe);
+  }
+
+  list(entityId: string): Promise<Partner[]> {
+    return this.partners.list(entityId);
+  }
+
+  async get(entityId: string, partnerId: string): Promise<Partner> {
+    const partner = await this.partners.find(entityId, partnerId);
+    if (!partner) throw partnerNotFound({ partnerId });
+    return partner;
+  }
+
+  async create(
+    entityId: string,
+    input: { id: string; name: string; type: PartnerType; country: string; taxId: string; defaultPurchaseAccountId: string | null },
+  ): Promise<Partner> {
+    this.checkCountry(input.country);
+    if (await this.partners.find(entityId, input.id)) throw partnerAlreadyExists({ partnerId: input.id });
+    if (input.defaultPurchaseAccountId) await this.chart.account(entityId, input.defaultPurchaseAccountId);
+    const partner = newPartner({ entityId, ...input }, this.clock.now());
+    if ((await translateUniqueViolation(() => this.partners.insert(partner), () => partnerAlreadyExists({ partnerId: partner.id }))) === 'tax_id_taken') throw partnerTaxIdAlreadyExists({ taxId: partner.taxId });
+    return partner;
+  }
+
+  async update(entityId: string, partnerId: string, change: PartnerChange): Promise<Partner> {
+    const partner = await this.partners.lock(entityId, partnerId);
+    if (!partner) throw partnerNotFound({ partnerId });
+    if (change.country !== undefined) this.checkCountry(change.country);
+    if (change.defaultPurchaseAccountId) await this.chart.account(entityId, change.defaultPurchaseAccountId);
+    const next = changePartner(partner, change, this.clock.now());
+    if ((await this.partners.save(next)) === 'tax_id_taken') throw partnerTaxIdAlreadyExists({ taxId: next.taxId });
+    return next;
+  }
+
+  async delete(entityId: string, partnerId: string): Promise<Partner> {
+    const partner = await this.partners.lock(entityId, partnerId);
+    if (!partner) throw partnerNotFound({ partnerId });
+    for (const probe of this.probes) {
+      if (await probe.isNamed?.(entityId, partnerId)) throw partnerInUse({ partnerId });
+    }
+    await this.partners.delete(entityId, partnerId);
+    return partner;
+  }
+
+  /** Book-scoped: the balances are read in one Book (common entries plus that Book's). */
+  async page(
+    entityId: string,
+    query: { bookId?: string; cursor?: string; limit?: number; search?: string },
+  ): Promise<{ rows: PartnerPageRow[]; nextCursor: string | null }> {
+    const bookId = await this.books.resolve(entityId, query.bookId);
+    const limit = query.limit ?? 50;
+    const found = await this.partners.page(entityId, query.cursor ? readCursor(query.cursor) : null, limit, query.search);
+    const page = found.slice(0, limit);
+    const balances = new Map<string, { receivable: number; payable: number }>();
+    for (const probe of this.probes) {
+      for (const [id, balance] of (await probe.openBalances?.(entityId, bookId, page.map((p) => p.id))) ?? []) balances.set(id, balance);
+    }
+    return {
+      rows: page.map((partner) => ({
+        partner,
+        receivableOpenBalance: balances.get(partner.id)?.receivable ?? 0,
+        payableOpenBalance: balances.get(partner.id)?.payable ?? 0,
+      })),
+      nextCursor: found.length > limit ? cursorOf(page[page.length - 1]) : null,
+    };
+  }
+
+  private checkCountry(country: string): void {
+    if (!this.reference.isCountry(country)) {
+      throw new DomainError('VALIDATION_ERROR', 'country must be an ISO 3166-1 alpha-2 country code', {
+        errors: [{ path: 'country', message: 'must be an ISO 3166-1 alpha-2 country code' }],
+      });
+    }
+  }
+}

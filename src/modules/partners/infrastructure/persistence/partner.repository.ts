@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In, IsNull, Not } from 'typeorm';
+import { writeUnlessTaken } from '../../../../platform/database/guarded-write';
+import { Partner, PartnerRepository } from '../../domain/partner';
+import { PartnerRecord } from './partner.record';
+
+const TAX_ID_KEY = 'partners_tax_id_key';
+const toPartner = ({ entity: _e, defaultPurchaseAccount: _a, ...partner }: PartnerRecord): Partner => partner;
+
+@Injectable()
+export class TypeOrmPartnerRepository extends PartnerRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get records() {
+    return this.txHost.tx.getRepository(PartnerRecord);
+  }
+
+  async list(entityId: string): Promise<Partner[]> {
+    return (await this.records.find({ where: { entityId }, order: { name: 'ASC', id: 'ASC' } })).map(toPartner);
+  }
+
+  async page(entityId: string, after: { name: string; id: string } | null, limit: number, search?: string): Promise<Partner[]> {
+    const query = this.records.createQueryBuilder('p').where('p.entity_id = :entityId', { entityId });
+    if (after) query.andWhere('(p.name, p.id) > (:name, :id)', after);
+    if (search) query.andWhere(`(p.name ILIKE :pattern OR p.tax_id ILIKE :pattern)`, { pattern: `%${search.replace(/[\\%_]/g, '\\$&')}%` });
+    const records = await query.orderBy('p.name', 'ASC').addOrderBy('p.id', 'ASC').limit(limit + 1).getMany();
+    return records.map(toPartner);
+  }
+
+  async find(entityId: string, partnerId: string): Promise<Partner | null> {
+    const record = await this.records.findOneBy({ entityId, id: partnerId });
+    return record ? toPartner(record) : null;
+  }
+
+  async lock(entityId: string, partnerId: string): Promise<Partner | null> {
+    const record = await this.records.findOne({ where: { entityId, id: partnerId }, lock: { mode: 'pessimistic_write' } });
+    return record ? toPartner(record) : null;
+  }
+
+  async insert(partner: Partner): Promise<'inserted' | 'tax_id_taken'> {
+    return (await writeUnlessTaken(this.txHost, TAX_ID_KEY, () => this.records.insert(partner))) ? 'inserted' : 'tax_id_taken';
+  }
+
+  async save(partner: Partner): Promise<'saved' | 'tax_id_taken'> {
+    const { entityId, id, ...rest } = partner;
+    return (await writeUnlessTaken(this.txHost, TAX_ID_KEY, () => this.records.update({ entityId, id }, rest))) ? 'saved' : 'tax_id_taken';
+  }
+
+  async delete(entityId: string, partnerId: string): Promise<void> {
+    await this.records.delete({ entityId, id: partnerId });
+  }
+
+  async defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>> {
+    const records = await this.records.find({
+      select: { defaultPurchaseAccountId: true },
+      where: { entityId, defaultPurchaseAccountId: accountIds ? In(accountIds) : Not(IsNull()) },
+    });
+    return new Set(records.map((r) => r.defaultPurchaseAccountId!));
+  }
+}

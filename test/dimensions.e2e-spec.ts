@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
+import { createTestApp, TestApp } from './harness/test-app';
+import { Agent, buildWorld, createEntity, World } from './harness/world';
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+interface DimensionBody {
+  id: string;
+  entityId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ValueBody {
+  id: string;
+  entityId: string;
+  dimensionId: string;
+  code: string;
+  name: string;
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+describe('Dimensions and Dimension Values', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    world = await buildWorld(t);
+    staff = world.staff;
+  });
+  afterAll(() => t.close());
+
+  const freshEntity = async (): Promise<string> => (await createEntity(staff, world.organizationId)).id;
+  const dimensionsPath = (entityId: string) => `/api/entities/${entityId}/dimensions`;
+  const valuesPath = (entityId: string, dimensionId: string) => `${dimensionsPath(entityId)}/${dimensionId}/values`;
+
+  const createDimension = async (entityId: string, name: string, id: string = randomUUID()): Promise<DimensionBody> => {
+    const res = await staff.post(dimensionsPath(entityId)).send({ id, name });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const createValue = async (entityId: string, dimensionId: string, code: string, parentId?: string | null): Promise<ValueBody> => {
+    const body: Record<string, unknown> = { id: randomUUID(), code, name: `Value ${code}` };
+    if (parentId !== undefined) body.parentId = parentId;
+    const res = await staff.post(valuesPath(entityId, dimensionId)).send(body);
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+
+  const dimensionRows = (entityId: string) =>
+    t.sql('SELECT id, name, updated_at FROM dimensions WHERE entity_id = $1 ORDER BY id', [entityId]);
+  const valueRows = (entityId: string) =>
+    t.sql('SELECT id, dimension_id, code, name, parent_id, updated_at FROM dimension_values WHERE entity_id = $1 ORDER BY id', [entityId]);
+  const auditCount = async (entityId: string) => {
+    const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail WHERE entity_id = $1', [entityId]);
+    return row.n;
+  };
+
+  /** Runs a request that must be refused and checks that neither the rows nor the audit trail changed. */
+  const refusedWithoutWrites = async (entityId: string, send: () => Promise<{ status: number; body: { code?: string } }>, status: number, code: string) => {
+    const dimensions = await dimensionRows(entityId);
+    const values = await valueRows(entityId);
+    const audit = await auditCount(entityId);
+    const res = await send();
+    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+    expect(await dimensionRows(entityId)).toEqual(dimensions);
+    expect(await valueRows(entityId)).toEqual(values);
+    expect(await auditCount(entityId)).toBe(audit);
+  };
+
+  describe('Dimensions', () => {
+    it('creates a Dimension and answers 201 with { id, entityId, name, createdAt, updatedAt }', async () => {
+      const entityId = await freshEntity();
+      const id = randomUUID();
+      const res = await staff.post(dimensionsPath(entityId)).send({ id, name: 'Cost center' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ id, entityId, name: 'Cost center', createdAt: expect.stringMatching(ISO_DATETIME), updatedAt: expect.stringMatching(ISO_DATETIME) });
+      const audit = await t.sql('SELECT action, resource_type, resource_id FROM audit_trail WHERE entity_id = $1 AND resource_type = $2', [entityId, 'dimension']);
+      expect(audit).toEqual([{ action: 'dimension.create', resource_type: 'dimension', resource_id: id }]);
+    });
+
+    it('lists the Dimensions of the Entity only', async () => {
+      const entityId = await freshEntity();
+      const other = await freshEntity();
+      const region = await createDimension(entityId, 'Region');
+      const cost = await createDimension(entityId, 'Cost center');
+      await createDimension(other, 'Project');
+      const res = await staff.get(dimensionsPath(entityId));
+      expect(res.status).toBe(200);
+      expect(res.body).toHaveLength(2);
+      expect(res.body).toEqual(expect.arrayContaining([region, cost]));
+    });
+
+    it('refuses a reused id with 409 DIMENSION_ALREADY_EXISTS_ERROR and writes nothing', async () => {
+      const entityId = await freshEntity();
+      const dimension = await createDimension(entityId, 'Region');
+      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send({ id: dimension.id, name: 'Project' }), 409, 'DIMENSION_ALREADY_EXISTS_ERROR');
+    });
+
+    it('refuses a name in use on create with 409 DIMENSION_NAME_ALREADY_EXISTS_ERROR and writes nothing', async () => {
+      const entityId = await freshEntity();
+      await createDimension(entityId, 'Region');
+      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send({ id: randomUUID(), name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
+    });
+
+    it('accepts the same name in another Entity', async () => {
+      await createDimension(await freshEntity(), 'Region');
+      await createDimension(await freshEntity(), 'Region');
+    });
+
+    it.each([
+      ['an empty name', { id: randomUUID(), name: '' }],
+      ['a blank name', { id: randomUUID(), name: '   ' }],
+      ['a missing id', { name: 'Region' }],
+      ['a missing name', { id: randomUUID() }],
+    ])('refuses %s on create with 400 VALIDATION_ERROR', async (_label, body) => {
+      const entityId = await freshEntity();
+      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send(body), 400, 'VALIDATION_ERROR');
+    });
+
+    it('renames a Dimension and answers 200 with it', async () => {
+      const entityId = await freshEntity();
+      const dimension = await createDimension(entityId, 'Region');
+      const res = await staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: 'Zone' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...dimension, name: 'Zone', updatedAt: expect.stringMatching(ISO_DATETIME) });
+      expect((await staff.get(dimensionsPath(entityId))).body).toEqual([res.body]);
+    });
+
+    it('refuses a rename to a name in use with 409 DIMENSION_NAME_ALREADY_EXISTS_ERROR and writes nothing', async () => {
+      const entityId = await freshEntity();
+      await createDimension(entityId, 'Region');
+      const project = await createDimension(entityId, 'Project');
+      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${project.id}`).send({ name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
+    });
+
+    it('refuses a rename without a name with 400 VALIDATION_ERROR', async () => {
+      const entityId = await freshEntity();
+      const dimension = await createDimension(entityId, 'Region');
+      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({}), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: '' }), 400, 'VALIDATION_ERROR');
+    });
+
+    it('answers 404 DIMENSION_NOT_FOUND_ERROR for an unknown Dimension and one of another Entity, on every route', async () => {
+      const entityId = await freshEntity();
+      const other = await freshEntity();
+      const foreign = await createDimension(other, 'Region');
+      for (const dimensionId of [randomUUID(), foreign.id]) {
+        const path = `${dimensionsPath(entityId)}/${dimensionId}`;
+        await refusedWithoutWrites(entityId, () => staff.patch(path).send({ name: 'Zone' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(entityId, () => staff.delete(path), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(entityId, () => staff.get(`${path}/values`), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(entityId, () => staff.post(`${path}/values`).send({ id: randomUUID(), code: 'X', name: 'X' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
+      }
+      expect((await dimensionRows(other)).map((row) => row.name)).toEqual(['Region']);
+    });
+
+    it('deletes a Dimension without values and answers 200 with the deleted Dimension', async () => {
+      const entityId = await freshEntity();
+      const dimension = await createDimension(entityId, 'Region');
+      const res = await staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(dimension);
+      expect(await dimensionRows(entityId)).toEqual([]);
+      expect((await staff.get(dimensionsPath(entityId))).body).toEqual([]);
+    });
+
+    it('refuses to delete a Dimension with values with 409 DIMENSION_HAS_VALUES_ERROR and writes nothing', async () => {
+      const entityId = await freshEntity();
+      const dimension = await createDimension(entityId, 'Region');
+      await createValue(entityId, dimension.id, 'N');
+      await refusedWithoutWrites(entityId, () => staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`), 409, 'DIMENSION_HAS_VALUES_ERROR');
+    });
+  });
+
+  describe('Dimension Values', () => {
+    let entityId: string;
+    let dimension: DimensionBody;
+    let otherDimension: DimensionBody;
+
+    beforeEach(async () => {
+      entityId = await freshEntity();
+      dimension = await createDimension(entityId, 'Region');
+      otherDimension = await createDimension(entityId, 'Project');
+    });
+
+    const valuePath = (valueId: string, dimensionId = dimension.id) => `${valuesPath(entityId, dimensionId)}/${valueId}`;
+
+    it('creates a value and answers 201 with { id, entityId, dimensionId, code, name, parentId, createdAt, updatedAt }', async () => {
+      const id = randomUUID();
+      const res = await staff.post(valuesPath(entityId, dimension.id)).send({ id, code: 'N', name: 'North' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id,
+        entityId,
+        dimensionId: dimension.id,
+        code: 'N',
+        name: 'North',
+        parentId: null,
+        createdAt: expect.stringMatching(ISO_DATETIME),
+        updatedAt: expect.stringMatching(ISO_DATETIME),
+      });
+      const child = await createValue(entityId, dimension.id, 'N1', id);
+      expect(child.parentId).toBe(id);
+      const list = await staff.get(valuesPath(entityId, dimension.id));
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([res.body, child]);
+      expect((await staff.get(valuesPath(entityId, otherDimension.id))).body).toEqual([]);
+    });
+
+    it('refuses a reused value id with 409 DIMENSION_VALUE_ALREADY_EXISTS_ERROR and writes nothing', async () => {
+      const value = await createValue(entityId, dimension.id, 'N');
+      await refusedWithoutWrites(
+        entityId,
+        () => staff.post(valuesPath(entityId, dimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
+        409,
+        'DIMENSION_VALUE_ALREADY_EXISTS_ERROR',
+      );
+      // Also when the id is reused under another Dimension of the Entity.
+      await refusedWithoutWrites(
+        entityId,
+        () => staff.post(valuesPath(entityId, otherDimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
+        409,
+        'DIMENSION_VALUE_ALREADY_EXISTS_ERROR',
+      );
+    });
+
+    it('refuses a code in use in the same Dimension with 409 DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR; the same code in another Dimension is fine', async () => {
+      await createValue(entityId, dimension.id, 'N');
+      await refusedWithoutWrites(
+        entityId,
+        () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'N', name: 'Another north' }),
+        409,
+        'DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR',
+      );
+      const elsewhere = await createValue(entityId, otherDimension.id, 'N');
+      expect(elsewhere.code).toBe('N');
+    });
+
+    it('refuses an unknown parent and a parent of another Dimension with 404 DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR', async () => {
+      const foreignParent = await createValue(entityId, otherDimension.id, 'P');
+      for (const parentId of [randomUUID(), foreignParent.id]) {
+        await refusedWithoutWrites(
+          entityId,
+          () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'C', name: 'Child', parentId }),
+          404,
+          'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR',
+        );
+      }
+      const value = await createValue(entityId, dimension.id, 'C');
+      for (const parentId of [randomUUID(), foreignParent.id]) {
+        await refusedWithoutWrites(entityId, () => staff.patch(valuePath(value.id)).send({ parentId }), 404, 'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR');
+      }
+    });
+
+    it.each([
+      ['an empty code', { code: '', name: 'North' }],
+      ['an empty name', { code: 'N', name: '' }],
+      ['a blank code', { code: '  ', name: 'North' }],
+      ['a missing code', { name: 'North' }],
+      ['a malformed parentId', { code: 'N', name: 'North', parentId: 'nope' }],
+    ])('refuses %s on create with 400 VALIDATION_ERROR', async (_label, body) => {
+      await refusedWithoutWrites(entityId, () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), ...body }), 400, 'VALIDATION_ERROR');
+    });
+
+    it('updates code, name and parent with PATCH and answers 200 with the value', async () => {
+      const parent = await createValue(entityId, dimension.id, 'P');
+      const value = await createValue(entityId, dimension.id, 'V');
+      const res = await staff.patch(valuePath(value.id)).send({ code: 'V2', name: 'Renamed', parentId: parent.id });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...value, code: 'V2', name: 'Renamed', parentId: parent.id, updatedAt: expect.stringMatching(ISO_DATETIME) });
+      const name = await staff.patch(valuePath(value.id)).send({ name: 'Only the name' });
+      expect(name.status).toBe(200);
+      expect(name.body).toMatchObject({ code: 'V2', name: 'Only the name', parentId: parent.id });
+      const cleared = await staff.patch(valuePath(value.id)).send({ parentId: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toMatchObject({ code: 'V2', name: 'Only the name', parentId: null });
+      expect(await valueRows(entityId)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: value.id, code: 'V2', name: 'Only the name', parent_id: null })]),
+      );
+    });
+
+    it('refuses a PATCH with an empty body with 400 VALIDATION_ERROR', async () => {
+      const value = await createValue(entityId, dimension.id, 'V');
+      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(value.id)).send({}), 400, 'VALIDATION_ERROR');
+    });
+
+    it('refuses a PATCH to a code in use in the Dimension with 409 DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR', async () => {
+      await createValue(entityId, dimension.id, 'A');
+      const b = await createValue(entityId, dimension.id, 'B');
+      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(b.id)).send({ code: 'A' }), 409, 'DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR');
+    });
+
+    it('refuses a parent that would make a value its own descendant with 409 DIMENSION_VALUE_PARENT_CYCLE_ERROR', async () => {
+      const a = await createValue(entityId, dimension.id, 'A');
+      const b = await createValue(entityId, dimension.id, 'B', a.id);
+      const c = await createValue(entityId, dimension.id, 'C', b.id);
+      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: c.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: b.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: a.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      // Moving a descendant further down its own branch is no cycle.
+      const moved = await staff.patch(valuePath(c.id)).send({ parentId: a.id });
+      expect(moved.status).toBe(200);
+      expect(moved.body.parentId).toBe(a.id);
+    });
+
+    it('answers 404 DIMENSION_VALUE_NOT_FOUND_ERROR for an unknown value and for a value addressed under the wrong Dimension', async () => {
+      const value = await createValue(entityId, dimension.id, 'V');
+      for (const path of [valuePath(randomUUID()), valuePath(value.id, otherDimension.id)]) {
+        await refusedWithoutWrites(entityId, () => staff.patch(path).send({ name: 'X' }), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(entityId, () => staff.delete(path), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
+      }
+    });
+
+    it('refuses to delete a value with children with 409 DIMENSION_VALUE_HAS_CHILDREN_ERROR; deleting a leaf answers 200 with the value', async () => {
+      const parent = await createValue(entityId, dimension.id, 'P');
+      const leaf = await createValue(entityId, dimension.id, 'L', parent.id);
+      await refusedWithoutWrites(entityId, () => staff.delete(valuePath(parent.id)), 409, 'DIMENSION_VALUE_HAS_CHILDREN_ERROR');
+
+      const res = await staff.delete(valuePath(leaf.id));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(leaf);
+      expect((await valueRows(entityId)).map((row) => row.id)).toEqual([parent.id]);
+
+      const emptied = await staff.delete(valuePath(parent.id));
+      expect(emptied.status).toBe(200);
+      expect(emptied.body).toEqual(parent);
+      expect(await valueRows(entityId)).toEqual([]);
+      // With its values gone, the Dimension can be deleted.
+      expect((await staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`)).status).toBe(200);
+    });
+  });
+
+  describe('access matrix', () => {
+    let dimensionId: string;
+    beforeAll(async () => {
+      dimensionId = (await createDimension(world.entityId, `Matrix ${randomUUID()}`)).id;
+    });
+
+    const routes: Array<[string, () => MatrixRoute]> = [
+      ['GET /dimensions', () => ({ method: 'get', path: (id) => `/api/entities/${id}/dimensions` })],
+      ['POST /dimensions', () => ({ method: 'post', path: (id) => `/api/entities/${id}/dimensions`, body: () => ({ id: randomUUID(), name: randomUUID() }) })],
+      ['GET /dimensions/:dimensionId/values', () => ({ method: 'get', path: (id) => `/api/entities/${id}/dimensions/${dimensionId}/values` })],
+      [
+        'POST /dimensions/:dimensionId/values',
+        () => ({
+          method: 'post',
+          path: (id) => `/api/entities/${id}/dimensions/${dimensionId}/values`,
+          body: () => ({ id: randomUUID(), code: randomUUID(), name: 'Matrix value' }),
+        }),
+      ],
+    ];
+
+    it.each(routes)('%s', async (_label, route) => {
+      await checkAccessMatrix(t, world, route());
+    });
+  });
+});

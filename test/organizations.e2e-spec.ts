@@ -1,0 +1,688 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { Response, Test } from 'supertest';
+import { Clock, isoDateIn } from '../src/platform/clock/clock';
+import { createTestApp, TestApp } from './harness/test-app';
+import { Agent, createEntity, createOrganization, grantMembership, mintKey, onboardUser, signInStaff, TestUser } from './harness/world';
+
+/**
+ * A clock that moves one second forward at every reading: every audit row gets its own instant,
+ * so "newest first" is decided by time and not by the id tie-breaker. No sleeping involved.
+ */
+class TickingClock extends Clock {
+  private instant = new Date('2026-03-02T12:00:00.000Z');
+
+  now(): Date {
+    this.instant = new Date(this.instant.getTime() + 1000);
+    return new Date(this.instant);
+  }
+
+  today(): string {
+    return isoDateIn('America/Santiago', this.instant);
+  }
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const TABLES = ['organizations', 'memberships', 'entities', 'audit_trail'] as const;
+
+const unique = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
+
+describe('Organizations and Memberships', () => {
+  let t: TestApp;
+  let staff: Agent;
+  let staffId: string;
+  let client: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock: new TickingClock() });
+    staff = await signInStaff(t);
+    [{ id: staffId }] = await t.sql<{ id: string }>(`SELECT id FROM users WHERE email = 'staff@example.test'`);
+    client = await onboardUser(t, staff, 'client', 'plainclient');
+  });
+  afterAll(() => t.close());
+
+  /** A fingerprint of every row of the tables a refused write must leave alone. */
+  async function dbState(): Promise<Record<string, string>> {
+    const state: Record<string, string> = {};
+    for (const table of TABLES) {
+      const [row] = await t.sql<{ n: number; digest: string }>(
+        `SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS digest FROM ${table} x`,
+      );
+      state[table] = `${row.n} rows, ${row.digest}`;
+    }
+    return state;
+  }
+
+  /** Sends a request that must be refused with `status` and `code`, and checks that nothing was written. */
+  async function refused(req: Test, status: number, code: string): Promise<Response> {
+    const before = await dbState();
+    const res = await req;
+    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+    expect(await dbState()).toEqual(before);
+    return res;
+  }
+
+  async function auditCount(): Promise<number> {
+    const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail');
+    return row.n;
+  }
+
+  /**
+   * Sends a mutation that must succeed with `status` and leave exactly one audit row, made by the
+   * staff User over the session unless `expected` says otherwise.
+   */
+  async function audited(req: Test, status: number, expected: Record<string, unknown>): Promise<Response> {
+    const requestId = `req-${randomUUID()}`;
+    const before = await auditCount();
+    const res = await req.set('x-request-id', requestId);
+    expect({ status: res.status, body: res.status === status ? 'ok' : res.body }).toEqual({ status, body: 'ok' });
+    expect(await auditCount()).toBe(before + 1);
+    const rows = await t.sql('SELECT * FROM audit_trail WHERE request_id = $1', [requestId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      actor_user_id: staffId,
+      credential: 'session',
+      declared_actor: null,
+      api_key_id: null,
+      entity_id: null,
+      reason: null,
+      ...expected,
+    });
+    return res;
+  }
+
+  /**
+   * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,
+   * until `waiters` of them wait on it; then lets them all go at once. Deterministic races.
+   */
+  async function whileTableLocked<T>(table: string, waiters: number, start: () => Promise<T>): Promise<T> {
+    const blocker = new Client({ connectionString: t.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+      const pending = start();
+      for (;;) {
+        const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass', [table]);
+        if (row.n >= waiters) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await blocker.query('COMMIT');
+      return await pending;
+    } finally {
+      await blocker.end();
+    }
+  }
+
+  async function organizationRow(id: string) {
+    const rows = await t.sql<{ id: string; name: string; name_key: string }>('SELECT id, name, name_key FROM organizations WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  async function membershipRows(organizationId: string) {
+    return t.sql<{ user_id: string; role: string }>('SELECT user_id, role FROM memberships WHERE organization_id = $1 ORDER BY user_id', [
+      organizationId,
+    ]);
+  }
+
+  describe('POST /api/organizations', () => {
+    it('creates an Organization: 201 { id, name, createdAt }, the name stored trimmed, one audit row', async () => {
+      const name = unique('Grupo Andes');
+      const res = await audited(staff.post('/api/organizations').send({ name: `   ${name}\t ` }), 201, {
+        action: 'organization.create',
+        resource_type: 'organization',
+        method: 'POST',
+        path: '/api/organizations',
+      });
+      expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'id', 'name']);
+      expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, createdAt: expect.stringMatching(ISO_DATETIME) });
+      expect(await organizationRow(res.body.id)).toEqual({ id: res.body.id, name, name_key: name.toLowerCase() });
+      const [row] = await t.sql('SELECT organization_id, resource_id FROM audit_trail WHERE action = $1 AND resource_id = $2', [
+        'organization.create',
+        res.body.id,
+      ]);
+      expect(row).toEqual({ organization_id: res.body.id, resource_id: res.body.id });
+    });
+
+    it('honours an id supplied by the client', async () => {
+      const id = randomUUID();
+      const res = await audited(staff.post('/api/organizations').send({ id, name: unique('Client Id') }), 201, {
+        action: 'organization.create',
+        organization_id: id,
+        resource_id: id,
+      });
+      expect(res.body.id).toBe(id);
+      expect(await organizationRow(id)).not.toBeNull();
+    });
+
+    it('refuses a reused id with 409 ORGANIZATION_ALREADY_EXISTS_ERROR and writes nothing', async () => {
+      const id = randomUUID();
+      await staff.post('/api/organizations').send({ id, name: unique('First') }).expect(201);
+      const res = await refused(staff.post('/api/organizations').send({ id, name: unique('Second') }), 409, 'ORGANIZATION_ALREADY_EXISTS_ERROR');
+      expect(res.body.params).toEqual({ organizationId: id });
+    });
+
+    it('answers two concurrent creates with the same id (a retried request) with one 201 and one 409 ORGANIZATION_ALREADY_EXISTS_ERROR', async () => {
+      const id = randomUUID();
+      const before = await auditCount();
+      const results = await whileTableLocked('organizations', 2, () =>
+        Promise.all([
+          staff.post('/api/organizations').send({ id, name: unique('Race A') }),
+          staff.post('/api/organizations').send({ id, name: unique('Race B') }),
+        ]),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 ORGANIZATION_ALREADY_EXISTS_ERROR']);
+      expect(await t.sql('SELECT id FROM organizations WHERE id = $1', [id])).toHaveLength(1);
+      expect(await auditCount()).toBe(before + 1);
+    });
+
+    it('answers two concurrent creates with the same name with one 201 and one 409 ORGANIZATION_NAME_ALREADY_EXISTS_ERROR', async () => {
+      const name = unique('Race Name');
+      const results = await whileTableLocked('organizations', 2, () =>
+        Promise.all([staff.post('/api/organizations').send({ name }), staff.post('/api/organizations').send({ name: name.toUpperCase() })]),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 ORGANIZATION_NAME_ALREADY_EXISTS_ERROR']);
+    });
+
+    it('refuses a name already used, ignoring case and surrounding whitespace, with 409 ORGANIZATION_NAME_ALREADY_EXISTS_ERROR', async () => {
+      const name = unique('Holding Sur');
+      await staff.post('/api/organizations').send({ name }).expect(201);
+      await refused(staff.post('/api/organizations').send({ name: `  ${name.toUpperCase()}  ` }), 409, 'ORGANIZATION_NAME_ALREADY_EXISTS_ERROR');
+      await refused(staff.post('/api/organizations').send({ name: name.toLowerCase() }), 409, 'ORGANIZATION_NAME_ALREADY_EXISTS_ERROR');
+    });
+
+    it.each([
+      ['empty', ''],
+      ['whitespace only', ' \t\n '],
+      ['201 characters', 'x'.repeat(201)],
+      ['invisible characters only', '\u200B'],
+      ['invisible characters and spaces', ' \u200B\u200C \u2060 '],
+      ['not a string', 42],
+      ['null', null],
+    ])('refuses a name that is %s with 400 VALIDATION_ERROR on path name', async (_label, name) => {
+      const res = await refused(staff.post('/api/organizations').send({ name }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('name');
+    });
+
+    it('refuses a missing name with 400 VALIDATION_ERROR on path name', async () => {
+      const res = await refused(staff.post('/api/organizations').send({}), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('name');
+    });
+
+    it('accepts 200 characters after trimming', async () => {
+      const name = `${randomUUID()}${'n'.repeat(164)}`;
+      expect(name).toHaveLength(200);
+      const res = await staff.post('/api/organizations').send({ name: `  ${name}  ` });
+      expect(res.status).toBe(201);
+      expect(res.body.name).toBe(name);
+    });
+
+    it('refuses a malformed id with 400 VALIDATION_ERROR on path id', async () => {
+      const res = await refused(staff.post('/api/organizations').send({ id: 'not-a-uuid', name: unique('Bad Id') }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('id');
+    });
+
+    it('refuses an unknown property with 400 VALIDATION_ERROR (no mass assignment)', async () => {
+      const res = await refused(staff.post('/api/organizations').send({ name: unique('Extra'), createdAt: '2020-01-01T00:00:00Z' }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors).toEqual([expect.objectContaining({ path: 'createdAt' })]);
+    });
+
+    it('refuses a client User with 403 PERMISSION_DENIED_ERROR and writes nothing', async () => {
+      await refused(client.agent.post('/api/organizations').send({ name: unique('By Client') }), 403, 'PERMISSION_DENIED_ERROR');
+    });
+
+    it('refuses a client holding a staff Membership (the route needs the global staff Role)', async () => {
+      const organizationId = await createOrganization(staff);
+      const orgStaff = await onboardUser(t, staff, 'client', 'orgstaffcreate');
+      await grantMembership(staff, orgStaff.id, organizationId, 'staff');
+      await refused(orgStaff.agent.post('/api/organizations').send({ name: unique('By Org Staff') }), 403, 'PERMISSION_DENIED_ERROR');
+    });
+
+    it('refuses an unauthenticated caller with 401 UNAUTHENTICATED_ERROR', async () => {
+      await refused(t.http.post('/api/organizations').send({ name: unique('Anon') }), 401, 'UNAUTHENTICATED_ERROR');
+    });
+
+    it('records x-audit-reason in the reason of the audit row', async () => {
+      await audited(staff.post('/api/organizations').set('x-audit-reason', 'New client signed on 2026-03-01').send({ name: unique('Reasoned') }), 201, {
+        action: 'organization.create',
+        reason: 'New client signed on 2026-03-01',
+      });
+    });
+  });
+
+  describe('GET /api/organizations (visibility)', () => {
+    let orgA: string;
+    let orgB: string;
+    let orgC: string;
+    let entityA1: { id: string; name: string };
+    let entityA2: { id: string; name: string };
+    let orgStaffClient: TestUser;
+    let plainMember: TestUser;
+
+    beforeAll(async () => {
+      orgA = await createOrganization(staff, unique('Visible A'));
+      orgB = await createOrganization(staff, unique('Visible B'));
+      orgC = await createOrganization(staff, unique('Visible C'));
+      // Created in reverse name order, so the summary's order is by name and not by creation.
+      const zeta = await createEntity(staff, orgA, { name: 'Zeta Comercial SpA' });
+      const alpha = await createEntity(staff, orgA, { name: 'Alpha Servicios SpA' });
+      entityA1 = { id: alpha.id, name: 'Alpha Servicios SpA' };
+      entityA2 = { id: zeta.id, name: 'Zeta Comercial SpA' };
+      orgStaffClient = await onboardUser(t, staff, 'client', 'orgstaffvis');
+      plainMember = await onboardUser(t, staff, 'client', 'membervis');
+      await grantMembership(staff, orgStaffClient.id, orgA, 'staff');
+      await grantMembership(staff, orgStaffClient.id, orgB, 'client');
+      await grantMembership(staff, orgStaffClient.id, orgC, 'viewer');
+      await grantMembership(staff, plainMember.id, orgB, 'client');
+      await grantMembership(staff, plainMember.id, orgC, 'viewer');
+    });
+
+    it('shows global staff every Organization', async () => {
+      const res = await staff.get('/api/organizations').expect(200);
+      const all = await t.sql<{ id: string }>('SELECT id FROM organizations');
+      expect(res.body.map((o: { id: string }) => o.id).sort()).toEqual(all.map((o) => o.id).sort());
+      expect(res.body.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([orgA, orgB, orgC]));
+    });
+
+    it('answers each Organization as a summary { id, name, createdAt, entities: [{ id, name }] } with Entities by name', async () => {
+      const res = await staff.get('/api/organizations').expect(200);
+      const summary = res.body.find((o: { id: string }) => o.id === orgA);
+      expect(Object.keys(summary).sort()).toEqual(['createdAt', 'entities', 'id', 'name']);
+      expect(summary).toEqual({ id: orgA, name: expect.stringMatching(/^Visible A /), createdAt: expect.stringMatching(ISO_DATETIME), entities: [entityA1, entityA2] });
+      expect(res.body.find((o: { id: string }) => o.id === orgB).entities).toEqual([]);
+    });
+
+    it('shows a client User exactly the Organizations where they hold the staff role', async () => {
+      const res = await orgStaffClient.agent.get('/api/organizations').expect(200);
+      expect(res.body.map((o: { id: string }) => o.id)).toEqual([orgA]);
+      expect(res.body[0].entities).toEqual([entityA1, entityA2]);
+    });
+
+    it('shows a client with only client and viewer Memberships an empty array', async () => {
+      const res = await plainMember.agent.get('/api/organizations').expect(200);
+      expect(res.body).toEqual([]);
+    });
+
+    it('shows a client without Memberships an empty array', async () => {
+      const res = await client.agent.get('/api/organizations').expect(200);
+      expect(res.body).toEqual([]);
+    });
+
+    it('shows an API key confined to one Entity an empty array, even when its owner sees Organizations', async () => {
+      const scoped = await mintKey(orgStaffClient.agent, { entityId: entityA1.id });
+      const res = await t.http.get('/api/organizations').set('x-api-key', scoped.key).expect(200);
+      expect(res.body).toEqual([]);
+      const staffScoped = await mintKey(staff, { entityId: entityA1.id });
+      const staffRes = await t.http.get('/api/organizations').set('x-api-key', staffScoped.key).expect(200);
+      expect(staffRes.body).toEqual([]);
+    });
+
+    it('shows an unscoped API key what its owner sees', async () => {
+      const key = await mintKey(orgStaffClient.agent);
+      const res = await t.http.get('/api/organizations').set('x-api-key', key.key).expect(200);
+      expect(res.body.map((o: { id: string }) => o.id)).toEqual([orgA]);
+    });
+
+    it('refuses an unauthenticated caller with 401 UNAUTHENTICATED_ERROR', async () => {
+      const res = await t.http.get('/api/organizations');
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED_ERROR' });
+    });
+  });
+
+  describe('GET /api/organizations/:organizationId', () => {
+    it('answers the summary with its Entities', async () => {
+      const name = unique('Single');
+      const organizationId = await createOrganization(staff, name);
+      const entity = await createEntity(staff, organizationId, { name: 'Solo SpA' });
+      const res = await staff.get(`/api/organizations/${organizationId}`).expect(200);
+      expect(res.body).toEqual({ id: organizationId, name, createdAt: expect.stringMatching(ISO_DATETIME), entities: [{ id: entity.id, name: 'Solo SpA' }] });
+    });
+
+    it('answers an unknown id with 404 ORGANIZATION_NOT_FOUND_ERROR', async () => {
+      const id = randomUUID();
+      const res = await staff.get(`/api/organizations/${id}`);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+      expect(res.body.params).toEqual({ organizationId: id });
+    });
+
+    it('answers a malformed id with 400 VALIDATION_ERROR on path organizationId', async () => {
+      const res = await staff.get('/api/organizations/not-a-uuid');
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(res.body.params.errors[0].path).toBe('organizationId');
+    });
+
+    it('refuses a client, even one holding a staff Membership there, with 403 PERMISSION_DENIED_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      const orgStaff = await onboardUser(t, staff, 'client', 'orgstaffget');
+      await grantMembership(staff, orgStaff.id, organizationId, 'staff');
+      for (const agent of [client.agent, orgStaff.agent]) {
+        const res = await agent.get(`/api/organizations/${organizationId}`);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'PERMISSION_DENIED_ERROR' });
+      }
+    });
+  });
+
+  describe('PATCH /api/organizations/:organizationId (rename)', () => {
+    it('renames: 200 { id, name, createdAt }, the name stored trimmed, one audit row', async () => {
+      const organizationId = await createOrganization(staff);
+      const before = await staff.get(`/api/organizations/${organizationId}`).expect(200);
+      const name = unique('Renamed');
+      const res = await audited(staff.patch(`/api/organizations/${organizationId}`).send({ name: ` ${name} ` }), 200, {
+        action: 'organization.rename',
+        resource_type: 'organization',
+        resource_id: organizationId,
+        organization_id: organizationId,
+        method: 'PATCH',
+        path: `/api/organizations/${organizationId}`,
+      });
+      expect(res.body).toEqual({ id: organizationId, name, createdAt: before.body.createdAt });
+      expect(await organizationRow(organizationId)).toEqual({ id: organizationId, name, name_key: name.toLowerCase() });
+    });
+
+    it("refuses another Organization's name, ignoring case, with 409 ORGANIZATION_NAME_ALREADY_EXISTS_ERROR", async () => {
+      const taken = unique('Taken');
+      await createOrganization(staff, taken);
+      const organizationId = await createOrganization(staff);
+      await refused(staff.patch(`/api/organizations/${organizationId}`).send({ name: ` ${taken.toUpperCase()} ` }), 409, 'ORGANIZATION_NAME_ALREADY_EXISTS_ERROR');
+    });
+
+    it('accepts its own name in another case', async () => {
+      const name = unique('Same Name');
+      const organizationId = await createOrganization(staff, name);
+      const res = await audited(staff.patch(`/api/organizations/${organizationId}`).send({ name: name.toUpperCase() }), 200, {
+        action: 'organization.rename',
+      });
+      expect(res.body.name).toBe(name.toUpperCase());
+      expect((await organizationRow(organizationId))?.name).toBe(name.toUpperCase());
+    });
+
+    it.each([
+      ['empty', ''],
+      ['whitespace only', '   '],
+      ['201 characters', 'y'.repeat(201)],
+      ['invisible characters only', '\u200B'],
+    ])('refuses a name that is %s with 400 VALIDATION_ERROR on path name', async (_label, name) => {
+      const organizationId = await createOrganization(staff);
+      const res = await refused(staff.patch(`/api/organizations/${organizationId}`).send({ name }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('name');
+    });
+
+    it('refuses a missing name and an unknown property with 400 VALIDATION_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      await refused(staff.patch(`/api/organizations/${organizationId}`).send({}), 400, 'VALIDATION_ERROR');
+      const res = await refused(staff.patch(`/api/organizations/${organizationId}`).send({ name: unique('Ok'), id: randomUUID() }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors).toEqual([expect.objectContaining({ path: 'id' })]);
+    });
+
+    it('answers an unknown id with 404 ORGANIZATION_NOT_FOUND_ERROR and a malformed one with 400', async () => {
+      await refused(staff.patch(`/api/organizations/${randomUUID()}`).send({ name: unique('Ghost') }), 404, 'ORGANIZATION_NOT_FOUND_ERROR');
+      await refused(staff.patch('/api/organizations/123').send({ name: unique('Ghost') }), 400, 'VALIDATION_ERROR');
+    });
+
+    it('refuses a client with 403 PERMISSION_DENIED_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      await refused(client.agent.patch(`/api/organizations/${organizationId}`).send({ name: unique('Hijack') }), 403, 'PERMISSION_DENIED_ERROR');
+    });
+  });
+
+  describe('DELETE /api/organizations/:organizationId', () => {
+    it('deletes: 204 without a body, removes its Memberships, one audit row', async () => {
+      const organizationId = await createOrganization(staff);
+      const a = await onboardUser(t, staff, 'client', 'deleted-a');
+      const b = await onboardUser(t, staff, 'client', 'deleted-b');
+      await grantMembership(staff, a.id, organizationId, 'client');
+      await grantMembership(staff, b.id, organizationId, 'viewer');
+      // A Membership elsewhere stays.
+      const elsewhere = await createOrganization(staff);
+      await grantMembership(staff, a.id, elsewhere, 'client');
+      expect(await membershipRows(organizationId)).toHaveLength(2);
+
+      const res = await audited(staff.delete(`/api/organizations/${organizationId}`), 204, {
+        action: 'organization.delete',
+        resource_type: 'organization',
+        resource_id: organizationId,
+        organization_id: organizationId,
+      });
+      expect(res.text).toBe('');
+      expect(await organizationRow(organizationId)).toBeNull();
+      expect(await membershipRows(organizationId)).toEqual([]);
+      expect(await membershipRows(elsewhere)).toEqual([{ user_id: a.id, role: 'client' }]);
+      const gone = await staff.get(`/api/organizations/${organizationId}`);
+      expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+    });
+
+    it('refuses while it holds an Entity with 409 ORGANIZATION_NOT_EMPTY_ERROR and deletes nothing', async () => {
+      const organizationId = await createOrganization(staff);
+      const member = await onboardUser(t, staff, 'client', 'notempty');
+      await grantMembership(staff, member.id, organizationId, 'client');
+      await createEntity(staff, organizationId);
+      await refused(staff.delete(`/api/organizations/${organizationId}`), 409, 'ORGANIZATION_NOT_EMPTY_ERROR');
+      expect(await organizationRow(organizationId)).not.toBeNull();
+      expect(await membershipRows(organizationId)).toEqual([{ user_id: member.id, role: 'client' }]);
+    });
+
+    it('answers an unknown id with 404 ORGANIZATION_NOT_FOUND_ERROR', async () => {
+      await refused(staff.delete(`/api/organizations/${randomUUID()}`), 404, 'ORGANIZATION_NOT_FOUND_ERROR');
+    });
+
+    it('refuses a client with 403 PERMISSION_DENIED_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      await refused(client.agent.delete(`/api/organizations/${organizationId}`), 403, 'PERMISSION_DENIED_ERROR');
+    });
+  });
+
+  describe('GET /api/organizations/:organizationId/members', () => {
+    it('lists the members as [{ userId, name, email, role }] by name', async () => {
+      const organizationId = await createOrganization(staff);
+      const zed = await onboardUser(t, staff, 'client', 'zed');
+      const amy = await onboardUser(t, staff, 'client', 'amy');
+      const mia = await onboardUser(t, staff, 'staff', 'mia');
+      await grantMembership(staff, zed.id, organizationId, 'viewer');
+      await grantMembership(staff, amy.id, organizationId, 'client');
+      await grantMembership(staff, mia.id, organizationId, 'staff');
+      const users = await t.sql<{ id: string; name: string; email: string }>('SELECT id, name, email FROM users WHERE id = ANY($1)', [
+        [zed.id, amy.id, mia.id],
+      ]);
+      const nameOf = (id: string) => users.find((u) => u.id === id)!.name;
+
+      const res = await staff.get(`/api/organizations/${organizationId}/members`).expect(200);
+      expect(res.body).toEqual([
+        { userId: amy.id, name: nameOf(amy.id), email: amy.email, role: 'client' },
+        { userId: mia.id, name: nameOf(mia.id), email: mia.email, role: 'staff' },
+        { userId: zed.id, name: nameOf(zed.id), email: zed.email, role: 'viewer' },
+      ]);
+    });
+
+    it('lists an Organization without members as []', async () => {
+      const organizationId = await createOrganization(staff);
+      const res = await staff.get(`/api/organizations/${organizationId}/members`).expect(200);
+      expect(res.body).toEqual([]);
+    });
+
+    it('answers an unknown Organization with 404 ORGANIZATION_NOT_FOUND_ERROR and refuses a client with 403', async () => {
+      const missing = await staff.get(`/api/organizations/${randomUUID()}/members`);
+      expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+      const organizationId = await createOrganization(staff);
+      const denied = await client.agent.get(`/api/organizations/${organizationId}/members`);
+      expect({ status: denied.status, code: denied.body.code }).toEqual({ status: 403, code: 'PERMISSION_DENIED_ERROR' });
+    });
+  });
+
+  describe('Memberships: POST and DELETE /api/onboarding/users/:userId/memberships', () => {
+    const path = (userId: string) => `/api/onboarding/users/${userId}/memberships`;
+
+    it('grants: 204, one row, one audit row naming the Organization and the User', async () => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'grantee');
+      const res = await audited(staff.post(path(user.id)).send({ organizationId, role: 'client' }), 204, {
+        action: 'membership.grant',
+        resource_type: 'membership',
+        resource_id: user.id,
+        organization_id: organizationId,
+      });
+      expect(res.text).toBe('');
+      expect(await membershipRows(organizationId)).toEqual([{ user_id: user.id, role: 'client' }]);
+    });
+
+    it('grant is an upsert of the role: client then viewer leaves one row with role viewer', async () => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'upsert');
+      await audited(staff.post(path(user.id)).send({ organizationId, role: 'client' }), 204, { action: 'membership.grant' });
+      await audited(staff.post(path(user.id)).send({ organizationId, role: 'viewer' }), 204, { action: 'membership.grant' });
+      expect(await membershipRows(organizationId)).toEqual([{ user_id: user.id, role: 'viewer' }]);
+      const members = await staff.get(`/api/organizations/${organizationId}/members`).expect(200);
+      expect(members.body).toEqual([expect.objectContaining({ userId: user.id, role: 'viewer' })]);
+    });
+
+    it('revokes: 204, the row is gone, one audit row', async () => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'revokee');
+      await grantMembership(staff, user.id, organizationId, 'client');
+      const res = await audited(staff.delete(path(user.id)).send({ organizationId, role: 'client' }), 204, {
+        action: 'membership.revoke',
+        resource_type: 'membership',
+        resource_id: user.id,
+        organization_id: organizationId,
+      });
+      expect(res.text).toBe('');
+      expect(await membershipRows(organizationId)).toEqual([]);
+    });
+
+    it('refuses an unknown User with 404 USER_NOT_FOUND_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      await refused(staff.post(path(randomUUID())).send({ organizationId, role: 'client' }), 404, 'USER_NOT_FOUND_ERROR');
+      await refused(staff.delete(path(randomUUID())).send({ organizationId, role: 'client' }), 404, 'USER_NOT_FOUND_ERROR');
+    });
+
+    it('refuses an unknown Organization with 404 ORGANIZATION_NOT_FOUND_ERROR', async () => {
+      const user = await onboardUser(t, staff, 'client', 'noorg');
+      await refused(staff.post(path(user.id)).send({ organizationId: randomUUID(), role: 'client' }), 404, 'ORGANIZATION_NOT_FOUND_ERROR');
+      await refused(staff.delete(path(user.id)).send({ organizationId: randomUUID(), role: 'client' }), 404, 'ORGANIZATION_NOT_FOUND_ERROR');
+    });
+
+    it.each([
+      ['an unknown role', { role: 'owner' }, 'role'],
+      ['a missing role', { role: undefined }, 'role'],
+      ['a malformed organizationId', { organizationId: 'abc' }, 'organizationId'],
+      ['an unknown property', { expiresAt: '2030-01-01' }, 'expiresAt'],
+    ])('refuses %s with 400 VALIDATION_ERROR', async (_label, change, errorPath) => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'badbody');
+      const res = await refused(staff.post(path(user.id)).send({ organizationId, role: 'client', ...change }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe(errorPath);
+    });
+
+    it('refuses a malformed userId with 400 VALIDATION_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      const res = await refused(staff.post(path('nope')).send({ organizationId, role: 'client' }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('userId');
+    });
+
+    it('refuses a client with 403 PERMISSION_DENIED_ERROR', async () => {
+      const organizationId = await createOrganization(staff);
+      await refused(client.agent.post(path(client.id)).send({ organizationId, role: 'staff' }), 403, 'PERMISSION_DENIED_ERROR');
+    });
+
+    it("makes the Organization's Entities, including later ones, reachable for a client; revoking makes them 404 again", async () => {
+      const organizationId = await createOrganization(staff);
+      const early = await createEntity(staff, organizationId);
+      const user = await onboardUser(t, staff, 'client', 'reach');
+      const status = async (entityId: string) => {
+        const res = await user.agent.get(`/api/entities/${entityId}`);
+        return res.status === 404 ? `404 ${res.body.code}` : String(res.status);
+      };
+      const listed = async () => (await user.agent.get('/api/entities').expect(200)).body.map((e: { id: string }) => e.id).sort();
+
+      expect(await status(early.id)).toBe('404 ENTITY_NOT_FOUND_ERROR');
+      await grantMembership(staff, user.id, organizationId, 'client');
+      expect(await status(early.id)).toBe('200');
+      const later = await createEntity(staff, organizationId);
+      expect(await status(later.id)).toBe('200');
+      expect(await listed()).toEqual([early.id, later.id].sort());
+
+      await staff.delete(path(user.id)).send({ organizationId, role: 'client' }).expect(204);
+      expect(await status(early.id)).toBe('404 ENTITY_NOT_FOUND_ERROR');
+      expect(await status(later.id)).toBe('404 ENTITY_NOT_FOUND_ERROR');
+      expect(await listed()).toEqual([]);
+    });
+  });
+
+  describe('GET /api/organizations/:organizationId/audit-trail', () => {
+    let organizationId: string;
+    let entityId: string;
+    let member: TestUser;
+
+    beforeAll(async () => {
+      member = await onboardUser(t, staff, 'client', 'audited');
+      organizationId = (await staff.post('/api/organizations').set('x-audit-reason', 'onboarding').send({ name: unique('Audited') }).expect(201)).body.id;
+      await staff.patch(`/api/organizations/${organizationId}`).send({ name: unique('Audited Renamed') }).expect(200);
+      await grantMembership(staff, member.id, organizationId, 'client');
+      entityId = (await createEntity(staff, organizationId)).id;
+      await staff.patch(`/api/organizations/${organizationId}`).send({ name: unique('Audited Twice') }).expect(200);
+    });
+
+    it('answers { rows, nextCursor } newest first, with the create and rename rows', async () => {
+      const res = await staff.get(`/api/organizations/${organizationId}/audit-trail`).expect(200);
+      expect(Object.keys(res.body).sort()).toEqual(['nextCursor', 'rows']);
+      expect(res.body.nextCursor).toBeNull();
+      expect(res.body.rows.map((r: { action: string }) => r.action)).toEqual([
+        'organization.rename',
+        'entity.create',
+        'membership.grant',
+        'organization.rename',
+        'organization.create',
+      ]);
+      const times = res.body.rows.map((r: { occurredAt: string }) => r.occurredAt);
+      expect([...times].sort().reverse()).toEqual(times);
+      const created = res.body.rows.at(-1);
+      expect(created).toMatchObject({
+        organizationId,
+        actorUserId: staffId,
+        credential: 'session',
+        declaredActor: null,
+        method: 'POST',
+        path: '/api/organizations',
+        resourceType: 'organization',
+        resourceId: organizationId,
+        reason: 'onboarding',
+      });
+      expect(res.body.rows[1]).toMatchObject({ action: 'entity.create', entityId, resourceId: entityId });
+    });
+
+    it('pages with limit=1 visit every row exactly once, in order', async () => {
+      const all = (await staff.get(`/api/organizations/${organizationId}/audit-trail`).expect(200)).body.rows.map((r: { id: string }) => r.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const res: Response = await staff.get(`/api/organizations/${organizationId}/audit-trail`).query(cursor ? { limit: 1, cursor } : { limit: 1 }).expect(200);
+        expect(res.body.rows.length).toBeLessThanOrEqual(1);
+        seen.push(...res.body.rows.map((r: { id: string }) => r.id));
+        cursor = res.body.nextCursor;
+        if (cursor === null) break;
+      }
+      expect(cursor).toBeNull();
+      expect(seen).toEqual(all);
+      expect(new Set(seen).size).toBe(all.length);
+    });
+
+    it('refuses a client with 403 PERMISSION_DENIED_ERROR', async () => {
+      for (const agent of [client.agent, member.agent]) {
+        const res = await agent.get(`/api/organizations/${organizationId}/audit-trail`);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'PERMISSION_DENIED_ERROR' });
+      }
+    });
+
+    it('answers an unknown Organization with 404 ORGANIZATION_NOT_FOUND_ERROR', async () => {
+      const res = await staff.get(`/api/organizations/${randomUUID()}/audit-trail`);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+    });
+
+    it('reading writes no audit row', async () => {
+      const before = await auditCount();
+      await staff.get(`/api/organizations/${organizationId}/audit-trail`).expect(200);
+      await staff.get(`/api/organizations/${organizationId}`).expect(200);
+      await staff.get('/api/organizations').expect(200);
+      expect(await auditCount()).toBe(before);
+    });
+  });
+});
