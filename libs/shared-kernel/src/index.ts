@@ -1,3 +1,4 @@
 export * from './chilean-rut';
 export * from './domain-error';
 export * from './ids';
+export * from './money';

@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { convertMinorUnits, isRate } from './money';
+
+describe('money (D6, D7)', () => {
+  it('converts between exponents with round half up', () => {
+    // 100.00 USD at 950.5 CLP per USD = 95,050 CLP
+    expect(convertMinorUnits(10000, '950.5', 2, 0)).toBe(95050);
+    // 1 CLF (4 decimals) at 39,000.12 CLP = 39,000 CLP (0.12 rounds down)
+    expect(convertMinorUnits(10000, '39000.12', 4, 0)).toBe(39000);
+    expect(convertMinorUnits(1, '0.5', 0, 0)).toBe(1);
+    expect(convertMinorUnits(1, '0.49', 0, 0)).toBe(0);
+    expect(convertMinorUnits(333, '1', 2, 2)).toBe(333);
+  });
+
+  it('is exact: converting at rate 1 between equal exponents changes nothing', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (amount) => convertMinorUnits(amount, '1', 2, 2) === amount));
+  });
+
+  it('accepts only positive decimal strings with at most 12 + 12 digits', () => {
+    for (const ok of ['1', '0.5', '950.123456789012', '123456789012']) expect(isRate(ok)).toBe(true);
+    for (const bad of ['0', '0.000', '-1', '1e3', '1.', '.5', '1234567890123', '1.1234567890123', 1.5, '']) expect(isRate(bad)).toBe(false);
+  });
+});

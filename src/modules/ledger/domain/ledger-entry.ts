@@ -1,0 +1,338 @@
+import { convertMinorUnits, DomainError, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
+import { AccountType, isResultType, Tracking } from './account-types';
+
+export type Side = 'debit' | 'credit';
+export type EntryStatus = 'active' | 'reversed' | 'deleted' | 'cancelled' | 'scheduled';
+export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal';
+
+/** D35: live entries count in the books and reports. */
+export const LIVE_STATUSES: readonly EntryStatus[] = ['active', 'reversed'];
+
+export interface LineInput {
+  id: string;
+  side: Side;
+  ledgerAccountId: string;
+  amount: number;
+  description: string | null;
+  partnerId: string | null;
+  dimensionValueIds: string[];
+  transactionCurrency: string | null;
+  transactionAmount: number | null;
+  exchangeRate: string | null;
+}
+
+export interface EntryLine extends Omit<LineInput, 'dimensionValueIds'> {
+  lineNo: number;
+  /** The account was open-item when posted (tracking is locked once it has entries). */
+  isOpenItem: boolean;
+  dimensionValues: Array<{ id: string; dimensionId: string }>;
+}
+
+export interface LedgerEntryState {
+  entityId: string;
+  id: string;
+  bookId: string | null;
+  entryDate: string;
+  memo: string;
+  notes: string | null;
+  status: EntryStatus;
+  source: EntrySource;
+  reversalOfEntryId: string | null;
+  reversedByEntryId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lines: EntryLine[];
+}
+
+/** What the application looked up for the lines, so the aggregate can judge them without I/O. */
+export interface PostingContext {
+  functionalCurrency: string;
+  account(accountId: string): { type: AccountType; tracking: Tracking } | undefined;
+  partnerExists(partnerId: string): boolean;
+  dimensionValue(valueId: string): { dimensionId: string } | undefined;
+  /** ISO 4217 minor-unit exponent, undefined for an unknown code. */
+  exponent(currency: string): number | undefined;
+}
+
+const err = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+
+export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
+export const lineNotFound = (lineId: string) => err('LEDGER_LINE_NOT_FOUND_ERROR', 'No ledger line with this id in the Entity', { lineId });
+export const entryNotLive = (entryId: string, status: EntryStatus) => err('LEDGER_ENTRY_NOT_LIVE_ERROR', 'The entry is not live', { entryId, status });
+export const periodLocked = (date: string, ledgerLockDate: string) =>
+  err('LEDGER_PERIOD_LOCKED_ERROR', 'The date is on or before the ledger lock date', { date, ledgerLockDate });
+
+function lineError(code: string, message: string, index: number, params: Record<string, unknown> = {}): DomainError {
+  return err(code, message, { ...params, line: index, path: `newLedgerEntryLines[${index}]` });
+}
+
+/**
+ * A double-entry ledger entry. It cannot exist unbalanced: at least two lines, positive integer
+ * amounts, debits equal to credits, the transaction trio all-or-nothing and consistent with the
+ * amount (D7), at most one value per Dimension and only on Result Accounts, and every account,
+ * partner and value of the Entity. Status changes only through the named transitions (D35).
+ */
+export class LedgerEntry {
+  private constructor(private state: LedgerEntryState) {}
+
+  static post(
+    header: { entityId: string; id: string; bookId: string | null; entryDate: string; memo: string; notes: string | null; status: 'active' | 'scheduled'; source: EntrySource; reversalOfEntryId?: string | null },
+    lines: LineInput[],
+    context: PostingContext,
+    now: Date,
+  ): LedgerEntry {
+    return new LedgerEntry({
+      ...header,
+      memo: header.memo.trim(),
+      reversalOfEntryId: header.reversalOfEntryId ?? null,
+      reversedByEntryId: null,
+      createdAt: now,
+      updatedAt: now,
+      lines: LedgerEntry.judgeLines(lines, context),
+    });
+  }
+
+  static restore(state: LedgerEntryState): LedgerEntry {
+    return new LedgerEntry({ ...state, lines: state.lines.map((line) => ({ ...line })) });
+  }
+
+  /** The rules every line set obeys, on create and when a scheduled entry's lines are replaced. */
+  static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
+    if (lines.length < 2) throw err('LEDGER_ENTRY_LINE_COUNT_ERROR', 'An entry has at least two lines', { lineCount: lines.length });
+    let debits = 0;
+    let credits = 0;
+    const judged = lines.map((line, index): EntryLine => {
+      if (!Number.isSafeInteger(line.amount) || line.amount <= 0 || line.amount > MAX_AMOUNT) {
+        throw lineError('VALIDATION_ERROR', 'amount must be a positive integer in minor units', index, {
+          errors: [{ path: `newLedgerEntryLines[${index}].amount`, message: 'amount must be a positive integer in minor units' }],
+        });
+      }
+      const account = context.account(line.ledgerAccountId);
+      if (!account) throw lineError('LEDGER_ACCOUNT_NOT_FOUND_ERROR', 'No ledger account with this id in the Entity', index, { accountId: line.ledgerAccountId });
+      if (line.partnerId !== null && !context.partnerExists(line.partnerId)) {
+        throw lineError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', index, { partnerId: line.partnerId });
+      }
+      const dimensionValues = LedgerEntry.judgeDimensionValues(line.dimensionValueIds, account.type, context, index);
+      LedgerEntry.judgeTrio(line, context, index);
+      if (line.side === 'debit') debits += line.amount;
+      else credits += line.amount;
+      return {
+        id: line.id,
+        lineNo: index + 1,
+        side: line.side,
+        ledgerAccountId: line.ledgerAccountId,
+        amount: line.amount,
+        description: line.description,
+        partnerId: line.partnerId,
+        transactionCurrency: line.transactionCurrency,
+        transactionAmount: line.transactionAmount,
+        exchangeRate: line.exchangeRate,
+        isOpenItem: account.tracking === 'open_item',
+        dimensionValues,
+      };
+    });
+    if (debits !== credits) throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits, credits });
+    return judged;
+  }
+
+  static judgeDimensionValues(valueIds: string[], accountType: AccountType, context: PostingContext, index: number): Array<{ id: string; dimensionId: string }> {
+    if (valueIds.length === 0) return [];
+    if (!isResultType(accountType)) {
+      throw lineError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', index);
+    }
+    const seen = new Set<string>();
+    return valueIds.map((valueId) => {
+      const value = context.dimensionValue(valueId);
+      if (!value) throw lineError('DIMENSION_VALUE_NOT_FOUND_ERROR', 'No Dimension Value with this id in the Entity', index, { dimensionValueId: valueId });
+      if (seen.has(value.dimensionId)) {
+        throw lineError('LEDGER_LINE_DUPLICATE_DIMENSION_ERROR', 'A line carries at most one value per Dimension', index, { dimensionId: value.dimensionId });
+      }
+      seen.add(value.dimensionId);
+      return { id: valueId, dimensionId: value.dimensionId };
+    });
+  }
+
+  private static judgeTrio(line: LineInput, context: PostingContext, index: number): void {
+    const present = [line.transactionCurrency, line.transactionAmount, line.exchangeRate].filter((v) => v !== null).length;
+    if (present === 0) return;
+    const path = `newLedgerEntryLines[${index}]`;
+    if (present !== 3) {
+      throw lineError('VALIDATION_ERROR', 'transactionCurrency, transactionAmount and exchangeRate go together', index, {
+        errors: [{ path, message: 'transactionCurrency, transactionAmount and exchangeRate go together' }],
+      });
+    }
+    const from = context.exponent(line.transactionCurrency!);
+    const to = context.exponent(context.functionalCurrency);
+    if (from === undefined || to === undefined) {
+      throw lineError('VALIDATION_ERROR', 'transactionCurrency must be an ISO 4217 code', index, {
+        errors: [{ path: `${path}.transactionCurrency`, message: 'must be an ISO 4217 currency code' }],
+      });
+    }
+    const expected = convertMinorUnits(line.transactionAmount!, line.exchangeRate!, from, to);
+    if (expected !== line.amount) {
+      throw lineError('LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR', 'amount is not transactionAmount converted at exchangeRate', index, {
+        expectedAmount: expected,
+        amount: line.amount,
+      });
+    }
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get entityId(): string {
+    return this.state.entityId;
+  }
+  get status(): EntryStatus {
+    return this.state.status;
+  }
+  get entryDate(): string {
+    return this.state.entryDate;
+  }
+  get bookId(): string | null {
+    return this.state.bookId;
+  }
+  get lines(): readonly EntryLine[] {
+    return this.state.lines;
+  }
+  get isLive(): boolean {
+    return LIVE_STATUSES.includes(this.state.status);
+  }
+  get reversalOfEntryId(): string | null {
+    return this.state.reversalOfEntryId;
+  }
+  get reversedByEntryId(): string | null {
+    return this.state.reversedByEntryId;
+  }
+
+  debitTotal(): number {
+    return this.state.lines.filter((l) => l.side === 'debit').reduce((sum, l) => sum + l.amount, 0);
+  }
+
+  creditTotal(): number {
+    return this.state.lines.filter((l) => l.side === 'credit').reduce((sum, l) => sum + l.amount, 0);
+  }
+
+  /** Header edits of a live entry. */
+  editHeader(change: { entryDate?: string; memo?: string; notes?: string | null }, now: Date): void {
+    if (!this.isLive) throw entryNotLive(this.state.id, this.state.status);
+    this.state = {
+      ...this.state,
+      entryDate: change.entryDate ?? this.state.entryDate,
+      memo: change.memo !== undefined ? change.memo.trim() : this.state.memo,
+      notes: change.notes !== undefined ? change.notes : this.state.notes,
+      updatedAt: now,
+    };
+  }
+
+  /** A scheduled entry's date, texts and whole line set are replaced together. */
+  reschedule(change: { entryDate: string; memo: string; notes: string | null }, lines: EntryLine[], now: Date): void {
+    this.requireScheduled();
+    this.state = { ...this.state, entryDate: change.entryDate, memo: change.memo.trim(), notes: change.notes, lines, updatedAt: now };
+  }
+
+  /** D35: a scheduled entry becomes active when booked on or after its date. */
+  book(today: string, now: Date): void {
+    this.requireScheduled();
+    if (this.state.entryDate > today) {
+      throw err('LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR', 'A scheduled entry is booked on or after its date', { entryDate: this.state.entryDate, today });
+    }
+    this.state = { ...this.state, status: 'active', updatedAt: now };
+  }
+
+  cancel(now: Date): void {
+    this.requireScheduled();
+    this.state = { ...this.state, status: 'cancelled', updatedAt: now };
+  }
+
+  /**
+   * D36: the mirror of an active, non-reversal entry, dated after it, with every line on the
+   * other side. The original becomes `reversed`.
+   */
+  reverse(input: { id: string; reversalDate: string; memo?: string; lineIds: string[] }, now: Date): LedgerEntry {
+    if (this.state.status !== 'active' || this.state.source === 'reversal' || this.state.reversalOfEntryId !== null) {
+      throw err('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR', 'Only an active entry that is not itself a reversal can be reversed', {
+        entryId: this.state.id,
+        status: this.state.status,
+      });
+    }
+    if (input.reversalDate <= this.state.entryDate) {
+      throw err('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'The reversal date must be after the entry date', {
+        entryDate: this.state.entryDate,
+        reversalDate: input.reversalDate,
+      });
+    }
+    const mirror = new LedgerEntry({
+      entityId: this.state.entityId,
+      id: input.id,
+      bookId: this.state.bookId,
+      entryDate: input.reversalDate,
+      memo: (input.memo ?? `Reversal of ${this.state.memo}`).trim(),
+      notes: null,
+      status: 'active',
+      source: 'reversal',
+      reversalOfEntryId: this.state.id,
+      reversedByEntryId: null,
+      createdAt: now,
+      updatedAt: now,
+      lines: this.state.lines.map((line, i) => ({
+        ...line,
+        id: input.lineIds[i],
+        side: line.side === 'debit' ? 'credit' : 'debit',
+        dimensionValues: line.dimensionValues.map((v) => ({ ...v })),
+      })),
+    });
+    this.state = { ...this.state, status: 'reversed', reversedByEntryId: input.id, updatedAt: now };
+    return mirror;
+  }
+
+  /**
+   * D35: unbooking makes a live entry `deleted`. An original that has been reversed is unbooked
+   * only after its reversal (which puts it back to `active`), so no reversal is left orphaned.
+   */
+  unbook(now: Date): void {
+    if (!this.isLive) throw entryNotLive(this.state.id, this.state.status);
+    if (this.state.status === 'reversed') {
+      throw err('LEDGER_ENTRY_HAS_REVERSAL_ERROR', 'Unbook the reversal of this entry first', {
+        entryId: this.state.id,
+        reversedByEntryId: this.state.reversedByEntryId,
+      });
+    }
+    this.state = { ...this.state, status: 'deleted', updatedAt: now };
+  }
+
+  /** The original of an unbooked reversal goes back to `active` (a settled chain entry). */
+  restoreAfterReversalUnbooked(now: Date): void {
+    if (this.state.status !== 'reversed') return;
+    this.state = { ...this.state, status: 'active', reversedByEntryId: null, updatedAt: now };
+  }
+
+  snapshot(): LedgerEntryState {
+    return { ...this.state, lines: this.state.lines.map((line) => ({ ...line, dimensionValues: [...line.dimensionValues] })) };
+  }
+
+  private requireScheduled(): void {
+    if (this.state.status !== 'scheduled') {
+      throw err('LEDGER_ENTRY_NOT_SCHEDULED_ERROR', 'The entry is not a scheduled entry', { entryId: this.state.id, status: this.state.status });
+    }
+  }
+}
+
+/**
+ * D24, D33: a booked entry's date is not after today and not on or before the lock date; a
+ * scheduled entry's date is after today (and so after any lock date the rule allows).
+ */
+export function assertEntryDate(entryDate: string, kind: 'booked' | 'scheduled', today: string, ledgerLockDate: string | null): void {
+  if (ledgerLockDate !== null && entryDate <= ledgerLockDate) throw periodLocked(entryDate, ledgerLockDate);
+  if (kind === 'booked' && entryDate > today) {
+    throw err('LEDGER_ENTRY_DATE_IN_FUTURE_ERROR', 'The entry date is after today: use a scheduled entry', { entryDate, today });
+  }
+  if (kind === 'scheduled' && entryDate <= today) {
+    throw err('LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR', 'A scheduled entry is dated after today', { entryDate, today });
+  }
+}
+
+/** D24: nothing dated on or before the lock date changes. */
+export function assertOpenPeriod(date: string, ledgerLockDate: string | null): void {
+  if (ledgerLockDate !== null && date <= ledgerLockDate) throw periodLocked(date, ledgerLockDate);
+}
