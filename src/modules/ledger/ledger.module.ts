@@ -1,25 +1,55 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
+import { ReferenceModule } from '../reference/reference.module';
 import { AccountUsageProbes } from './application/account-usage';
 import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
+import { EntryLifecycleHooks } from './application/entry-hooks';
+import { LedgerEntriesService } from './application/ledger-entries.service';
+import { EntryRepository } from './domain/entry-ports';
+import { EntriesController } from './infrastructure/http/entries.controller';
+import { EntryPresenter } from './infrastructure/http/entry-presenter';
+import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
 import { BookRepository, ChartRepository, DimensionRepository } from './domain/ledger-ports';
 import { BooksController, DimensionsController } from './infrastructure/http/books-dimensions.controller';
 import { ChartController } from './infrastructure/http/chart.controller';
 import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionRepository } from './infrastructure/persistence/ledger.repositories';
 
-/** The books of an Entity: chart of accounts, Books and Dimensions (entries arrive with the ledger issue). */
+/** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 @Module({
-  controllers: [ChartController, BooksController, DimensionsController],
+  imports: [ReferenceModule],
+  controllers: [ChartController, BooksController, DimensionsController, EntriesController],
   providers: [
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
+    { provide: EntryRepository, useClass: SqlEntryRepository },
     AccountUsageProbes,
+    EntryLifecycleHooks,
+    LedgerEntriesService,
+    EntryPresenter,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, EntryLifecycleHooks, LedgerEntriesService, EntryRepository],
 })
-export class LedgerModule {}
+export class LedgerModule implements OnModuleInit {
+  constructor(
+    private readonly entries: EntryRepository,
+    private readonly usage: AccountUsageProbes,
+    private readonly bookkeeping: BookkeepingProbes,
+    private readonly dimensions: DimensionsService,
+  ) {}
+
+  /** What the rest of the books must know about entries (D22, D24, D31, value deletion). */
+  onModuleInit(): void {
+    this.bookkeeping.register({
+      hasRecords: (entityId) => this.entries.hasAnyEntry(entityId),
+      earliestScheduledEntryDate: (entityId) => this.entries.earliestScheduledEntryDate(entityId),
+    });
+    this.usage.register({ reason: 'entries', accountIdsInUse: (entityId, ids) => this.entries.accountIdsWithLines(entityId, ids) });
+    this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.entries.dimensionValueIsTagged(entityId, valueId) });
+  }
+}

@@ -1,22 +1,33 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { PartnerDirectory } from '../ledger/application/entry-hooks';
+import { EntryRepository } from '../ledger/domain/entry-ports';
 import { AccountUsageProbes } from '../ledger/application/account-usage';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { PartnersService } from './application/partners.service';
 import { PartnerRepository } from './domain/partner';
 import { PartnersController } from './infrastructure/http/partners.controller';
+import { PartnerDirectoryAdapter } from './infrastructure/partner-directory.adapter';
 import { TypeOrmPartnerRepository } from './infrastructure/persistence/partner.repository';
 
+/** Global: the ledger checks partners through the PartnerDirectory port it provides. */
+@Global()
 @Module({
   imports: [LedgerModule, ReferenceModule],
   controllers: [PartnersController],
-  providers: [{ provide: PartnerRepository, useClass: TypeOrmPartnerRepository }, PartnersService],
-  exports: [PartnersService],
+  providers: [
+    { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
+    { provide: PartnerDirectory, useClass: PartnerDirectoryAdapter },
+    PartnersService,
+  ],
+  exports: [PartnersService, PartnerDirectory],
 })
 export class PartnersModule implements OnModuleInit {
   constructor(
     private readonly usage: AccountUsageProbes,
     private readonly partners: PartnerRepository,
+    private readonly service: PartnersService,
+    private readonly entries: EntryRepository,
   ) {}
 
   /** A partner's default purchase account cannot be deleted (D31). */
@@ -25,5 +36,6 @@ export class PartnersModule implements OnModuleInit {
       reason: 'default_purchase_account',
       accountIdsInUse: (entityId, accountIds) => this.partners.defaultPurchaseAccountIds(entityId, accountIds),
     });
+    this.service.registerProbe({ isNamed: (entityId, partnerId) => this.entries.partnerIsNamed(entityId, partnerId) });
   }
 }

@@ -2,6 +2,7 @@ import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
+import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS } from '../../modules/ledger/infrastructure/persistence/ledger.records';
 import { PartnerRecord } from '../../modules/partners/infrastructure/persistence/partner.record';
 import { IDENTITY_RECORDS } from '../../modules/identity/infrastructure/persistence/identity.records';
@@ -12,6 +13,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS];
 
 export { MIGRATIONS };

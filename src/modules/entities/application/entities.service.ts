@@ -75,6 +75,17 @@ export class EntitiesService {
     return this.entities.listInOrganizations(await this.memberships.organizationIdsOf(viewer.userId));
   }
 
+  /**
+   * What a posting needs of its Entity: the functional currency and the lock date, read under a
+   * share lock so that a concurrent lock-date change waits for the posting (D24).
+   */
+  async postingTerms(entityId: string): Promise<{ currency: string; ledgerLockDate: string | null }> {
+    const entity = await this.entities.lockForShare(entityId);
+    if (!entity) throw entityNotFound(entityId);
+    const { currency, ledgerLockDate } = entity.snapshot();
+    return { currency, ledgerLockDate };
+  }
+
   async identityFieldsEditable(entityId: string): Promise<boolean> {
     await this.get(entityId);
     return !(await this.bookkeeping.hasRecords(entityId));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../platform/clock/clock';
-import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { isForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import {
   Dimension,
   dimensionAlreadyExists,
@@ -117,7 +117,13 @@ export class DimensionsService {
     for (const probe of this.usageProbes) {
       if (await probe.isTagged(entityId, valueId)) throw dimensionValueInUse({ dimensionValueId: valueId });
     }
-    await this.dimensions.deleteValue(entityId, valueId);
+    try {
+      await this.dimensions.deleteValue(entityId, valueId);
+    } catch (error) {
+      // Tagged on a line of an unbooked or cancelled entry: history keeps the tag.
+      if (isForeignKeyViolation(error)) throw dimensionValueInUse({ dimensionValueId: valueId });
+      throw error;
+    }
     return value;
   }
 

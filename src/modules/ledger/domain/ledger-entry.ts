@@ -25,6 +25,8 @@ export interface EntryLine extends Omit<LineInput, 'dimensionValueIds'> {
   lineNo: number;
   /** The account was open-item when posted (tracking is locked once it has entries). */
   isOpenItem: boolean;
+  /** Sum of the allocations settling the line; its open amount is amount - allocatedAmount. */
+  allocatedAmount: number;
   dimensionValues: Array<{ id: string; dimensionId: string }>;
 }
 
@@ -128,6 +130,7 @@ export class LedgerEntry {
         transactionAmount: line.transactionAmount,
         exchangeRate: line.exchangeRate,
         isOpenItem: account.tracking === 'open_item',
+        allocatedAmount: 0,
         dimensionValues,
       };
     });
@@ -279,6 +282,7 @@ export class LedgerEntry {
         ...line,
         id: input.lineIds[i],
         side: line.side === 'debit' ? 'credit' : 'debit',
+        allocatedAmount: 0,
         dimensionValues: line.dimensionValues.map((v) => ({ ...v })),
       })),
     });

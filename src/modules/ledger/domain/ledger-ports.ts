@@ -11,6 +11,7 @@ export abstract class ChartRepository {
   abstract findAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract lockAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract findAccountByCode(entityId: string, code: string): Promise<LedgerAccount | null>;
+  abstract accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]>;
   abstract insertAccounts(accounts: LedgerAccount[]): Promise<void>;
   abstract saveAccount(account: LedgerAccount): Promise<void>;
   abstract deleteAccount(entityId: string, accountId: string): Promise<void>;
@@ -36,6 +37,7 @@ export abstract class DimensionRepository {
   abstract hasValues(entityId: string, dimensionId: string): Promise<boolean>;
   abstract values(entityId: string, dimensionId: string): Promise<DimensionValue[]>;
   abstract findValue(entityId: string, valueId: string): Promise<DimensionValue | null>;
+  abstract valuesByIds(entityId: string, valueIds: string[]): Promise<DimensionValue[]>;
   abstract insertValue(value: DimensionValue): Promise<'inserted' | 'code_taken'>;
   abstract saveValue(value: DimensionValue): Promise<'saved' | 'code_taken'>;
   abstract deleteValue(entityId: string, valueId: string): Promise<void>;

@@ -66,5 +66,6 @@ export abstract class PartnerRepository {
   abstract insert(partner: Partner): Promise<'inserted' | 'tax_id_taken'>;
   abstract save(partner: Partner): Promise<'saved' | 'tax_id_taken'>;
   abstract delete(entityId: string, partnerId: string): Promise<void>;
+  abstract existingIds(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
 }

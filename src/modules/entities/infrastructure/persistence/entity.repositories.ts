@@ -33,6 +33,11 @@ export class TypeOrmEntityRepository extends EntityRepository {
     return record ? toEntity(record) : null;
   }
 
+  async lockForShare(entityId: string): Promise<LegalEntity | null> {
+    const record = await this.records.findOne({ where: { id: entityId }, lock: { mode: 'pessimistic_read' } });
+    return record ? toEntity(record) : null;
+  }
+
   async insert(entity: LegalEntity): Promise<void> {
     await this.records.insert(entity.snapshot());
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In } from 'typeorm';
 import { writeUnlessTaken } from '../../../../platform/database/guarded-write';
 import type { AccountType, Subtype, Tracking } from '../../domain/account-types';
 import type { Book, Dimension, DimensionValue } from '../../domain/books-dimensions';
@@ -68,6 +69,11 @@ export class TypeOrmChartRepository extends ChartRepository {
   async findAccountByCode(entityId: string, code: string): Promise<LedgerAccount | null> {
     const record = await this.accountRecords.findOneBy({ entityId, code });
     return record ? toAccount(record) : null;
+  }
+
+  async accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]> {
+    if (accountIds.length === 0) return [];
+    return (await this.accountRecords.findBy({ entityId, id: In([...new Set(accountIds)]) })).map(toAccount);
   }
 
   async insertAccounts(accounts: LedgerAccount[]): Promise<void> {
@@ -177,6 +183,11 @@ export class TypeOrmDimensionRepository extends DimensionRepository {
   async findValue(entityId: string, valueId: string): Promise<DimensionValue | null> {
     const record = await this.valueRecords.findOneBy({ entityId, id: valueId });
     return record ? toValue(record) : null;
+  }
+
+  async valuesByIds(entityId: string, valueIds: string[]): Promise<DimensionValue[]> {
+    if (valueIds.length === 0) return [];
+    return (await this.valueRecords.findBy({ entityId, id: In([...new Set(valueIds)]) })).map(toValue);
   }
 
   async insertValue(value: DimensionValue): Promise<'inserted' | 'code_taken'> {

@@ -54,6 +54,12 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     await this.records.delete({ entityId, id: partnerId });
   }
 
+  async existingIds(entityId: string, partnerIds: string[]): Promise<Set<string>> {
+    if (partnerIds.length === 0) return new Set();
+    const records = await this.records.find({ select: { id: true }, where: { entityId, id: In([...new Set(partnerIds)]) } });
+    return new Set(records.map((r) => r.id));
+  }
+
   async defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>> {
     const records = await this.records.find({
       select: { defaultPurchaseAccountId: true },

@@ -1,0 +1,339 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { EntitiesService } from '../../entities/application/entities.service';
+import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { isResultType } from '../domain/account-types';
+import { AllocationRow, EntryRepository, ListedLine } from '../domain/entry-ports';
+import {
+  assertEntryDate,
+  assertOpenPeriod,
+  entryNotFound,
+  entryNotLive,
+  LedgerEntry,
+  lineNotFound,
+  LineInput,
+  PostingContext,
+} from '../domain/ledger-entry';
+import { ledgerAccountNotFound } from '../domain/ledger-errors';
+import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
+import { BooksService } from './books.service';
+import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
+
+export interface NewEntryInput {
+  id: string;
+  entryDate: string;
+  memo: string;
+  notes?: string | null;
+  bookId?: string | null;
+  lines: Array<Omit<LineInput, 'id'> & { id?: string }>;
+}
+
+export interface EntryDetail {
+  entry: LedgerEntry;
+  allocations: AllocationRow[];
+}
+
+export interface ReversalResult extends SeveredRecords {
+  reversalEntry: LedgerEntry;
+  reversedEntry: LedgerEntry;
+  settledChainEntries: LedgerEntry[];
+}
+
+export interface UnbookResult extends SeveredRecords {
+  unbookedEntry: LedgerEntry;
+  settledChainEntries: LedgerEntry[];
+}
+
+const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
+
+function validation(path: string, message: string): DomainError {
+  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
+/** Cursor of the entries list: (entryDate, id) of the last entry of the page. */
+export function entryCursor(entry: LedgerEntry): string {
+  return Buffer.from(`${entry.entryDate}|${entry.id}`, 'utf8').toString('base64url');
+}
+
+export function readEntryCursor(cursor: string): { entryDate: string; id: string } {
+  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) throw validation('cursor', 'is not a cursor of this list');
+  return { entryDate, id };
+}
+
+@Injectable()
+export class LedgerEntriesService {
+  constructor(
+    private readonly entries: EntryRepository,
+    private readonly chart: ChartRepository,
+    private readonly dimensions: DimensionRepository,
+    private readonly books: BooksService,
+    private readonly partners: PartnerDirectory,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
+    private readonly hooks: EntryLifecycleHooks,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
+  async create(entityId: string, input: NewEntryInput): Promise<LedgerEntry> {
+    return this.post(entityId, input, 'booked');
+  }
+
+  /** A scheduled entry: dated after today, no transaction-currency lines (spec). */
+  async createScheduled(entityId: string, input: NewEntryInput): Promise<LedgerEntry> {
+    return this.post(entityId, input, 'scheduled');
+  }
+
+  private async post(entityId: string, input: NewEntryInput, kind: 'booked' | 'scheduled'): Promise<LedgerEntry> {
+    const terms = await this.entities.postingTerms(entityId);
+    const bookId = await this.books.resolve(entityId, input.bookId);
+    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
+    assertEntryDate(input.entryDate, kind, this.clock.today(), terms.ledgerLockDate);
+    const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
+    const context = await this.postingContext(entityId, terms.currency, lines);
+    const entry = LedgerEntry.post(
+      {
+        entityId,
+        id: input.id,
+        bookId,
+        entryDate: input.entryDate,
+        memo: input.memo,
+        notes: input.notes ?? null,
+        status: kind === 'booked' ? 'active' : 'scheduled',
+        source: kind === 'booked' ? 'manual' : 'scheduled',
+      },
+      lines,
+      context,
+      this.clock.now(),
+    );
+    await translateUniqueViolation(() => this.entries.insert(entry), () => alreadyExists(input.id), {});
+    return entry;
+  }
+
+  async get(entityId: string, entryId: string): Promise<EntryDetail> {
+    const entry = await this.entries.find(entityId, entryId);
+    if (!entry) throw entryNotFound(entryId);
+    return { entry, allocations: await this.entries.allocationsOfLines(entityId, entry.lines.map((l) => l.id)) };
+  }
+
+  async list(
+    entityId: string,
+    query: { from?: string; to?: string; status?: string; search?: string; accountId?: string; partnerId?: string; bookId?: string; cursor?: string; limit?: number },
+  ): Promise<{ entries: LedgerEntry[]; nextCursor: string | null }> {
+    const limit = query.limit ?? 50;
+    const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
+    const found = await this.entries.list(entityId, {
+      ...query,
+      bookId,
+      after: query.cursor ? readEntryCursor(query.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const page = found.slice(0, limit);
+    return { entries: page, nextCursor: found.length > limit ? entryCursor(page[page.length - 1]) : null };
+  }
+
+  async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
+    const terms = await this.entities.postingTerms(entityId);
+    const entry = await this.locked(entityId, entryId);
+    if (!entry.isLive) throw entryNotLive(entryId, entry.status);
+    assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
+    if (change.entryDate !== undefined) {
+      assertEntryDate(change.entryDate, 'booked', this.clock.today(), terms.ledgerLockDate);
+      await this.keepReversalOrder(entityId, entry, change.entryDate);
+    }
+    entry.editHeader(change, this.clock.now());
+    await this.entries.saveHeader(entry);
+    return entry;
+  }
+
+  /** A reversal stays dated after its original when either date changes. */
+  private async keepReversalOrder(entityId: string, entry: LedgerEntry, newDate: string): Promise<void> {
+    const invalid = (original: string, reversal: string) =>
+      new DomainError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: original, reversalDate: reversal });
+    if (entry.reversedByEntryId) {
+      const reversal = await this.entries.find(entityId, entry.reversedByEntryId);
+      if (reversal && newDate >= reversal.entryDate) throw invalid(newDate, reversal.entryDate);
+    }
+    if (entry.reversalOfEntryId) {
+      const original = await this.entries.find(entityId, entry.reversalOfEntryId);
+      if (original && newDate <= original.entryDate) throw invalid(original.entryDate, newDate);
+    }
+  }
+
+  /**
+   * D36: posts the mirror in the original's Book; allocations on the original's open-item lines
+   * are removed, then each open-item line is netted against its mirror by an allocation.
+   */
+  async reverse(entityId: string, entryId: string, input: { id: string; reversalDate: string; memo?: string }): Promise<ReversalResult> {
+    const terms = await this.entities.postingTerms(entityId);
+    const original = await this.locked(entityId, entryId);
+    assertOpenPeriod(input.reversalDate, terms.ledgerLockDate);
+    if (input.reversalDate > this.clock.today()) {
+      throw new DomainError('LEDGER_ENTRY_DATE_IN_FUTURE_ERROR', 'The reversal date is after today', { reversalDate: input.reversalDate, today: this.clock.today() });
+    }
+    const now = this.clock.now();
+    const mirror = original.reverse({ ...input, lineIds: original.lines.map(() => newId()) }, now);
+    await translateUniqueViolation(() => this.entries.insert(mirror), () => alreadyExists(input.id));
+    await this.entries.saveHeader(original);
+
+    await this.releaseAllocations(entityId, original.lines.map((l) => l.id));
+    const netting: AllocationRow[] = original.lines
+      .map((line, i) => ({ line, mirror: mirror.lines[i] }))
+      .filter(({ line }) => line.isOpenItem)
+      .map(({ line, mirror: m }) => ({
+        entityId,
+        id: newId(),
+        debitLineId: line.side === 'debit' ? line.id : m.id,
+        creditLineId: line.side === 'credit' ? line.id : m.id,
+        accountId: line.ledgerAccountId,
+        amount: line.amount,
+        kind: 'reversal',
+        createdAt: now,
+        updatedAt: now,
+      }));
+    await this.entries.insertAllocations(netting);
+    const severed = await this.hooks.entriesLeftBooks(entityId, [original.id]);
+    return { reversalEntry: mirror, reversedEntry: original, settledChainEntries: [], ...severed };
+  }
+
+  /**
+   * D35: a live entry becomes `deleted`; its lines' allocations go (the other sides get their
+   * open amounts back). Unbooking a reversal puts its original back to `active`.
+   */
+  async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
+    const terms = await this.entities.postingTerms(entityId);
+    const entry = await this.locked(entityId, entryId);
+    assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
+    const now = this.clock.now();
+    entry.unbook(now);
+    await this.releaseAllocations(entityId, entry.lines.map((l) => l.id));
+    await this.entries.saveHeader(entry);
+    const settledChainEntries: LedgerEntry[] = [];
+    if (entry.reversalOfEntryId) {
+      const original = await this.entries.lock(entityId, entry.reversalOfEntryId);
+      if (original) {
+        original.restoreAfterReversalUnbooked(now);
+        await this.entries.saveHeader(original);
+        settledChainEntries.push(original);
+      }
+    }
+    const severed = await this.hooks.entriesLeftBooks(entityId, [entry.id]);
+    await this.hooks.entriesGone(entityId, [entry.id]);
+    return { unbookedEntry: entry, settledChainEntries, ...severed };
+  }
+
+  async bookScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {
+    const terms = await this.entities.postingTerms(entityId);
+    const entry = await this.locked(entityId, entryId);
+    entry.book(this.clock.today(), this.clock.now());
+    assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
+    await this.entries.saveHeader(entry);
+    return entry;
+  }
+
+  async replaceScheduled(entityId: string, entryId: string, input: Omit<NewEntryInput, 'id' | 'bookId'>): Promise<LedgerEntry> {
+    const terms = await this.entities.postingTerms(entityId);
+    const entry = await this.locked(entityId, entryId);
+    this.refuseTransactionCurrency(input.lines);
+    assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
+    const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
+    const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
+    entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
+    await translateUniqueViolation(() => this.entries.replaceLines(entry), () => validation('newLedgerEntryLines', 'line ids must be new'));
+    return entry;
+  }
+
+  async cancelScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {
+    const entry = await this.locked(entityId, entryId);
+    entry.cancel(this.clock.now());
+    await this.entries.saveHeader(entry);
+    await this.hooks.entriesGone(entityId, [entry.id]);
+    return entry;
+  }
+
+  async lines(entityId: string, query: { accountId?: string; partnerId?: string; from?: string; to?: string; status?: string; bookId?: string }): Promise<ListedLine[]> {
+    const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
+    return this.entries.listLines(entityId, { ...query, bookId });
+  }
+
+  async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
+    const { line } = await this.editableLine(entityId, lineId);
+    if (partnerId !== null && !(await this.partners.existing(entityId, [partnerId])).has(partnerId)) {
+      throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
+    }
+    await this.entries.updateLine(entityId, line.id, { partnerId });
+    return (await this.entries.findLine(entityId, lineId))!;
+  }
+
+  /** Only a line with no allocation and no document link, of an entry in an open period. */
+  async setLineAccount(entityId: string, lineId: string, accountId: string): Promise<ListedLine> {
+    const { line } = await this.editableLine(entityId, lineId);
+    if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
+      throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
+    }
+    const [account] = await this.chart.accountsByIds(entityId, [accountId]);
+    if (!account) throw ledgerAccountNotFound({ accountId });
+    if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
+      throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
+    }
+    await this.entries.updateLine(entityId, lineId, { accountId, isOpenItem: account.tracking === 'open_item' });
+    return (await this.entries.findLine(entityId, lineId))!;
+  }
+
+  async setLineDimensionValues(entityId: string, lineId: string, valueIds: string[]): Promise<ListedLine> {
+    const { line } = await this.editableLine(entityId, lineId);
+    const [account] = await this.chart.accountsByIds(entityId, [line.ledgerAccountId]);
+    const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);
+    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, 0);
+    await this.entries.replaceLineDimensionValues(entityId, lineId, values);
+    return (await this.entries.findLine(entityId, lineId))!;
+  }
+
+  private async editableLine(entityId: string, lineId: string): Promise<{ line: ListedLine; terms: { ledgerLockDate: string | null } }> {
+    const terms = await this.entities.postingTerms(entityId);
+    const found = await this.entries.findLine(entityId, lineId);
+    if (!found) throw lineNotFound(lineId);
+    await this.locked(entityId, found.entryId);
+    const [line] = await this.entries.lockLines(entityId, [lineId]);
+    if (!['active', 'reversed', 'scheduled'].includes(line.status)) throw entryNotLive(line.entryId, line.status);
+    assertOpenPeriod(line.entryDate, terms.ledgerLockDate);
+    return { line, terms };
+  }
+
+  /** Removes the allocations of these lines, locking every line they touch in id order first. */
+  private async releaseAllocations(entityId: string, lineIds: string[]): Promise<void> {
+    const allocations = await this.entries.allocationsOfLines(entityId, lineIds);
+    if (allocations.length === 0) return;
+    await this.entries.lockLines(entityId, [...new Set(allocations.flatMap((a) => [a.debitLineId, a.creditLineId]))]);
+    await this.entries.removeAllocations(entityId, allocations);
+  }
+
+  private async locked(entityId: string, entryId: string): Promise<LedgerEntry> {
+    const entry = await this.entries.lock(entityId, entryId);
+    if (!entry) throw entryNotFound(entryId);
+    return entry;
+  }
+
+  private refuseTransactionCurrency(lines: NewEntryInput['lines']): void {
+    const index = lines.findIndex((l) => l.transactionCurrency || l.transactionAmount || l.exchangeRate);
+    if (index >= 0) throw validation(`newLedgerEntryLines[${index}]`, 'scheduled entries take no transaction-currency lines');
+  }
+
+  /** One query each for the accounts, partners and values the lines name (no N+1). */
+  private async postingContext(entityId: string, functionalCurrency: string, lines: Array<Pick<LineInput, 'ledgerAccountId' | 'partnerId' | 'dimensionValueIds'>>): Promise<PostingContext> {
+    const accounts = new Map((await this.chart.accountsByIds(entityId, lines.map((l) => l.ledgerAccountId))).map((a) => [a.id, a]));
+    const partnerIds = lines.map((l) => l.partnerId).filter((p): p is string => p !== null);
+    const partners = partnerIds.length > 0 ? await this.partners.existing(entityId, partnerIds) : new Set<string>();
+    const values = new Map((await this.dimensions.valuesByIds(entityId, lines.flatMap((l) => l.dimensionValueIds))).map((v) => [v.id, v]));
+    return {
+      functionalCurrency,
+      account: (id) => accounts.get(id),
+      partnerExists: (id) => partners.has(id),
+      dimensionValue: (id) => values.get(id),
+      exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
+    };
+  }
+}

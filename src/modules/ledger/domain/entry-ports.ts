@@ -1,0 +1,73 @@
+import type { EntryLine, EntryStatus, LedgerEntry } from './ledger-entry';
+
+export interface EntryListFilter {
+  from?: string;
+  to?: string;
+  /** `live` (default), `all`, or one status. */
+  status?: string;
+  search?: string;
+  accountId?: string;
+  partnerId?: string;
+  /** Undefined: every Book; null: common entries only; an id: common plus that Book's. */
+  bookId?: string | null;
+  after?: { entryDate: string; id: string };
+  limit: number;
+}
+
+export interface LineListFilter {
+  accountId?: string;
+  partnerId?: string;
+  from?: string;
+  to?: string;
+  status?: string;
+  bookId?: string | null;
+}
+
+export interface ListedLine extends EntryLine {
+  entryId: string;
+  entryDate: string;
+  memo: string;
+  status: EntryStatus;
+  bookId: string | null;
+}
+
+export interface AllocationRow {
+  entityId: string;
+  id: string;
+  debitLineId: string;
+  creditLineId: string;
+  accountId: string;
+  amount: number;
+  kind: 'manual' | 'reversal' | 'match';
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Ledger entries and lines; every method takes the Entity first. */
+export abstract class EntryRepository {
+  abstract insert(entry: LedgerEntry): Promise<void>;
+  abstract find(entityId: string, entryId: string): Promise<LedgerEntry | null>;
+  /** Locks the entry row (FOR UPDATE) for the rest of the transaction. */
+  abstract lock(entityId: string, entryId: string): Promise<LedgerEntry | null>;
+  /** Writes header and status, and the lines' copies of date and status. */
+  abstract saveHeader(entry: LedgerEntry): Promise<void>;
+  /** Replaces the whole line set of a (scheduled) entry. */
+  abstract replaceLines(entry: LedgerEntry): Promise<void>;
+  abstract list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]>;
+  abstract listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]>;
+  abstract findLine(entityId: string, lineId: string): Promise<ListedLine | null>;
+  /** Locks lines (FOR UPDATE) in id order, the one order every writer uses. */
+  abstract lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]>;
+  abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;
+  abstract replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void>;
+  abstract allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]>;
+  abstract insertAllocations(allocations: AllocationRow[]): Promise<void>;
+  /** Deletes allocations and gives their amounts back to both lines (callers hold the line locks). */
+  abstract removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void>;
+  abstract earliestScheduledEntryDate(entityId: string): Promise<string | null>;
+  abstract hasAnyEntry(entityId: string): Promise<boolean>;
+  /** Accounts with a live or scheduled line. */
+  abstract accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+  abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
+  abstract dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean>;
+}

@@ -1,0 +1,207 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Audit } from '../../../../platform/audit/audit.decorator';
+import { Authenticated } from '../../../../platform/auth/decorators';
+import { LedgerEntriesService, NewEntryInput } from '../../application/ledger-entries.service';
+import { validationError } from '../../domain/ledger-errors';
+import {
+  CreateEntryBody,
+  EditEntryBody,
+  EntriesPageResponse,
+  EntriesQuery,
+  EntryDetailResponse,
+  EntryResponse,
+  LineAccountBody,
+  LineDimensionValuesBody,
+  LinePartnerBody,
+  LinesQuery,
+  ListedLineResponse,
+  NewLineBody,
+  ReplaceScheduledBody,
+  ReversalResponse,
+  ReverseEntryBody,
+  UnbookResponse,
+} from './entries.dto';
+import { EntryPresenter } from './entry-presenter';
+
+const POSTING_400 =
+  'VALIDATION_ERROR, LEDGER_ENTRY_UNBALANCED_ERROR, LEDGER_ENTRY_LINE_COUNT_ERROR, LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR, LEDGER_LINE_DUPLICATE_DIMENSION_ERROR';
+const POSTING_404 = 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR';
+
+function lines(body: NewLineBody[]): NewEntryInput['lines'] {
+  return body.map((line) => ({
+    id: line.id,
+    side: line.side,
+    ledgerAccountId: line.ledgerAccountId,
+    amount: line.amount,
+    description: line.description ?? null,
+    partnerId: line.partnerId ?? null,
+    dimensionValueIds: line.dimensionValueIds ?? [],
+    transactionCurrency: line.transactionCurrency ?? null,
+    transactionAmount: line.transactionAmount ?? null,
+    exchangeRate: line.exchangeRate ?? null,
+  }));
+}
+
+@ApiTags('ledger entries')
+@Authenticated()
+@Controller('entities/:entityId/ledger')
+export class EntriesController {
+  constructor(
+    private readonly ledger: LedgerEntriesService,
+    private readonly present: EntryPresenter,
+  ) {}
+
+  @Get('entries')
+  @ApiOkResponse({ type: EntriesPageResponse, description: 'Newest first by (entryDate, id), keyset pages; live entries by default (D37)' })
+  async list(@Param('entityId') entityId: string, @Query() query: EntriesQuery): Promise<EntriesPageResponse> {
+    const page = await this.ledger.list(entityId, query);
+    return { entries: await this.present.entries(entityId, page.entries), nextCursor: page.nextCursor };
+  }
+
+  @Get('entries/:entryId')
+  @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, and allocations' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
+    const { entry, allocations } = await this.ledger.get(entityId, entryId);
+    return {
+      ...(await this.present.entry1(entityId, entry)),
+      relatedInvoices: [],
+      relatedBankMovements: [],
+      allocations: allocations.map((a) => this.present.allocation(a)),
+    };
+  }
+
+  @Post('entries')
+  @Audit('ledger_entry.create', 'ledger_entry')
+  @ApiCreatedResponse({ type: EntryResponse, description: 'The posted entry with its lines' })
+  @ApiBadRequestResponse({ description: POSTING_400 })
+  @ApiNotFoundResponse({ description: POSTING_404 })
+  @ApiConflictResponse({
+    description: 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+  })
+  async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
+    const entry = await this.ledger.create(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    return this.present.entry1(entityId, entry);
+  }
+
+  @Patch('entries/:entryId')
+  @Audit('ledger_entry.edit', 'ledger_entry')
+  @ApiOkResponse({ type: EntryResponse, description: 'The entry with its new header' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_REVERSAL_DATE_INVALID_ERROR' })
+  async edit(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: EditEntryBody): Promise<EntryResponse> {
+    if (Object.keys(body).length === 0) throw validationError('body', 'must name at least one of entryDate, memo, notes');
+    return this.present.entry1(entityId, await this.ledger.editHeader(entityId, entryId, body));
+  }
+
+  @Post('entries/:entryId/reverse')
+  @Audit('ledger_entry.reverse', 'ledger_entry')
+  @ApiCreatedResponse({ type: ReversalResponse, description: 'The mirror entry and the reversed original (D36)' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({
+    description: 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR, LEDGER_REVERSAL_DATE_INVALID_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR',
+  })
+  async reverse(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReverseEntryBody): Promise<ReversalResponse> {
+    const result = await this.ledger.reverse(entityId, entryId, body);
+    const [reversalEntry, reversedEntry, ...settledChainEntries] = await this.present.entries(entityId, [
+      result.reversalEntry,
+      result.reversedEntry,
+      ...result.settledChainEntries,
+    ]);
+    return { reversalEntry, reversedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+  }
+
+  @Delete('entries/:entryId')
+  @Audit('ledger_entry.unbook', 'ledger_entry')
+  @ApiOkResponse({ type: UnbookResponse, description: 'The unbooked entry and what it severed' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_ENTRY_HAS_REVERSAL_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<UnbookResponse> {
+    const result = await this.ledger.unbook(entityId, entryId);
+    const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
+    return { unbookedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+  }
+
+  @Post('scheduled-entries')
+  @Audit('scheduled_entry.create', 'ledger_entry')
+  @ApiCreatedResponse({ type: EntryResponse, description: 'The scheduled entry with its lines' })
+  @ApiBadRequestResponse({ description: `${POSTING_400}; transaction-currency lines are refused` })
+  @ApiNotFoundResponse({ description: POSTING_404 })
+  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR' })
+  async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
+    const entry = await this.ledger.createScheduled(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    return this.present.entry1(entityId, entry);
+  }
+
+  @Post('scheduled-entries/:entryId/book')
+  @HttpCode(200)
+  @Audit('scheduled_entry.book', 'ledger_entry')
+  @ApiOkResponse({ type: EntryResponse, description: 'The booked entry (status active)' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR, LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
+  async book(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryResponse> {
+    return this.present.entry1(entityId, await this.ledger.bookScheduled(entityId, entryId));
+  }
+
+  @Patch('scheduled-entries/:entryId')
+  @Audit('scheduled_entry.replace', 'ledger_entry')
+  @ApiOkResponse({ type: EntryResponse, description: 'The scheduled entry with its new date, texts and line set' })
+  @ApiBadRequestResponse({ description: POSTING_400 })
+  @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR' })
+  async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
+    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    return this.present.entry1(entityId, entry);
+  }
+
+  @Delete('scheduled-entries/:entryId')
+  @Audit('scheduled_entry.cancel', 'ledger_entry')
+  @ApiOkResponse({ type: EntryResponse, description: 'The cancelled entry' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
+  async cancel(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryResponse> {
+    return this.present.entry1(entityId, await this.ledger.cancelScheduled(entityId, entryId));
+  }
+
+  @Get('lines')
+  @ApiOkResponse({ type: ListedLineResponse, isArray: true, description: 'Lines with their entry date, memo, status and Book; live by default (D38)' })
+  async lines(@Param('entityId') entityId: string, @Query() query: LinesQuery): Promise<ListedLineResponse[]> {
+    return this.present.lines(entityId, await this.ledger.lines(entityId, query));
+  }
+
+  @Patch('lines/:lineId/partner')
+  @Audit('ledger_line.set_partner', 'ledger_line')
+  @ApiOkResponse({ type: ListedLineResponse, description: 'The line with its new partner' })
+  @ApiNotFoundResponse({ description: 'LEDGER_LINE_NOT_FOUND_ERROR or PARTNER_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR or LEDGER_PERIOD_LOCKED_ERROR' })
+  async setPartner(@Param('entityId') entityId: string, @Param('lineId') lineId: string, @Body() body: LinePartnerBody): Promise<ListedLineResponse> {
+    return (await this.present.lines(entityId, [await this.ledger.setLinePartner(entityId, lineId, body.partnerId)]))[0];
+  }
+
+  @Patch('lines/:lineId/account')
+  @Audit('ledger_line.set_account', 'ledger_line')
+  @ApiOkResponse({ type: ListedLineResponse, description: 'The line on its new account, with named dimension values' })
+  @ApiNotFoundResponse({ description: 'LEDGER_LINE_NOT_FOUND_ERROR or LEDGER_ACCOUNT_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({
+    description:
+      'LEDGER_LINE_HAS_ALLOCATIONS_ERROR, LEDGER_LINE_DOCUMENT_LINKED_ERROR, LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+  })
+  async setAccount(@Param('entityId') entityId: string, @Param('lineId') lineId: string, @Body() body: LineAccountBody): Promise<ListedLineResponse> {
+    return (await this.present.lines(entityId, [await this.ledger.setLineAccount(entityId, lineId, body.ledgerAccountId)]))[0];
+  }
+
+  @Put('lines/:lineId/dimension-values')
+  @Audit('ledger_line.set_dimension_values', 'ledger_line')
+  @ApiOkResponse({ type: ListedLineResponse, description: 'The line with its new tags' })
+  @ApiBadRequestResponse({ description: 'LEDGER_LINE_DUPLICATE_DIMENSION_ERROR or VALIDATION_ERROR' })
+  @ApiNotFoundResponse({ description: 'LEDGER_LINE_NOT_FOUND_ERROR or DIMENSION_VALUE_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR, LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  async setDimensionValues(
+    @Param('entityId') entityId: string,
+    @Param('lineId') lineId: string,
+    @Body() body: LineDimensionValuesBody,
+  ): Promise<ListedLineResponse> {
+    return (await this.present.lines(entityId, [await this.ledger.setLineDimensionValues(entityId, lineId, body.dimensionValueIds)]))[0];
+  }
+}

@@ -1,0 +1,206 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_AMOUNT, RATE_PATTERN } from '../../../../../libs/shared-kernel/src';
+import { IfPresent, IsCursor, IsIsoDate, NotBlank, PageLimit } from '../../../../platform/http/validators';
+import type { EntrySource, EntryStatus, Side } from '../../domain/ledger-entry';
+
+const Nullable = () => ValidateIf((_, v) => v !== null && v !== undefined);
+const STATUS_FILTERS = ['live', 'all', 'active', 'reversed', 'deleted', 'cancelled', 'scheduled'];
+
+export class NewLineBody {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Made by the service when absent' }) @IsOptional() @IsUUID() id?: string;
+  @ApiProperty({ enum: ['debit', 'credit'] }) @IsIn(['debit', 'credit']) side: Side;
+  @ApiProperty({ format: 'uuid' }) @IsUUID() ledgerAccountId: string;
+  @ApiProperty({ description: 'Positive integer, minor units of the functional currency' }) @IsInt() @Min(1) @Max(MAX_AMOUNT) amount: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(1000) description?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) @Nullable() @IsUUID() partnerId?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'At most one value per Dimension; only on Result Accounts' })
+  @IfPresent()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true })
+  dimensionValueIds?: string[];
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'USD' }) @Nullable() @IsString() @Matches(/^[A-Z]{3}$/) transactionCurrency?: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true }) @Nullable() @IsInt() @Min(1) @Max(MAX_AMOUNT) transactionAmount?: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '950.5', description: 'Functional units per transaction unit (D7)' })
+  @Nullable()
+  @IsString()
+  @Matches(RATE_PATTERN, { message: '$property must be a decimal string such as 950.25' })
+  exchangeRate?: string | null;
+}
+
+class LinesBody {
+  @ApiProperty({ type: NewLineBody, isArray: true })
+  @IsArray()
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => NewLineBody)
+  newLedgerEntryLines: NewLineBody[];
+}
+
+export class CreateEntryBody extends LinesBody {
+  @ApiProperty({ format: 'uuid', description: 'Idempotency id' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() entryDate: string;
+  @ApiProperty() @IsString() @NotBlank() @MaxLength(1000) memo: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(10000) notes?: string | null;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The Book of a Book Entry; required once the Entity keeps Books' }) @IfPresent() @IsUUID() bookId?: string;
+}
+
+export class ReplaceScheduledBody extends LinesBody {
+  @ApiProperty({ format: 'date' }) @IsIsoDate() entryDate: string;
+  @ApiProperty() @IsString() @NotBlank() @MaxLength(1000) memo: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(10000) notes?: string | null;
+}
+
+export class EditEntryBody {
+  @ApiPropertyOptional({ format: 'date' }) @IfPresent() @IsIsoDate() entryDate?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @NotBlank() @MaxLength(1000) memo?: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(10000) notes?: string | null;
+}
+
+export class ReverseEntryBody {
+  @ApiProperty({ format: 'uuid', description: 'Id of the reversal entry (idempotency id)' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'date', description: 'After the original entry date and the lock date' }) @IsIsoDate() reversalDate: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @NotBlank() @MaxLength(1000) memo?: string;
+}
+
+export class EntriesQuery {
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
+  @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'live' }) @IsOptional() @IsIn(STATUS_FILTERS) status?: string;
+  @ApiPropertyOptional({ description: 'Case-insensitive part of memo or notes' }) @IsOptional() @IsString() @MaxLength(200) search?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() accountId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() partnerId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() bookId?: string;
+  @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
+}
+
+export class LinesQuery {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() accountId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() partnerId?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
+  @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'live' }) @IsOptional() @IsIn(STATUS_FILTERS) status?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() bookId?: string;
+}
+
+export class LinePartnerBody {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null clears' })
+  @IsDefined()
+  @Nullable()
+  @IsUUID()
+  partnerId: string | null;
+}
+
+export class LineAccountBody {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() ledgerAccountId: string;
+}
+
+export class LineDimensionValuesBody {
+  @ApiProperty({ type: [String], description: 'Replaces the tag set; an empty array untags' })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true })
+  dimensionValueIds: string[];
+}
+
+export class DimensionValueTag {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) dimensionId: string;
+  @ApiProperty() code: string;
+  @ApiProperty() name: string;
+}
+
+export class LineResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['debit', 'credit'] }) side: Side;
+  @ApiProperty({ format: 'uuid' }) ledgerAccountId: string;
+  @ApiProperty() amount: number;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) partnerId: string | null;
+  @ApiProperty({ type: String, nullable: true }) transactionCurrency: string | null;
+  @ApiProperty({ type: Number, nullable: true }) transactionAmount: number | null;
+  @ApiProperty({ type: String, nullable: true }) exchangeRate: string | null;
+  @ApiProperty({ type: DimensionValueTag, isArray: true }) dimensionValues: DimensionValueTag[];
+  @ApiProperty({ type: Number, nullable: true, description: 'Amount not yet settled; null on balance accounts' }) openAmount: number | null;
+}
+
+export class ListedLineResponse extends LineResponse {
+  @ApiProperty({ format: 'uuid' }) entryId: string;
+  @ApiProperty({ format: 'date' }) entryDate: string;
+  @ApiProperty() memo: string;
+  @ApiProperty() status: EntryStatus;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) bookId: string | null;
+}
+
+export class EntryResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) entityId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) bookId: string | null;
+  @ApiProperty({ format: 'date' }) entryDate: string;
+  @ApiProperty() memo: string;
+  @ApiProperty({ type: String, nullable: true }) notes: string | null;
+  @ApiProperty({ enum: ['active', 'reversed', 'deleted', 'cancelled', 'scheduled'] }) status: EntryStatus;
+  @ApiProperty({ enum: ['manual', 'scheduled', 'invoice', 'bank_movement', 'reversal'] }) source: EntrySource;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversalOfEntryId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversedByEntryId: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: LineResponse, isArray: true }) lines: LineResponse[];
+}
+
+export class AllocationResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) entityId: string;
+  @ApiProperty({ format: 'uuid' }) debitLineId: string;
+  @ApiProperty({ format: 'uuid' }) creditLineId: string;
+  @ApiProperty({ format: 'uuid' }) accountId: string;
+  @ApiProperty() amount: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class EntryDetailResponse extends EntryResponse {
+  @ApiProperty({ type: Object, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: Array<Record<string, unknown>>;
+  @ApiProperty({ type: Object, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: AllocationResponse, isArray: true, description: 'Allocations settling its lines' }) allocations: AllocationResponse[];
+}
+
+export class EntriesPageResponse {
+  @ApiProperty({ type: EntryResponse, isArray: true }) entries: EntryResponse[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+}
+
+export class ReversalResponse {
+  @ApiProperty({ type: EntryResponse }) reversalEntry: EntryResponse;
+  @ApiProperty({ type: EntryResponse }) reversedEntry: EntryResponse;
+  @ApiProperty({ type: Object, isArray: true }) severedInvoices: Array<Record<string, unknown>>;
+  @ApiProperty({ type: Object, isArray: true }) severedMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: EntryResponse, isArray: true }) settledChainEntries: EntryResponse[];
+}
+
+export class UnbookResponse {
+  @ApiProperty({ type: EntryResponse }) unbookedEntry: EntryResponse;
+  @ApiProperty({ type: Object, isArray: true }) severedInvoices: Array<Record<string, unknown>>;
+  @ApiProperty({ type: Object, isArray: true }) severedMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: EntryResponse, isArray: true }) settledChainEntries: EntryResponse[];
+}

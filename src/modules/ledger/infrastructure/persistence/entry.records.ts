@@ -1,0 +1,254 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { PartnerRecord } from '../../../partners/infrastructure/persistence/partner.record';
+import { BookRecord, DimensionValueRecord, LedgerAccountRecord } from './ledger.records';
+
+/** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
+export const bigintAsNumber = {
+  to: (value: number | null) => value,
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
+};
+
+const STATUS_CHECK = `"status" IN ('active', 'reversed', 'deleted', 'cancelled', 'scheduled')`;
+
+@Entity('ledger_entries')
+@Index('ledger_entries_date_idx', ['entityId', 'entryDate', 'id'])
+@Index('ledger_entries_scheduled_idx', ['entityId', 'entryDate'], { where: `"status" = 'scheduled'` })
+@Check('ledger_entries_status_check', STATUS_CHECK)
+@Check('ledger_entries_source_check', `"source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal')`)
+export class LedgerEntryRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { nullable: true })
+  bookId: string | null;
+
+  @ManyToOne(() => BookRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'book_id', referencedColumnName: 'id' },
+  ])
+  book?: BookRecord;
+
+  @Column('date')
+  entryDate: string;
+
+  @Column('text')
+  memo: string;
+
+  @Column('text', { nullable: true })
+  notes: string | null;
+
+  @Column('text')
+  status: string;
+
+  @Column('text')
+  source: string;
+
+  @Column('uuid', { nullable: true })
+  reversalOfEntryId: string | null;
+
+  @ManyToOne(() => LedgerEntryRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'reversal_of_entry_id', referencedColumnName: 'id' },
+  ])
+  reversalOf?: LedgerEntryRecord;
+
+  @Column('uuid', { nullable: true })
+  reversedByEntryId: string | null;
+
+  @Column('timestamptz')
+  createdAt: Date;
+
+  @Column('timestamptz')
+  updatedAt: Date;
+}
+
+/**
+ * D40 and the reports to come: each line carries its entry's Book, date and status, so reads by
+ * account, partner or date never join the entries.
+ */
+@Entity('ledger_lines')
+@Index('ledger_lines_entry_idx', ['entityId', 'entryId', 'lineNo'])
+@Index('ledger_lines_account_idx', ['entityId', 'accountId', 'entryDate', 'entryId', 'id'])
+@Index('ledger_lines_partner_idx', ['entityId', 'partnerId', 'entryDate', 'id'], { where: '"partner_id" IS NOT NULL' })
+@Index('ledger_lines_journal_idx', ['entityId', 'entryDate', 'entryId', 'id'])
+@Index('ledger_lines_open_items_idx', ['entityId', 'accountId', 'entryDate', 'id'], {
+  where: `"is_open_item" AND "status" IN ('active', 'reversed') AND "allocated_amount" < "amount"`,
+})
+@Check('ledger_lines_side_check', `"side" IN ('debit', 'credit')`)
+@Check('ledger_lines_amount_check', `"amount" > 0`)
+@Check('ledger_lines_allocated_check', `"allocated_amount" >= 0 AND "allocated_amount" <= "amount"`)
+@Check('ledger_lines_status_check', STATUS_CHECK)
+@Check(
+  'ledger_lines_transaction_check',
+  `("transaction_currency" IS NULL) = ("transaction_amount" IS NULL) AND ("transaction_amount" IS NULL) = ("exchange_rate" IS NULL)`,
+)
+export class LedgerLineRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  entryId: string;
+
+  @ManyToOne(() => LedgerEntryRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'entry_id', referencedColumnName: 'id' },
+  ])
+  entry?: LedgerEntryRecord;
+
+  @Column('smallint')
+  lineNo: number;
+
+  @Column('text')
+  side: 'debit' | 'credit';
+
+  @Column('uuid')
+  accountId: string;
+
+  @ManyToOne(() => LedgerAccountRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'account_id', referencedColumnName: 'id' },
+  ])
+  account?: LedgerAccountRecord;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  amount: number;
+
+  @Column('text', { nullable: true })
+  description: string | null;
+
+  @Column('uuid', { nullable: true })
+  partnerId: string | null;
+
+  @ManyToOne(() => PartnerRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'partner_id', referencedColumnName: 'id' },
+  ])
+  partner?: PartnerRecord;
+
+  @Column('text', { nullable: true })
+  transactionCurrency: string | null;
+
+  @Column('bigint', { nullable: true, transformer: bigintAsNumber })
+  transactionAmount: number | null;
+
+  @Column('numeric', { nullable: true, precision: 24, scale: 12 })
+  exchangeRate: string | null;
+
+  @Column('boolean')
+  isOpenItem: boolean;
+
+  /** Sum of the allocations settling this line, kept under row locks (open = amount - allocated). */
+  @Column('bigint', { default: 0, transformer: bigintAsNumber })
+  allocatedAmount: number;
+
+  @Column('uuid', { nullable: true })
+  bookId: string | null;
+
+  @Column('date')
+  entryDate: string;
+
+  @Column('text')
+  status: string;
+}
+
+/** One value per Dimension per line, enforced by the key. */
+@Entity('ledger_line_dimension_values')
+@Index('ledger_line_dimension_values_value_idx', ['entityId', 'dimensionValueId'])
+export class LineDimensionValueRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  lineId: string;
+
+  @PrimaryColumn('uuid')
+  dimensionId: string;
+
+  @Column('uuid')
+  dimensionValueId: string;
+
+  @ManyToOne(() => LedgerLineRecord, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'line_id', referencedColumnName: 'id' },
+  ])
+  line?: LedgerLineRecord;
+
+  @ManyToOne(() => DimensionValueRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'dimension_id', referencedColumnName: 'dimensionId' },
+    { name: 'dimension_value_id', referencedColumnName: 'id' },
+  ])
+  dimensionValue?: DimensionValueRecord;
+}
+
+@Entity('reconciliation_allocations')
+@Index('reconciliation_allocations_debit_idx', ['entityId', 'debitLineId'])
+@Index('reconciliation_allocations_credit_idx', ['entityId', 'creditLineId'])
+@Check('reconciliation_allocations_amount_check', `"amount" > 0`)
+@Check('reconciliation_allocations_lines_check', `"debit_line_id" <> "credit_line_id"`)
+@Check('reconciliation_allocations_kind_check', `"kind" IN ('manual', 'reversal', 'match')`)
+export class AllocationRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  debitLineId: string;
+
+  @ManyToOne(() => LedgerLineRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'debit_line_id', referencedColumnName: 'id' },
+  ])
+  debitLine?: LedgerLineRecord;
+
+  @Column('uuid')
+  creditLineId: string;
+
+  @ManyToOne(() => LedgerLineRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'credit_line_id', referencedColumnName: 'id' },
+  ])
+  creditLine?: LedgerLineRecord;
+
+  @Column('uuid')
+  accountId: string;
+
+  @ManyToOne(() => LedgerAccountRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'account_id', referencedColumnName: 'id' },
+  ])
+  account?: LedgerAccountRecord;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  amount: number;
+
+  /** `reversal`: made by the service to net a reversal with its original (D36). */
+  @Column('text')
+  kind: 'manual' | 'reversal' | 'match';
+
+  @Column('timestamptz')
+  createdAt: Date;
+
+  @Column('timestamptz')
+  updatedAt: Date;
+}
+
+export const ENTRY_RECORDS = [LedgerEntryRecord, LedgerLineRecord, LineDimensionValueRecord, AllocationRecord];

@@ -1,0 +1,390 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine } from '../../domain/entry-ports';
+import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
+
+type Row = Record<string, unknown>;
+
+const ENTRY_COLUMNS = `entity_id, id, book_id, entry_date, memo, notes, status, source, reversal_of_entry_id, reversed_by_entry_id, created_at, updated_at`;
+const LINE_COLUMNS = `l.entity_id, l.id, l.entry_id, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
+  l.transaction_currency, l.transaction_amount, l.exchange_rate::text AS exchange_rate, l.is_open_item, l.allocated_amount,
+  l.book_id, l.entry_date, l.status`;
+
+/** PostgreSQL's numeric text drops nothing; trailing zeros of numeric(24,12) are trimmed for display. */
+function rateText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const text = String(value);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+function toLine(row: Row, dimensionValues: Array<{ id: string; dimensionId: string }>): ListedLine {
+  return {
+    id: row.id as string,
+    lineNo: Number(row.line_no),
+    side: row.side as 'debit' | 'credit',
+    ledgerAccountId: row.account_id as string,
+    amount: Number(row.amount),
+    description: row.description as string | null,
+    partnerId: row.partner_id as string | null,
+    transactionCurrency: row.transaction_currency as string | null,
+    transactionAmount: row.transaction_amount === null ? null : Number(row.transaction_amount),
+    exchangeRate: rateText(row.exchange_rate),
+    isOpenItem: row.is_open_item as boolean,
+    dimensionValues,
+    entryId: row.entry_id as string,
+    entryDate: row.entry_date as string,
+    memo: (row.memo as string) ?? '',
+    status: row.status as EntryStatus,
+    bookId: row.book_id as string | null,
+    allocatedAmount: Number(row.allocated_amount),
+  };
+}
+
+function statusCondition(status: string | undefined): string[] {
+  if (!status || status === 'live') return [...LIVE_STATUSES];
+  if (status === 'all') return ['active', 'reversed', 'deleted', 'cancelled', 'scheduled'];
+  return [status];
+}
+
+@Injectable()
+export class SqlEntryRepository extends EntryRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private query<T = Row>(sql: string, values: unknown[] = []): Promise<T[]> {
+    return this.txHost.tx.query(sql, values);
+  }
+
+  async insert(entry: LedgerEntry): Promise<void> {
+    const s = entry.snapshot();
+    await this.query(
+      `INSERT INTO ledger_entries (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
+    );
+    await this.insertLines(entry);
+  }
+
+  private async insertLines(entry: LedgerEntry): Promise<void> {
+    const s = entry.snapshot();
+    // One statement for all lines and one for all their tags: the round trips do not grow with the lines.
+    await this.query(
+      `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
+                                 transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
+                                 book_id, entry_date, status)
+       SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
+              l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
+         FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
+                     $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
+           AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)`,
+      [
+        s.entityId,
+        s.id,
+        s.bookId,
+        s.entryDate,
+        s.status,
+        s.lines.map((l) => l.id),
+        s.lines.map((l) => l.lineNo),
+        s.lines.map((l) => l.side),
+        s.lines.map((l) => l.ledgerAccountId),
+        s.lines.map((l) => l.amount),
+        s.lines.map((l) => l.description),
+        s.lines.map((l) => l.partnerId),
+        s.lines.map((l) => l.transactionCurrency),
+        s.lines.map((l) => l.transactionAmount),
+        s.lines.map((l) => l.exchangeRate),
+        s.lines.map((l) => l.isOpenItem),
+      ],
+    );
+    const tags = s.lines.flatMap((l) => l.dimensionValues.map((v) => ({ lineId: l.id, ...v })));
+    if (tags.length > 0) {
+      await this.query(
+        `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
+         SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS t(line_id, dimension_id, value_id)`,
+        [s.entityId, tags.map((t) => t.lineId), tags.map((t) => t.dimensionId), tags.map((t) => t.id)],
+      );
+    }
+  }
+
+  async find(entityId: string, entryId: string): Promise<LedgerEntry | null> {
+    const [row] = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId]);
+    return row ? (await this.hydrate(entityId, [row]))[0] : null;
+  }
+
+  async lock(entityId: string, entryId: string): Promise<LedgerEntry | null> {
+    const [row] = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, entryId]);
+    return row ? (await this.hydrate(entityId, [row]))[0] : null;
+  }
+
+  /** Entries with their lines and tags in three queries, whatever their number. */
+  private async hydrate(entityId: string, rows: Row[]): Promise<LedgerEntry[]> {
+    if (rows.length === 0) return [];
+    const entryIds = rows.map((r) => r.id as string);
+    const lineRows = await this.query(`SELECT ${LINE_COLUMNS} FROM ledger_lines l WHERE l.entity_id = $1 AND l.entry_id = ANY($2::uuid[]) ORDER BY l.entry_id, l.line_no`, [
+      entityId,
+      entryIds,
+    ]);
+    const tags = await this.tagsOf(entityId, lineRows.map((r) => r.id as string));
+    const linesByEntry = new Map<string, EntryLine[]>();
+    for (const row of lineRows) {
+      const list = linesByEntry.get(row.entry_id as string) ?? [];
+      const { entryId: _e, entryDate: _d, memo: _m, status: _s, bookId: _b, ...line } = toLine(row, tags.get(row.id as string) ?? []);
+      list.push(line);
+      linesByEntry.set(row.entry_id as string, list);
+    }
+    return rows.map((r) =>
+      LedgerEntry.restore({
+        entityId: r.entity_id as string,
+        id: r.id as string,
+        bookId: r.book_id as string | null,
+        entryDate: r.entry_date as string,
+        memo: r.memo as string,
+        notes: r.notes as string | null,
+        status: r.status as EntryStatus,
+        source: r.source as EntrySource,
+        reversalOfEntryId: r.reversal_of_entry_id as string | null,
+        reversedByEntryId: r.reversed_by_entry_id as string | null,
+        createdAt: r.created_at as Date,
+        updatedAt: r.updated_at as Date,
+        lines: linesByEntry.get(r.id as string) ?? [],
+      }),
+    );
+  }
+
+  private async tagsOf(entityId: string, lineIds: string[]): Promise<Map<string, Array<{ id: string; dimensionId: string }>>> {
+    const tags = new Map<string, Array<{ id: string; dimensionId: string }>>();
+    if (lineIds.length === 0) return tags;
+    const rows = await this.query(
+      `SELECT line_id, dimension_id, dimension_value_id FROM ledger_line_dimension_values
+        WHERE entity_id = $1 AND line_id = ANY($2::uuid[]) ORDER BY line_id, dimension_id`,
+      [entityId, lineIds],
+    );
+    for (const row of rows) {
+      const list = tags.get(row.line_id as string) ?? [];
+      list.push({ id: row.dimension_value_id as string, dimensionId: row.dimension_id as string });
+      tags.set(row.line_id as string, list);
+    }
+    return tags;
+  }
+
+  async saveHeader(entry: LedgerEntry): Promise<void> {
+    const s = entry.snapshot();
+    await this.query(
+      `UPDATE ledger_entries SET entry_date = $3, memo = $4, notes = $5, status = $6, reversed_by_entry_id = $7, updated_at = $8
+        WHERE entity_id = $1 AND id = $2`,
+      [s.entityId, s.id, s.entryDate, s.memo, s.notes, s.status, s.reversedByEntryId, s.updatedAt],
+    );
+    await this.query(`UPDATE ledger_lines SET entry_date = $3, status = $4 WHERE entity_id = $1 AND entry_id = $2 AND (entry_date <> $3 OR status <> $4)`, [
+      s.entityId,
+      s.id,
+      s.entryDate,
+      s.status,
+    ]);
+  }
+
+  async replaceLines(entry: LedgerEntry): Promise<void> {
+    const s = entry.snapshot();
+    await this.query(
+      `DELETE FROM ledger_line_dimension_values WHERE entity_id = $1 AND line_id IN (SELECT id FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2)`,
+      [s.entityId, s.id],
+    );
+    await this.query(`DELETE FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`, [s.entityId, s.id]);
+    await this.saveHeader(entry);
+    await this.insertLines(entry);
+  }
+
+  async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {
+    const where = ['e.entity_id = $1', 'e.status = ANY($2::text[])'];
+    const values: unknown[] = [entityId, statusCondition(filter.status)];
+    const add = (sql: string, ...params: unknown[]) => {
+      let text = sql;
+      for (const param of params) {
+        values.push(param);
+        text = text.replace('?', `$${values.length}`);
+      }
+      where.push(text);
+    };
+    if (filter.from) add('e.entry_date >= ?::date', filter.from);
+    if (filter.to) add('e.entry_date <= ?::date', filter.to);
+    if (filter.bookId === null) where.push('e.book_id IS NULL');
+    else if (filter.bookId) add('(e.book_id IS NULL OR e.book_id = ?::uuid)', filter.bookId);
+    if (filter.search) add(`(e.memo ILIKE ? OR e.notes ILIKE ?)`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
+    if (filter.accountId) add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
+    if (filter.partnerId) add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
+    if (filter.after) add('(e.entry_date, e.id) < (?::date, ?::uuid)', filter.after.entryDate, filter.after.id);
+    values.push(filter.limit);
+    const rows = await this.query(
+      `SELECT ${ENTRY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ')} FROM ledger_entries e
+        WHERE ${where.join(' AND ')} ORDER BY e.entry_date DESC, e.id DESC LIMIT $${values.length}`,
+      values,
+    );
+    return this.hydrate(entityId, rows);
+  }
+
+  async listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]> {
+    const where = ['l.entity_id = $1', 'l.status = ANY($2::text[])'];
+    const values: unknown[] = [entityId, statusCondition(filter.status)];
+    const add = (sql: string, param: unknown) => {
+      values.push(param);
+      where.push(sql.replace('?', `$${values.length}`));
+    };
+    if (filter.accountId) add('l.account_id = ?::uuid', filter.accountId);
+    if (filter.partnerId) add('l.partner_id = ?::uuid', filter.partnerId);
+    if (filter.from) add('l.entry_date >= ?::date', filter.from);
+    if (filter.to) add('l.entry_date <= ?::date', filter.to);
+    if (filter.bookId === null) where.push('l.book_id IS NULL');
+    else if (filter.bookId) add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
+    const rows = await this.query(
+      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.entry_id, l.line_no`,
+      values,
+    );
+    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
+    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+  }
+
+  async findLine(entityId: string, lineId: string): Promise<ListedLine | null> {
+    return (await this.linesById(entityId, [lineId], false))[0] ?? null;
+  }
+
+  async lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]> {
+    return this.linesById(entityId, lineIds, true);
+  }
+
+  private async linesById(entityId: string, lineIds: string[], lock: boolean): Promise<ListedLine[]> {
+    if (lineIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) ORDER BY l.id ${lock ? 'FOR UPDATE OF l' : ''}`,
+      [entityId, [...new Set(lineIds)]],
+    );
+    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
+    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+  }
+
+  async updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [entityId, lineId];
+    if (change.partnerId !== undefined) {
+      values.push(change.partnerId);
+      sets.push(`partner_id = $${values.length}`);
+    }
+    if (change.accountId !== undefined) {
+      values.push(change.accountId);
+      sets.push(`account_id = $${values.length}`);
+    }
+    if (change.isOpenItem !== undefined) {
+      values.push(change.isOpenItem);
+      sets.push(`is_open_item = $${values.length}`);
+    }
+    if (sets.length > 0) await this.query(`UPDATE ledger_lines SET ${sets.join(', ')} WHERE entity_id = $1 AND id = $2`, values);
+  }
+
+  async replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void> {
+    await this.query(`DELETE FROM ledger_line_dimension_values WHERE entity_id = $1 AND line_id = $2`, [entityId, lineId]);
+    if (values.length === 0) return;
+    await this.query(
+      `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
+       SELECT $1, $2, t.dimension_id, t.value_id FROM unnest($3::uuid[], $4::uuid[]) AS t(dimension_id, value_id)`,
+      [entityId, lineId, values.map((v) => v.dimensionId), values.map((v) => v.id)],
+    );
+  }
+
+  async allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]> {
+    if (lineIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+         FROM reconciliation_allocations
+        WHERE entity_id = $1 AND (debit_line_id = ANY($2::uuid[]) OR credit_line_id = ANY($2::uuid[]))
+        ORDER BY created_at, id`,
+      [entityId, lineIds],
+    );
+    return rows.map((r) => ({
+      entityId: r.entity_id as string,
+      id: r.id as string,
+      debitLineId: r.debit_line_id as string,
+      creditLineId: r.credit_line_id as string,
+      accountId: r.account_id as string,
+      amount: Number(r.amount),
+      kind: r.kind as AllocationRow['kind'],
+      createdAt: r.created_at as Date,
+      updatedAt: r.updated_at as Date,
+    }));
+  }
+
+  async insertAllocations(allocations: AllocationRow[]): Promise<void> {
+    if (allocations.length === 0) return;
+    const entityId = allocations[0].entityId;
+    await this.query(
+      `INSERT INTO reconciliation_allocations (entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at)
+       SELECT $1, a.id, a.debit_line_id, a.credit_line_id, a.account_id, a.amount, a.kind, a.created_at, a.created_at
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::timestamptz[])
+           AS a(id, debit_line_id, credit_line_id, account_id, amount, kind, created_at)`,
+      [
+        entityId,
+        allocations.map((a) => a.id),
+        allocations.map((a) => a.debitLineId),
+        allocations.map((a) => a.creditLineId),
+        allocations.map((a) => a.accountId),
+        allocations.map((a) => a.amount),
+        allocations.map((a) => a.kind),
+        allocations.map((a) => a.createdAt),
+      ],
+    );
+    await this.shiftAllocated(entityId, allocations, 1);
+  }
+
+  async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
+    if (allocations.length === 0) return;
+    await this.query(`DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, allocations.map((a) => a.id)]);
+    await this.shiftAllocated(entityId, allocations, -1);
+  }
+
+  /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
+  private async shiftAllocated(entityId: string, allocations: AllocationRow[], sign: 1 | -1): Promise<void> {
+    const perLine = new Map<string, number>();
+    for (const a of allocations) {
+      perLine.set(a.debitLineId, (perLine.get(a.debitLineId) ?? 0) + a.amount);
+      perLine.set(a.creditLineId, (perLine.get(a.creditLineId) ?? 0) + a.amount);
+    }
+    await this.query(
+      `UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
+         FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
+        WHERE l.entity_id = $1 AND l.id = d.line_id`,
+      [entityId, sign, [...perLine.keys()], [...perLine.values()]],
+    );
+  }
+
+  async earliestScheduledEntryDate(entityId: string): Promise<string | null> {
+    const [row] = await this.query<{ d: string | null }>(`SELECT min(entry_date)::text AS d FROM ledger_entries WHERE entity_id = $1 AND status = 'scheduled'`, [entityId]);
+    return row?.d ?? null;
+  }
+
+  async hasAnyEntry(entityId: string): Promise<boolean> {
+    const rows = await this.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 LIMIT 1`, [entityId]);
+    return rows.length > 0;
+  }
+
+  async accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<Set<string>> {
+    const rows = accountIds
+      ? await this.query(
+          `SELECT DISTINCT account_id FROM ledger_lines WHERE entity_id = $1 AND account_id = ANY($2::uuid[]) AND status IN ('active', 'reversed', 'scheduled')`,
+          [entityId, accountIds],
+        )
+      : await this.query(`SELECT DISTINCT account_id FROM ledger_lines WHERE entity_id = $1 AND status IN ('active', 'reversed', 'scheduled')`, [entityId]);
+    return new Set(rows.map((r) => r.account_id as string));
+  }
+
+  async partnerIsNamed(entityId: string, partnerId: string): Promise<boolean> {
+    return (await this.query(`SELECT 1 FROM ledger_lines WHERE entity_id = $1 AND partner_id = $2 LIMIT 1`, [entityId, partnerId])).length > 0;
+  }
+
+  async dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean> {
+    return (await this.query(`SELECT 1 FROM ledger_line_dimension_values WHERE entity_id = $1 AND dimension_value_id = $2 LIMIT 1`, [entityId, valueId])).length > 0;
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}

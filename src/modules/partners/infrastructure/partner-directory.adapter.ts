@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { PartnerDirectory } from '../../ledger/application/entry-hooks';
+import { PartnerRepository } from '../domain/partner';
+
+@Injectable()
+export class PartnerDirectoryAdapter extends PartnerDirectory {
+  constructor(private readonly partners: PartnerRepository) {
+    super();
+  }
+
+  existing(entityId: string, partnerIds: string[]): Promise<Set<string>> {
+    return this.partners.existingIds(entityId, partnerIds);
+  }
+}

@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { FixedClock } from '../src/platform/clock/clock';
+import { checkAccessMatrix } from './harness/access-matrix';
+import { createTestApp, TestApp } from './harness/test-app';
+import { Agent, buildWorld, createEntity, World } from './harness/world';
+
+/** 15:00 UTC on 15 June 2026 is 15 June in Santiago: "today" is 2026-06-15. */
+const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
+
+interface Books {
+  entityId: string;
+  bank: string;
+  receivable: string;
+  sales: string;
+  rent: string;
+  vat: string;
+}
+
+describe('ledger entries and lines', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+  let ledger: Books;
+
+  const base = (entityId = ledger.entityId) => `/api/entities/${entityId}/ledger`;
+  const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, values))[0].n;
+
+  async function setUpBooks(entityId: string): Promise<Books> {
+    const account = async (name: string, code: string, type: string, tracking = 'balance', subtype: string | null = null) => {
+      const id = randomUUID();
+      await staff.post(`${base(entityId)}/accounts`).send({ id, name, code, type, tracking, subtype }).expect(201);
+      return id;
+    };
+    return {
+      entityId,
+      bank: await account('Banco', '1102', 'asset'),
+      receivable: await account('Clientes', '1105', 'asset', 'open_item', 'receivable'),
+      sales: await account('Ventas', '4101', 'income'),
+      rent: await account('Arriendos', '5101', 'operating_expense'),
+      vat: await account('IVA débito fiscal', '2105', 'liability'),
+    };
+  }
+
+  const sale = (b: Books, amount: number, extra: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    entryDate: '2026-06-10',
+    memo: 'Venta factura 1001',
+    newLedgerEntryLines: [
+      { side: 'debit', ledgerAccountId: b.receivable, amount },
+      { side: 'credit', ledgerAccountId: b.sales, amount },
+    ],
+    ...extra,
+  });
+
+  async function post(body: Record<string, unknown>, b = ledger) {
+    const res = await staff.post(`${base(b.entityId)}/entries`).send(body);
+    expect({ status: res.status, body: res.status === 201 ? 'ok' : res.body }).toEqual({ status: 201, body: 'ok' });
+    return res.body;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    world = await buildWorld(t);
+    staff = world.staff;
+    ledger = await setUpBooks(world.entityId);
+  });
+  afterAll(() => t.close());
+
+  describe('posting (D33, D34)', () => {
+    it('posts a balanced entry 201 in the D34 shape, with open amounts on open-item lines', async () => {
+      const body = sale(ledger, 119000);
+      const res = await staff.post(`${base()}/entries`).send(body);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: body.id,
+        entityId: ledger.entityId,
+        bookId: null,
+        entryDate: '2026-06-10',
+        memo: 'Venta factura 1001',
+        notes: null,
+        status: 'active',
+        source: 'manual',
+        reversalOfEntryId: null,
+        reversedByEntryId: null,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        lines: [
+          expect.objectContaining({ side: 'debit', ledgerAccountId: ledger.receivable, amount: 119000, openAmount: 119000, dimensionValues: [] }),
+          expect.objectContaining({ side: 'credit', ledgerAccountId: ledger.sales, amount: 119000, openAmount: null }),
+        ],
+      });
+      const detail = await staff.get(`${base()}/entries/${body.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body).toMatchObject({ id: body.id, relatedInvoices: [], relatedBankMovements: [], allocations: [] });
+    });
+
+    it('refuses a reused id with 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR', async () => {
+      const body = sale(ledger, 1000);
+      await post(body);
+      const again = await staff.post(`${base()}/entries`).send(body);
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+    });
+
+    it.each([
+      ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
+      ['one line', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
+      ['no line', () => ({ newLedgerEntryLines: [] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
+      ['zero amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 0 }, { side: 'credit', ledgerAccountId: b.sales, amount: 0 }] }), 400, 'VALIDATION_ERROR'],
+      ['fractional amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1.5 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1.5 }] }), 400, 'VALIDATION_ERROR'],
+      ['unknown account', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 1 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR'],
+      ['unknown partner', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, partnerId: randomUUID() }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 404, 'PARTNER_NOT_FOUND_ERROR'],
+      ['unknown dimension value', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 1, dimensionValueIds: [randomUUID()] }, { side: 'credit', ledgerAccountId: b.bank, amount: 1 }] }), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR'],
+      ['half a transaction trio', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD' }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 400, 'VALIDATION_ERROR'],
+      ['a trio that does not convert to the amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95051, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95051 }] }), 400, 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR'],
+      ['a float exchange rate', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: 950.5 }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] }), 400, 'VALIDATION_ERROR'],
+      ['a date after today', () => ({ entryDate: '2026-06-16' }), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR'],
+      ['an impossible date', () => ({ entryDate: '2026-02-30' }), 400, 'VALIDATION_ERROR'],
+      ['a bookId on an Entity without Books', () => ({ bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR'],
+      ['normalSide or any unknown field', () => ({ currency: 'CLP' }), 400, 'VALIDATION_ERROR'],
+    ])('refuses %s and writes nothing', async (_label, change, status, code) => {
+      const before = await count('ledger_entries WHERE entity_id = $1', [ledger.entityId]);
+      const res = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), ...change(ledger) });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+      expect(await count('ledger_entries WHERE entity_id = $1', [ledger.entityId])).toBe(before);
+    });
+
+    it('converts a transaction trio exactly (D7) and keeps the rate as a string', async () => {
+      const entry = await post({
+        ...sale(ledger, 95050),
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: ledger.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' },
+          { side: 'credit', ledgerAccountId: ledger.sales, amount: 95050 },
+        ],
+      });
+      expect(entry.lines[0]).toMatchObject({ transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' });
+    });
+
+    it('tags Dimension Values only on Result Accounts, one per Dimension', async () => {
+      const dimension = randomUUID();
+      const other = randomUUID();
+      await staff.post(`/api/entities/${ledger.entityId}/dimensions`).send({ id: dimension, name: `CC ${dimension}` }).expect(201);
+      await staff.post(`/api/entities/${ledger.entityId}/dimensions`).send({ id: other, name: `P ${other}` }).expect(201);
+      const [v1, v2, p1] = [randomUUID(), randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${ledger.entityId}/dimensions/${dimension}/values`).send({ id: v1, code: 'SCL', name: 'Santiago' }).expect(201);
+      await staff.post(`/api/entities/${ledger.entityId}/dimensions/${dimension}/values`).send({ id: v2, code: 'VAP', name: 'Valparaíso' }).expect(201);
+      await staff.post(`/api/entities/${ledger.entityId}/dimensions/${other}/values`).send({ id: p1, code: 'P1', name: 'Proyecto 1' }).expect(201);
+      const lines = (ids: string[], account = ledger.rent) => [
+        { side: 'debit', ledgerAccountId: account, amount: 500, dimensionValueIds: ids },
+        { side: 'credit', ledgerAccountId: ledger.bank, amount: 500 },
+      ];
+      const duplicate = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), newLedgerEntryLines: lines([v1, v2]) });
+      expect([duplicate.status, duplicate.body.code]).toEqual([400, 'LEDGER_LINE_DUPLICATE_DIMENSION_ERROR']);
+      const onBalance = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), newLedgerEntryLines: lines([v1], ledger.bank) });
+      expect([onBalance.status, onBalance.body.code]).toEqual([409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR']);
+      const entry = await post({ ...sale(ledger, 1), newLedgerEntryLines: lines([v1, p1]) });
+      expect(entry.lines[0].dimensionValues).toEqual(
+        expect.arrayContaining([
+          { id: v1, dimensionId: dimension, code: 'SCL', name: 'Santiago' },
+          { id: p1, dimensionId: other, code: 'P1', name: 'Proyecto 1' },
+        ]),
+      );
+      const inUse = await staff.delete(`/api/entities/${ledger.entityId}/dimensions/${dimension}/values/${v1}`);
+      expect([inUse.status, inUse.body.code]).toEqual([409, 'DIMENSION_VALUE_IN_USE_ERROR']);
+    });
+
+    it('refuses dates on or before the lock date (D24) and locks identity fields (D22)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      expect((await staff.get(`/api/entities/${b.entityId}/editability`)).body).toEqual({ identityFieldsEditable: true });
+      await post({ ...sale(b, 10), entryDate: '2026-05-31' }, b);
+      expect((await staff.get(`/api/entities/${b.entityId}/editability`)).body).toEqual({ identityFieldsEditable: false });
+      const locked = await staff.patch(`/api/entities/${b.entityId}`).send({ currency: 'USD' });
+      expect([locked.status, locked.body.code]).toEqual([409, 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR']);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-05-31' }).expect(200);
+      const res = await staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 10), entryDate: '2026-05-31' });
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
+      await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
+    });
+
+    it('applies the Book rules on writes', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      const none = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 5));
+      expect([none.status, none.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      const foreignBook = randomUUID();
+      const other = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreignBook, name: 'Tax' }).expect(201);
+      const foreign = await staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 5), bookId: foreignBook });
+      expect([foreign.status, foreign.body.code]).toEqual([404, 'BOOK_NOT_FOUND_ERROR']);
+      const entry = await post({ ...sale(b, 5), bookId }, b);
+      expect(entry.bookId).toBe(bookId);
+    });
+  });
+
+  describe('listing (D37, D38)', () => {
+    it('pages newest first and visits every entry exactly once while entries are being added', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const dates = ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05'];
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push((await post({ ...sale(b, 100 + i), entryDate: dates[i % dates.length] }, b)).id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await staff.get(`${base(b.entityId)}/entries`).query({ limit: 5, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        const keys = res.body.entries.map((e: { entryDate: string; id: string }) => `${e.entryDate}|${e.id}`);
+        expect(keys).toEqual([...keys].sort().reverse());
+        seen.push(...res.body.entries.map((e: { id: string }) => e.id));
+        cursor = res.body.nextCursor;
+        // A newer entry arrives while paging: it sorts before the cursor and is not repeated.
+        if (pages++ === 0) await post({ ...sale(b, 999), entryDate: '2026-06-15' }, b);
+      } while (cursor);
+      expect(seen.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+
+    it('filters by status, search and account; refuses a bad cursor or limit', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const kept = await post({ ...sale(b, 7), memo: 'Arriendo oficina junio' }, b);
+      const gone = await post({ ...sale(b, 8), memo: 'Error de digitación' }, b);
+      await staff.delete(`${base(b.entityId)}/entries/${gone.id}`).expect(200);
+      const live = await staff.get(`${base(b.entityId)}/entries`);
+      expect(live.body.entries.map((e: { id: string }) => e.id)).toEqual([kept.id]);
+      const all = await staff.get(`${base(b.entityId)}/entries`).query({ status: 'all' });
+      expect(all.body.entries).toHaveLength(2);
+      expect((await staff.get(`${base(b.entityId)}/entries`).query({ status: 'deleted' })).body.entries.map((e: { id: string }) => e.id)).toEqual([gone.id]);
+      expect((await staff.get(`${base(b.entityId)}/entries`).query({ search: 'OFICINA' })).body.entries).toHaveLength(1);
+      expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId: b.rent })).body.entries).toHaveLength(0);
+      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }]) {
+        const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
+        expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      }
+      const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable });
+      expect(lines.status).toBe(200);
+      expect(lines.body).toEqual([expect.objectContaining({ entryId: kept.id, entryDate: '2026-06-10', memo: 'Arriendo oficina junio', status: 'active', bookId: null, openAmount: 7 })]);
+    });
+  });
+
+  describe('editing the header', () => {
+    it('changes memo, notes and date of a live entry', async () => {
+      const entry = await post(sale(ledger, 3));
+      const res = await staff.patch(`${base()}/entries/${entry.id}`).send({ memo: 'Corregida', notes: 'ver respaldo', entryDate: '2026-06-11' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ memo: 'Corregida', notes: 'ver respaldo', entryDate: '2026-06-11' });
+      const lines = await t.sql(`SELECT DISTINCT entry_date::text AS d FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`, [ledger.entityId, entry.id]);
+      expect(lines).toEqual([{ d: '2026-06-11' }]);
+    });
+
+    it('refuses an empty body, a future date and a deleted entry', async () => {
+      const entry = await post(sale(ledger, 3));
+      expect((await staff.patch(`${base()}/entries/${entry.id}`).send({})).status).toBe(400);
+      const future = await staff.patch(`${base()}/entries/${entry.id}`).send({ entryDate: '2026-07-01' });
+      expect([future.status, future.body.code]).toEqual([409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR']);
+      await staff.delete(`${base()}/entries/${entry.id}`).expect(200);
+      const dead = await staff.patch(`${base()}/entries/${entry.id}`).send({ memo: 'x' });
+      expect([dead.status, dead.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+      const missing = await staff.patch(`${base()}/entries/${randomUUID()}`).send({ memo: 'x' });
+      expect([missing.status, missing.body.code]).toEqual([404, 'LEDGER_ENTRY_NOT_FOUND_ERROR']);
+    });
+  });
+
+  describe('reversal (D36) and unbooking (D35)', () => {
+    it('posts the mirror, marks the original reversed and nets open-item lines against their mirrors', async () => {
+      const entry = await post(sale(ledger, 5000));
+      const reversalId = randomUUID();
+      const res = await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-12' });
+      expect(res.status).toBe(201);
+      expect(res.body.reversedEntry).toMatchObject({ id: entry.id, status: 'reversed', reversedByEntryId: reversalId });
+      expect(res.body.reversalEntry).toMatchObject({ id: reversalId, status: 'active', source: 'reversal', reversalOfEntryId: entry.id, entryDate: '2026-06-12' });
+      expect(res.body.reversalEntry.lines.map((l: { side: string; amount: number }) => [l.side, l.amount])).toEqual([['credit', 5000], ['debit', 5000]]);
+      expect(res.body).toMatchObject({ severedInvoices: [], severedMovements: [], settledChainEntries: [] });
+      const original = await staff.get(`${base()}/entries/${entry.id}`);
+      expect(original.body.lines[0].openAmount).toBe(0);
+      expect(original.body.allocations).toEqual([expect.objectContaining({ debitLineId: entry.lines[0].id, amount: 5000 })]);
+      // Every account nets to zero over the pair.
+      const net = await t.sql<{ account_id: string; net: string }>(
+        `SELECT account_id, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END)::text AS net FROM ledger_lines
+          WHERE entity_id = $1 AND entry_id = ANY($2::uuid[]) GROUP BY account_id`,
+        [ledger.entityId, [entry.id, reversalId]],
+      );
+      expect(net.every((row) => row.net === '0')).toBe(true);
+    });
+
+    it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked or future period', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const entry = await post(sale(b, 10), b);
+      const early = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' });
+      expect([early.status, early.body.code]).toEqual([409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
+      const future = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-16' });
+      expect([future.status, future.body.code]).toEqual([409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR']);
+      const reversal = (await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201)).body.reversalEntry;
+      const twice = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
+      expect([twice.status, twice.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR']);
+      const ofReversal = await staff.post(`${base(b.entityId)}/entries/${reversal.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
+      expect([ofReversal.status, ofReversal.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR']);
+      const other = await post(sale(b, 11), b);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-12' }).expect(200);
+      const locked = await staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
+      expect([locked.status, locked.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
+    });
+
+    it('unbooks a reversal: the original is active again, its allocations gone and open amounts restored', async () => {
+      const entry = await post(sale(ledger, 700));
+      const reversal = (await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }).expect(201)).body.reversalEntry;
+      const hasReversal = await staff.delete(`${base()}/entries/${entry.id}`);
+      expect([hasReversal.status, hasReversal.body.code]).toEqual([409, 'LEDGER_ENTRY_HAS_REVERSAL_ERROR']);
+      const res = await staff.delete(`${base()}/entries/${reversal.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.unbookedEntry).toMatchObject({ id: reversal.id, status: 'deleted' });
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: entry.id, status: 'active', reversedByEntryId: null })]);
+      expect(res.body).toMatchObject({ severedInvoices: [], severedMovements: [] });
+      const original = await staff.get(`${base()}/entries/${entry.id}`);
+      expect(original.body.lines[0].openAmount).toBe(700);
+      expect(original.body.allocations).toEqual([]);
+      const again = await staff.delete(`${base()}/entries/${reversal.id}`);
+      expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+    });
+
+    it('refuses to unbook into a locked period', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const entry = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-05' }).expect(200);
+      const res = await staff.delete(`${base(b.entityId)}/entries/${entry.id}`);
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
+      expect((await staff.get(`${base(b.entityId)}/entries/${entry.id}`)).body.status).toBe('active');
+    });
+  });
+
+  describe('scheduled entries', () => {
+    it('schedules, replaces, books when due and cancels', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const body = { ...sale(b, 40), entryDate: '2026-06-20' };
+      const created = await staff.post(`${base(b.entityId)}/scheduled-entries`).send(body);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ status: 'scheduled', source: 'scheduled', entryDate: '2026-06-20' });
+      const notDue = await staff.post(`${base(b.entityId)}/scheduled-entries/${body.id}/book`);
+      expect([notDue.status, notDue.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR']);
+      const lockOver = await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-20' });
+      expect([lockOver.status, lockOver.body.code]).toEqual([409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR']);
+      const replaced = await staff.patch(`${base(b.entityId)}/scheduled-entries/${body.id}`).send({
+        entryDate: '2026-06-18',
+        memo: 'Arriendo julio',
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: b.rent, amount: 300 },
+          { side: 'credit', ledgerAccountId: b.bank, amount: 300 },
+        ],
+      });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ entryDate: '2026-06-18', memo: 'Arriendo julio', status: 'scheduled' });
+      expect(replaced.body.lines.map((l: { amount: number }) => l.amount)).toEqual([300, 300]);
+      expect(await count('ledger_lines WHERE entity_id = $1 AND entry_id = $2', [b.entityId, body.id])).toBe(2);
+      const live = await staff.get(`${base(b.entityId)}/entries`);
+      expect(live.body.entries).toEqual([]);
+
+      clock.set(new Date('2026-06-18T15:00:00Z'));
+      try {
+        const booked = await staff.post(`${base(b.entityId)}/scheduled-entries/${body.id}/book`);
+        expect(booked.status).toBe(200);
+        expect(booked.body).toMatchObject({ status: 'active', source: 'scheduled' });
+      } finally {
+        clock.set(new Date('2026-06-15T15:00:00Z'));
+      }
+      const second = { ...sale(b, 41), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(second).expect(201);
+      const cancelled = await staff.delete(`${base(b.entityId)}/scheduled-entries/${second.id}`);
+      expect([cancelled.status, cancelled.body.status]).toEqual([200, 'cancelled']);
+      const bookCancelled = await staff.post(`${base(b.entityId)}/scheduled-entries/${second.id}/book`);
+      expect([bookCancelled.status, bookCancelled.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR']);
+    });
+
+    it('refuses a date not after today and transaction-currency lines', async () => {
+      const today = await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-15' });
+      expect([today.status, today.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR']);
+      const trio = await staff.post(`${base()}/scheduled-entries`).send({
+        ...sale(ledger, 95050),
+        entryDate: '2026-07-01',
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: ledger.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' },
+          { side: 'credit', ledgerAccountId: ledger.sales, amount: 95050 },
+        ],
+      });
+      expect([trio.status, trio.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+  });
+
+  describe('lines', () => {
+    it('sets and clears a partner, moves a line to another account and tags it', async () => {
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${ledger.entityId}/partners`).send({ id: partnerId, name: 'Cliente Uno', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const entry = await post({
+        ...sale(ledger, 90),
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: ledger.rent, amount: 90 },
+          { side: 'credit', ledgerAccountId: ledger.bank, amount: 90 },
+        ],
+      });
+      const lineId = entry.lines[0].id;
+      const withPartner = await staff.patch(`${base()}/lines/${lineId}/partner`).send({ partnerId });
+      expect([withPartner.status, withPartner.body.partnerId, withPartner.body.entryId]).toEqual([200, partnerId, entry.id]);
+      const inUse = await staff.delete(`/api/entities/${ledger.entityId}/partners/${partnerId}`);
+      expect([inUse.status, inUse.body.code]).toEqual([409, 'PARTNER_IN_USE_ERROR']);
+      expect((await staff.patch(`${base()}/lines/${lineId}/partner`).send({ partnerId: null })).body.partnerId).toBeNull();
+      const unknownPartner = await staff.patch(`${base()}/lines/${lineId}/partner`).send({ partnerId: randomUUID() });
+      expect([unknownPartner.status, unknownPartner.body.code]).toEqual([404, 'PARTNER_NOT_FOUND_ERROR']);
+      const moved = await staff.patch(`${base()}/lines/${lineId}/account`).send({ ledgerAccountId: ledger.sales });
+      expect([moved.status, moved.body.ledgerAccountId]).toEqual([200, ledger.sales]);
+      const untagged = await staff.put(`${base()}/lines/${lineId}/dimension-values`).send({ dimensionValueIds: [] });
+      expect([untagged.status, untagged.body.dimensionValues]).toEqual([200, []]);
+      const missing = await staff.patch(`${base()}/lines/${randomUUID()}/partner`).send({ partnerId: null });
+      expect([missing.status, missing.body.code]).toEqual([404, 'LEDGER_LINE_NOT_FOUND_ERROR']);
+    });
+
+    it('refuses to move a settled line (LEDGER_LINE_HAS_ALLOCATIONS_ERROR)', async () => {
+      const entry = await post(sale(ledger, 64));
+      await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);
+      const res = await staff.patch(`${base()}/lines/${entry.lines[0].id}/account`).send({ ledgerAccountId: ledger.bank });
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_LINE_HAS_ALLOCATIONS_ERROR']);
+    });
+
+    it('marks accounts with entries: hasEntries, deleteBlockedBy and the type lock (D31)', async () => {
+      const accounts = (await staff.get(`${base()}/accounts`)).body as Array<{ id: string; hasEntries: boolean; deleteBlockedBy: string | null }>;
+      expect(accounts.find((a) => a.id === ledger.sales)).toMatchObject({ hasEntries: true, deleteBlockedBy: 'entries' });
+      const locked = await staff.patch(`${base()}/accounts/${ledger.sales}`).send({ type: 'liability' });
+      expect([locked.status, locked.body.code]).toEqual([409, 'LEDGER_ACCOUNT_TYPE_LOCKED_ERROR']);
+      expect((await staff.patch(`${base()}/accounts/${ledger.sales}`).send({ type: 'other_income' })).status).toBe(200);
+      const tracking = await staff.patch(`${base()}/accounts/${ledger.sales}`).send({ tracking: 'open_item' });
+      expect([tracking.status, tracking.body.code]).toEqual([409, 'LEDGER_ACCOUNT_TRACKING_LOCKED_ERROR']);
+      const subtype = await staff.patch(`${base()}/accounts/${ledger.receivable}`).send({ subtype: 'unbilled_receivable' });
+      expect([subtype.status, subtype.body.code]).toEqual([409, 'LEDGER_ACCOUNT_SUBTYPE_LOCKED_ERROR']);
+      const remove = await staff.delete(`${base()}/accounts/${ledger.sales}`);
+      expect([remove.status, remove.body.code, remove.body.params.blockedBy]).toEqual([409, 'LEDGER_ACCOUNT_IN_USE_ERROR', 'entries']);
+    });
+  });
+
+  describe('concurrency', () => {
+    it('keeps every acknowledged entry and debits equal to credits under parallel posting', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const cookie = (await staff.get('/api/auth/session')).request.cookies;
+      const server = t.app.getHttpServer();
+      const bodies = Array.from({ length: 30 }, (_, i) => sale(b, 1000 + i));
+      const answers = await Promise.all(bodies.map((body) => request(server).post(`${base(b.entityId)}/entries`).set('cookie', cookie).send(body)));
+      expect(answers.map((r) => r.status)).toEqual(bodies.map(() => 201));
+      const [totals] = await t.sql<{ debit: string; credit: string; entries: number }>(
+        `SELECT sum(amount) FILTER (WHERE side = 'debit')::text AS debit, sum(amount) FILTER (WHERE side = 'credit')::text AS credit,
+                count(DISTINCT entry_id)::int AS entries FROM ledger_lines WHERE entity_id = $1`,
+        [b.entityId],
+      );
+      expect(totals.entries).toBe(30);
+      expect(totals.debit).toBe(totals.credit);
+    });
+  });
+
+  describe('access', () => {
+    it.each([
+      ['GET entries', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/entries` }],
+      ['GET lines', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/lines` }],
+      ['POST entries', { method: 'post' as const, path: (id: string) => `/api/entities/${id}/ledger/entries`, body: () => ({ ...sale(ledger, 1) }) }],
+    ])('%s', async (_label, route) => {
+      await checkAccessMatrix(t, world, route);
+    });
+  });
+});
