@@ -55,7 +55,7 @@ async function startService(databaseUrl: string, dataDir: string): Promise<Servi
   return { child, url };
 }
 
-async function call(url: string, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+async function call(url: string, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> & { key?: string } }> {
   const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
