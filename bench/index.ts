@@ -1,8 +1,10 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { httpBaseline } from './http-baseline';
+import { ledgerWrite } from './ledger-write';
 
 const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
+  'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N]' },
 };
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '../../src/platform/embedded/free-port';
@@ -22,9 +22,12 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
     if (build.status !== 0) throw new Error('build failed');
   }
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'accounting-bench-'));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const port = await freeLoopbackPort();
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+  // BENCH_CPU_PROFILE=dir writes a V8 CPU profile of the service there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, join(ROOT, 'dist', 'src', 'main.js')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,6 +1,6 @@
 import { Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiKeyRateLimiter, CredentialVerifier } from '../../platform/auth/ports';
+import { CredentialVerifier } from '../../platform/auth/ports';
 import type { RuntimeConfig } from '../../platform/config/app-config';
 import { ApiKeysService } from './application/api-keys.service';
 import { CredentialVerificationService } from './application/credential-verification.service';
@@ -31,7 +31,6 @@ import {
   TypeOrmSetPasswordTokens,
   TypeOrmUserRepository,
 } from './infrastructure/persistence/identity.repositories';
-import { PgApiKeyRateLimiter } from './infrastructure/persistence/pg-rate-limiter';
 
 @Module({
   controllers: [AuthController, ApiKeysController, OnboardingController],
@@ -44,7 +43,6 @@ import { PgApiKeyRateLimiter } from './infrastructure/persistence/pg-rate-limite
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: SecretGenerator, useClass: CryptoSecretGenerator },
     { provide: CredentialVerifier, useClass: CredentialVerificationService },
-    { provide: ApiKeyRateLimiter, useClass: PgApiKeyRateLimiter },
     SignInService,
     ApiKeysService,
     OnboardingService,
@@ -53,7 +51,7 @@ import { PgApiKeyRateLimiter } from './infrastructure/persistence/pg-rate-limite
     UserDirectoryService,
     SessionMiddleware,
   ],
-  exports: [CredentialVerifier, ApiKeyRateLimiter, SessionMiddleware, StaffProvisioningService, UserDirectoryService],
+  exports: [CredentialVerifier, SessionMiddleware, StaffProvisioningService, UserDirectoryService],
 })
 export class IdentityModule implements OnApplicationBootstrap {
   private readonly logger = new Logger('Identity');

@@ -7,7 +7,8 @@ import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
 import { EntryLifecycleHooks } from './application/entry-hooks';
 import { LedgerEntriesService } from './application/ledger-entries.service';
-import { EntryRepository } from './domain/entry-ports';
+import { EntryRepository, PostingReader } from './domain/entry-ports';
+import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
@@ -25,6 +26,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
     { provide: EntryRepository, useClass: SqlEntryRepository },
+    { provide: PostingReader, useClass: SqlPostingReader },
     AccountUsageProbes,
     EntryLifecycleHooks,
     LedgerEntriesService,

@@ -2,21 +2,13 @@ import type { Principal } from './principal';
 
 /** Verifies credentials presented with a request (implemented by the identity module). */
 export abstract class CredentialVerifier {
-  /** The principal of a raw `x-api-key` value, or null when unknown, revoked or expired. */
+  /**
+   * The principal of a raw `x-api-key` value, or null when unknown, revoked or expired. The
+   * request is counted against the key's rate limit in the same call (D14).
+   */
   abstract verifyApiKey(rawKey: string): Promise<Principal | null>;
   /** The principal of a signed-in session's user, or null when the user no longer exists. */
   abstract principalForSessionUser(userId: string): Promise<Principal | null>;
-}
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  /** Seconds until a request would be admitted again (when refused). */
-  retryAfterSeconds: number;
-}
-
-/** D14: per-key sliding-window limit, shared by every instance (implemented in PostgreSQL). */
-export abstract class ApiKeyRateLimiter {
-  abstract consume(apiKeyId: string): Promise<RateLimitDecision>;
 }
 
 export interface TenantScope {

@@ -12,6 +12,8 @@ export interface Principal {
     readOnly: boolean;
     /** Confines the key to one Entity (D13). */
     entityId: string | null;
+    /** D14: counted when the key was authenticated, in the same database call. */
+    rateLimit: { allowed: boolean; retryAfterSeconds: number };
   };
 }
 

@@ -5,9 +5,16 @@ export abstract class Clock {
   abstract today(): string;
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 export function isoDateIn(timeZone: string, instant: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  let format = formats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD. Building a format is costly: one per time zone.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formats.set(timeZone, format);
+  }
+  return format.format(instant);
 }
 
 export class SystemClock extends Clock {

@@ -4,7 +4,6 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { newId } from '../../../../libs/shared-kernel/src';
 import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
-import { AuditTrailRecord } from './audit-trail.record';
 
 @Injectable()
 export class TypeOrmAuditRecorder extends AuditRecorder {
@@ -19,6 +18,28 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
     if (!this.txHost.isTransactionActive()) {
       throw new Error('The audit row must be written in the transaction of its mutation');
     }
-    await this.txHost.tx.getRepository(AuditTrailRecord).insert({ id: newId(), occurredAt: this.clock.now(), ...row });
+    // Plain SQL: this runs with every mutation.
+    await this.txHost.tx.query(
+      `INSERT INTO audit_trail (id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
+                                method, path, action, resource_type, resource_id, request_id, reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [
+        newId(),
+        this.clock.now(),
+        row.entityId,
+        row.organizationId,
+        row.actorUserId,
+        row.declaredActor,
+        row.credential,
+        row.apiKeyId,
+        row.method,
+        row.path,
+        row.action,
+        row.resourceType,
+        row.resourceId,
+        row.requestId,
+        row.reason,
+      ],
+    );
   }
 }

@@ -80,10 +80,9 @@ export class EntitiesService {
    * share lock so that a concurrent lock-date change waits for the posting (D24).
    */
   async postingTerms(entityId: string): Promise<{ currency: string; ledgerLockDate: string | null }> {
-    const entity = await this.entities.lockForShare(entityId);
-    if (!entity) throw entityNotFound(entityId);
-    const { currency, ledgerLockDate } = entity.snapshot();
-    return { currency, ledgerLockDate };
+    const terms = await this.entities.postingTerms(entityId);
+    if (!terms) throw entityNotFound(entityId);
+    return terms;
   }
 
   async identityFieldsEditable(entityId: string): Promise<boolean> {

@@ -4,8 +4,8 @@ export abstract class EntityRepository {
   abstract findById(entityId: string): Promise<LegalEntity | null>;
   /** Locks the row for the rest of the transaction. */
   abstract lock(entityId: string): Promise<LegalEntity | null>;
-  /** Share-locks the row: postings read a lock date that cannot change until they commit. */
-  abstract lockForShare(entityId: string): Promise<LegalEntity | null>;
+  /** Currency and lock date, share-locking the row: the lock date cannot change until the posting commits. */
+  abstract postingTerms(entityId: string): Promise<{ currency: string; ledgerLockDate: string | null } | null>;
   abstract insert(entity: LegalEntity): Promise<void>;
   abstract save(entity: LegalEntity): Promise<void>;
   abstract listAll(): Promise<LegalEntity[]>;

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { CredentialVerifier } from '../../../platform/auth/ports';
 import type { Principal } from '../../../platform/auth/principal';
 import { Clock } from '../../../platform/clock/clock';
-import { parseApiKey } from '../domain/api-key';
+import { hashSecret, parseApiKey } from '../domain/api-key';
 import { ApiKeyRepository, UserRepository } from '../domain/identity-ports';
 import type { User } from '../domain/user';
 
@@ -12,25 +14,28 @@ function userOf(user: User): Principal['user'] {
 
 @Injectable()
 export class CredentialVerificationService extends CredentialVerifier {
+  private readonly rateLimitPerHour: number;
+
   constructor(
     private readonly apiKeys: ApiKeyRepository,
     private readonly users: UserRepository,
     private readonly clock: Clock,
+    @Inject(ConfigService) config: ConfigService<RuntimeConfig, true>,
   ) {
     super();
+    this.rateLimitPerHour = config.get('apiKeyRateLimitPerHour', { infer: true });
   }
 
+  /** One database call: the key by prefix and secret hash, usable now, counted against its limit. */
   async verifyApiKey(rawKey: string): Promise<Principal | null> {
     const material = parseApiKey(rawKey.trim());
     if (!material) return null;
-    const found = await this.apiKeys.findByPrefix(material.prefix);
-    const now = this.clock.now();
-    if (!found || !found.apiKey.matches(material.secret) || !found.apiKey.isUsableAt(now)) return null;
-    if (found.apiKey.isUsageNoteDue(now)) await this.apiKeys.touchLastUsed(found.apiKey.id, now);
+    const found = await this.apiKeys.authenticate(material.prefix, hashSecret(material.secret), this.rateLimitPerHour, this.clock.now());
+    if (!found) return null;
     return {
-      user: userOf(found.owner),
+      user: found.owner,
       credential: 'api_key',
-      apiKey: { id: found.apiKey.id, readOnly: found.apiKey.isReadOnly, entityId: found.apiKey.entityId },
+      apiKey: { id: found.apiKeyId, readOnly: found.permissions !== null, entityId: found.entityId, rateLimit: found.rateLimit },
     };
   }
 

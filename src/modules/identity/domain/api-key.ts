@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** `permissions` is absent (full access of the owner) or exactly `{ "erp": ["read"] }` (D13). */
 export type ApiKeyPermissions = { erp: ['read'] } | null;
@@ -36,7 +36,11 @@ export function parseApiKey(raw: string): ApiKeySecretMaterial | null {
   return match ? { prefix: match[1], secret: match[2] } : null;
 }
 
-/** A credential for integrations and agents; authenticates as its owning User. */
+/**
+ * A credential for integrations and agents; authenticates as its owning User. Authentication
+ * itself (secret hash, revocation, expiry, rate limit) happens in one database call: see the
+ * ApiKeyAuthentication migration.
+ */
 export class ApiKey {
   private constructor(private state: ApiKeyState) {}
 
@@ -72,23 +76,6 @@ export class ApiKey {
   }
   get entityId(): string | null {
     return this.state.entityId;
-  }
-
-  /** Constant-time comparison of the presented secret with the stored hash. */
-  matches(secret: string): boolean {
-    const presented = Buffer.from(hashSecret(secret), 'hex');
-    const stored = Buffer.from(this.state.secretHash, 'hex');
-    return presented.length === stored.length && timingSafeEqual(presented, stored);
-  }
-
-  isUsableAt(now: Date): boolean {
-    if (this.state.revokedAt !== null) return false;
-    return this.state.expiresAt === null || this.state.expiresAt.getTime() > now.getTime();
-  }
-
-  /** lastUsedAt is noted at most once a minute, so that using a key does not write every time. */
-  isUsageNoteDue(now: Date): boolean {
-    return this.state.lastUsedAt === null || now.getTime() - this.state.lastUsedAt.getTime() >= 60_000;
   }
 
   revoke(now: Date): void {

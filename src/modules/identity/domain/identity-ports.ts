@@ -1,4 +1,12 @@
-import type { ApiKey } from './api-key';
+import type { ApiKey, ApiKeyPermissions } from './api-key';
+
+export interface AuthenticatedKey {
+  apiKeyId: string;
+  permissions: ApiKeyPermissions;
+  entityId: string | null;
+  owner: { id: string; email: string; name: string; role: 'staff' | 'client' };
+  rateLimit: { allowed: boolean; retryAfterSeconds: number };
+}
 import type { User } from './user';
 
 export abstract class UserRepository {
@@ -11,13 +19,15 @@ export abstract class UserRepository {
 }
 
 export abstract class ApiKeyRepository {
-  abstract findByPrefix(prefix: string): Promise<{ apiKey: ApiKey; owner: User } | null>;
+  /**
+   * The key with this prefix and secret hash, unrevoked and unexpired at `now`, with its owner;
+   * counts the request against `limitPerHour` and notes lastUsedAt (at most once a minute).
+   */
+  abstract authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date): Promise<AuthenticatedKey | null>;
   abstract findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null>;
   abstract listOwned(userId: string): Promise<ApiKey[]>;
   abstract insert(apiKey: ApiKey): Promise<void>;
   abstract save(apiKey: ApiKey): Promise<void>;
-  /** Notes the use of a key (the caller does so at most once a minute). */
-  abstract touchLastUsed(apiKeyId: string, now: Date): Promise<void>;
 }
 
 export abstract class PasswordHasher {

@@ -5,7 +5,8 @@ import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { isResultType } from '../domain/account-types';
-import { AllocationRow, EntryRepository, ListedLine } from '../domain/entry-ports';
+import { AllocationRow, EntryRepository, ListedLine, PostingReader } from '../domain/entry-ports';
+import { resolveBook } from '../domain/books-dimensions';
 import {
   assertEntryDate,
   assertOpenPeriod,
@@ -67,6 +68,7 @@ export function readEntryCursor(cursor: string): { entryDate: string; id: string
 export class LedgerEntriesService {
   constructor(
     private readonly entries: EntryRepository,
+    private readonly postingReader: PostingReader,
     private readonly chart: ChartRepository,
     private readonly dimensions: DimensionRepository,
     private readonly books: BooksService,
@@ -87,13 +89,26 @@ export class LedgerEntriesService {
     return this.post(entityId, input, 'scheduled');
   }
 
+  /** The hot path: one read (PostingReader) and one write for the entry and its lines. */
   private async post(entityId: string, input: NewEntryInput, kind: 'booked' | 'scheduled'): Promise<LedgerEntry> {
-    const terms = await this.entities.postingTerms(entityId);
-    const bookId = await this.books.resolve(entityId, input.bookId);
-    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
-    assertEntryDate(input.entryDate, kind, this.clock.today(), terms.ledgerLockDate);
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
-    const context = await this.postingContext(entityId, terms.currency, lines);
+    const facts = await this.postingReader.read(
+      entityId,
+      lines.map((l) => l.ledgerAccountId),
+      lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])),
+      lines.flatMap((l) => l.dimensionValueIds),
+    );
+    if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+    const bookId = resolveBook(facts.bookIds.map((id) => ({ id })), input.bookId);
+    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
+    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
+    const context: PostingContext = {
+      functionalCurrency: facts.currency,
+      account: (id) => facts.accounts.get(id),
+      partnerExists: (id) => facts.partnerIds.has(id),
+      dimensionValue: (id) => facts.dimensionValues.get(id),
+      exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
+    };
     const entry = LedgerEntry.post(
       {
         entityId,

@@ -1,4 +1,20 @@
+import type { AccountType, Tracking } from './account-types';
 import type { EntryLine, EntryStatus, LedgerEntry } from './ledger-entry';
+
+/** What a new entry is judged against, read together (PostingReader). */
+export interface PostingFacts {
+  currency: string;
+  ledgerLockDate: string | null;
+  bookIds: string[];
+  accounts: Map<string, { type: AccountType; tracking: Tracking }>;
+  partnerIds: Set<string>;
+  dimensionValues: Map<string, { dimensionId: string }>;
+}
+
+export abstract class PostingReader {
+  /** Null when the Entity does not exist. Share-locks the Entity until the posting commits. */
+  abstract read(entityId: string, accountIds: string[], partnerIds: string[], valueIds: string[]): Promise<PostingFacts | null>;
+}
 
 export interface EntryListFilter {
   from?: string;

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { DomainError } from '../../../../libs/shared-kernel/src';
 import { IS_PUBLIC, IS_STAFF_ONLY } from '../decorators';
-import { ApiKeyRateLimiter, CredentialVerifier } from '../ports';
+import { CredentialVerifier } from '../ports';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../principal';
 import { permissionDenied, rateLimited, unauthenticated } from './access-errors';
 
@@ -113,16 +113,15 @@ export class AuditActorGuard implements CanActivate {
   }
 }
 
-/** 6. Per-key rate limit (D14); sessions are not limited. */
+/**
+ * 6. Per-key rate limit (D14), counted in PostgreSQL when the key was authenticated (every
+ * instance shares the count); sessions are not limited.
+ */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  constructor(private readonly limiter: ApiKeyRateLimiter) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const principal = principalOf(requestOf(context));
-    if (!principal?.apiKey) return true;
-    const decision = await this.limiter.consume(principal.apiKey.id);
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+  canActivate(context: ExecutionContext): boolean {
+    const decision = principalOf(requestOf(context))?.apiKey?.rateLimit;
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds);
     return true;
   }
 }

@@ -33,9 +33,12 @@ export class TypeOrmEntityRepository extends EntityRepository {
     return record ? toEntity(record) : null;
   }
 
-  async lockForShare(entityId: string): Promise<LegalEntity | null> {
-    const record = await this.records.findOne({ where: { id: entityId }, lock: { mode: 'pessimistic_read' } });
-    return record ? toEntity(record) : null;
+  async postingTerms(entityId: string): Promise<{ currency: string; ledgerLockDate: string | null } | null> {
+    const [row]: Array<{ currency: string; ledger_lock_date: string | null }> = await this.txHost.tx.query(
+      'SELECT currency, ledger_lock_date FROM entities WHERE id = $1 FOR SHARE',
+      [entityId],
+    );
+    return row ? { currency: row.currency, ledgerLockDate: row.ledger_lock_date } : null;
   }
 
   async insert(entity: LegalEntity): Promise<void> {

@@ -36,7 +36,7 @@ export class SessionMiddleware implements OnApplicationShutdown {
       pruneSessionInterval: 15 * 60,
       errorLog: (...args: unknown[]) => logger.error({ args }, 'session store error'),
     });
-    this.handler = session({
+    const sessions = session({
       name: SESSION_COOKIE,
       secret: config.get('sessionSecret', { infer: true }),
       store: this.store,
@@ -51,6 +51,8 @@ export class SessionMiddleware implements OnApplicationShutdown {
         path: '/',
       },
     });
+    // A request that presents an API key is judged by the key alone: no session to load.
+    this.handler = (request, response, next) => (request.headers['x-api-key'] !== undefined ? next() : sessions(request, response, next));
   }
 
   onApplicationShutdown(): void {

@@ -3,9 +3,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { newId } from '../../../../../libs/shared-kernel/src';
-import { ApiKey } from '../../domain/api-key';
+import { ApiKey, ApiKeyPermissions } from '../../domain/api-key';
 import {
   ApiKeyRepository,
+  AuthenticatedKey,
   SetPasswordTokens,
   SignInFailures,
   UserRepository,
@@ -63,11 +64,20 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return this.txHost.tx.getRepository(ApiKeyRecord);
   }
 
-  async findByPrefix(prefix: string): Promise<{ apiKey: ApiKey; owner: User } | null> {
-    const record = await this.records.findOne({ where: { prefix }, relations: { user: true } });
-    if (!record?.user) return null;
-    const { user, ...key } = record;
-    return { apiKey: toApiKey(key as ApiKeyRecord), owner: toUser(user) };
+  /** On every key request: one call (migration ApiKeyAuthentication). */
+  async authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date): Promise<AuthenticatedKey | null> {
+    const [row]: Array<Record<string, unknown>> = await this.txHost.tx.query(
+      'SELECT * FROM authenticate_api_key($1, $2, $3, $4)',
+      [prefix, secretHash, limitPerHour, now],
+    );
+    if (!row) return null;
+    return {
+      apiKeyId: row.api_key_id as string,
+      permissions: row.permissions as ApiKeyPermissions,
+      entityId: row.entity_id as string | null,
+      owner: { id: row.user_id as string, email: row.email as string, name: row.name as string, role: row.role as 'staff' | 'client' },
+      rateLimit: { allowed: row.allowed as boolean, retryAfterSeconds: row.retry_after_seconds as number },
+    };
   }
 
   async findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null> {
@@ -89,9 +99,6 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     await this.records.update({ id }, rest);
   }
 
-  async touchLastUsed(apiKeyId: string, now: Date): Promise<void> {
-    await this.records.update({ id: apiKeyId }, { lastUsedAt: now });
-  }
 }
 
 @Injectable()

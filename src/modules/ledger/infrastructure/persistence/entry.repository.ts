@@ -11,6 +11,18 @@ const LINE_COLUMNS = `l.entity_id, l.id, l.entry_id, l.line_no, l.side, l.accoun
   l.transaction_currency, l.transaction_amount, l.exchange_rate::text AS exchange_rate, l.is_open_item, l.allocated_amount,
   l.book_id, l.entry_date, l.status`;
 
+/** Parameters $1-$19 of lineParameters(): lines of one entry, then their Dimension Value tags. */
+const LINES_INSERT = `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
+                             transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
+                             book_id, entry_date, status)
+   SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
+          l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
+     FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
+                 $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
+       AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)`;
+const TAGS_INSERT = `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
+   SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($17::uuid[], $18::uuid[], $19::uuid[]) AS t(line_id, dimension_id, value_id)`;
+
 /** PostgreSQL's numeric text drops nothing; trailing zeros of numeric(24,12) are trimmed for display. */
 function rateText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -57,54 +69,47 @@ export class SqlEntryRepository extends EntryRepository {
     return this.txHost.tx.query(sql, values);
   }
 
+  /** The entry, its lines and their tags in one statement: one round trip per posting. */
   async insert(entry: LedgerEntry): Promise<void> {
     const s = entry.snapshot();
     await this.query(
-      `INSERT INTO ledger_entries (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
+      `WITH entry AS (
+         INSERT INTO ledger_entries (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
+       ), lines AS (${LINES_INSERT.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`)})
+       ${TAGS_INSERT.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`)}`,
+      [s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt, ...this.lineParameters(entry)],
     );
-    await this.insertLines(entry);
   }
 
-  private async insertLines(entry: LedgerEntry): Promise<void> {
+  private lineParameters(entry: LedgerEntry): unknown[] {
     const s = entry.snapshot();
-    // One statement for all lines and one for all their tags: the round trips do not grow with the lines.
-    await this.query(
-      `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
-                                 transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
-                                 book_id, entry_date, status)
-       SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
-              l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
-         FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
-                     $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
-           AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)`,
-      [
-        s.entityId,
-        s.id,
-        s.bookId,
-        s.entryDate,
-        s.status,
-        s.lines.map((l) => l.id),
-        s.lines.map((l) => l.lineNo),
-        s.lines.map((l) => l.side),
-        s.lines.map((l) => l.ledgerAccountId),
-        s.lines.map((l) => l.amount),
-        s.lines.map((l) => l.description),
-        s.lines.map((l) => l.partnerId),
-        s.lines.map((l) => l.transactionCurrency),
-        s.lines.map((l) => l.transactionAmount),
-        s.lines.map((l) => l.exchangeRate),
-        s.lines.map((l) => l.isOpenItem),
-      ],
-    );
     const tags = s.lines.flatMap((l) => l.dimensionValues.map((v) => ({ lineId: l.id, ...v })));
-    if (tags.length > 0) {
-      await this.query(
-        `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
-         SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS t(line_id, dimension_id, value_id)`,
-        [s.entityId, tags.map((t) => t.lineId), tags.map((t) => t.dimensionId), tags.map((t) => t.id)],
-      );
-    }
+    return [
+      s.entityId,
+      s.id,
+      s.bookId,
+      s.entryDate,
+      s.status,
+      s.lines.map((l) => l.id),
+      s.lines.map((l) => l.lineNo),
+      s.lines.map((l) => l.side),
+      s.lines.map((l) => l.ledgerAccountId),
+      s.lines.map((l) => l.amount),
+      s.lines.map((l) => l.description),
+      s.lines.map((l) => l.partnerId),
+      s.lines.map((l) => l.transactionCurrency),
+      s.lines.map((l) => l.transactionAmount),
+      s.lines.map((l) => l.exchangeRate),
+      s.lines.map((l) => l.isOpenItem),
+      tags.map((t) => t.lineId),
+      tags.map((t) => t.dimensionId),
+      tags.map((t) => t.id),
+    ];
+  }
+
+  /** Lines and tags of an entry whose header row exists (scheduled entries' replaced line sets). */
+  private async insertLines(entry: LedgerEntry): Promise<void> {
+    await this.query(`WITH lines AS (${LINES_INSERT}) ${TAGS_INSERT}`, this.lineParameters(entry));
   }
 
   async find(entityId: string, entryId: string): Promise<LedgerEntry | null> {

@@ -71,9 +71,28 @@ export class TypeOrmChartRepository extends ChartRepository {
     return record ? toAccount(record) : null;
   }
 
+  /** On every posting: one plain query. */
   async accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]> {
     if (accountIds.length === 0) return [];
-    return (await this.accountRecords.findBy({ entityId, id: In([...new Set(accountIds)]) })).map(toAccount);
+    const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
+      `SELECT entity_id, id, group_id, code, name, type, tracking, subtype, created_at, updated_at
+         FROM ledger_accounts WHERE entity_id = $1 AND id = ANY($2::uuid[])`,
+      [entityId, [...new Set(accountIds)]],
+    );
+    return rows.map((r) =>
+      LedgerAccount.restore({
+        entityId: r.entity_id as string,
+        id: r.id as string,
+        groupId: r.group_id as string | null,
+        code: r.code as string,
+        name: r.name as string,
+        type: r.type as AccountType,
+        tracking: r.tracking as Tracking,
+        subtype: r.subtype as Subtype | null,
+        createdAt: r.created_at as Date,
+        updatedAt: r.updated_at as Date,
+      }),
+    );
   }
 
   async insertAccounts(accounts: LedgerAccount[]): Promise<void> {
@@ -117,9 +136,13 @@ export class TypeOrmBookRepository extends BookRepository {
     return this.txHost.tx.getRepository(BookRecord);
   }
 
+  /** On every book-scoped request: one plain query. */
   async list(entityId: string): Promise<Book[]> {
-    const records = await this.records.find({ where: { entityId }, order: { position: 'ASC' } });
-    return records.map(({ entityId, id, name, createdAt, updatedAt }) => ({ entityId, id, name, createdAt, updatedAt }));
+    const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
+      `SELECT id, name, created_at, updated_at FROM books WHERE entity_id = $1 ORDER BY position`,
+      [entityId],
+    );
+    return rows.map((r) => ({ entityId, id: r.id as string, name: r.name as string, createdAt: r.created_at as Date, updatedAt: r.updated_at as Date }));
   }
 
   async find(entityId: string, bookId: string): Promise<Book | null> {

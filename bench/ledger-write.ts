@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
+import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
+import { startService } from './lib/service';
+
+const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
+const CONNECTIONS = 8;
+
+function arg(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+/** A balanced entry of 2 to 6 lines on the given accounts. */
+function entryBody(accounts: string[], sequence: number): Record<string, unknown> {
+  const lineCount = 2 + (sequence % 5);
+  const amounts = Array.from({ length: lineCount - 1 }, (_, i) => 1000 + ((sequence * 7 + i * 13) % 90000));
+  const total = amounts.reduce((a, b) => a + b, 0);
+  return {
+    id: randomUUID(),
+    entryDate: '2026-01-15',
+    memo: `Bench entry ${sequence}`,
+    newLedgerEntryLines: [
+      { side: 'debit', ledgerAccountId: accounts[0], amount: total },
+      ...amounts.map((amount, i) => ({ side: 'credit', ledgerAccountId: accounts[1 + (i % (accounts.length - 1))], amount })),
+    ],
+  };
+}
+
+async function json(url: string, method: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return { body: (await res.json().catch(() => ({}))) as Record<string, unknown>, headers: res.headers };
+}
+
+/**
+ * The ceiling of this machine: a three-line entry plus its audit row as one SQL statement, from
+ * CONNECTIONS clients of one process, against the same server and schema.
+ */
+async function sqlCeiling(databaseUrl: string, entityId: string, accounts: string[], seconds: number): Promise<LoadResult> {
+  const pool = new Pool({ connectionString: databaseUrl, max: CONNECTIONS });
+  const latencies: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let sequence = 0;
+  const statement = `
+    WITH e AS (
+      INSERT INTO ledger_entries (entity_id, id, book_id, entry_date, memo, notes, status, source, reversal_of_entry_id, reversed_by_entry_id, created_at, updated_at)
+      VALUES ($1, $2, NULL, '2026-01-15', $3, NULL, 'active', 'manual', NULL, NULL, now(), now()) RETURNING id),
+    l AS (
+      INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency,
+                                transaction_amount, exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
+      SELECT $1, gen_random_uuid(), e.id, x.n, x.side, x.account, x.amount, NULL, NULL, NULL, NULL, NULL, false, 0, NULL, '2026-01-15', 'active'
+        FROM e, unnest(ARRAY[1, 2, 3]::smallint[], ARRAY['debit', 'credit', 'credit'], ARRAY[$4, $5, $6]::uuid[], ARRAY[$7 * 2, $7, $7]::bigint[]) AS x(n, side, account, amount))
+    INSERT INTO audit_trail (id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id, method, path, action, resource_type, resource_id, request_id, reason)
+    SELECT gen_random_uuid(), now(), $1, NULL, NULL, 'bench', 'api_key', NULL, 'POST', '/bench', 'ledger_entry.create', 'ledger_entry', e.id::text, $2::text, NULL FROM e`;
+  const worker = async () => {
+    const client = await pool.connect();
+    try {
+      while (performance.now() < deadline) {
+        const n = sequence++;
+        const t0 = performance.now();
+        await client.query(statement, [entityId, randomUUID(), `Ceiling ${n}`, accounts[0], accounts[1], accounts[2], 1000 + (n % 90000)]);
+        latencies.push(performance.now() - t0);
+      }
+    } finally {
+      client.release();
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  await pool.end();
+  const secondsTaken = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    failures: 0,
+    seconds: secondsTaken,
+    requestsPerSecond: latencies.length / secondsTaken,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
+}
+
+/** `npm run bench -- ledger-write [--seconds N]`: entries through the HTTP API against the SQL ceiling. */
+export async function ledgerWrite(args: string[]): Promise<void> {
+  const seconds = arg(args, 'seconds', 20);
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+
+  const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
+  chmodSync(root, 0o755);
+  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false });
+  await ensureDatabase(postgres.urlFor('postgres'), 'bench');
+  const databaseUrl = postgres.urlFor('bench');
+  const service = await startService(
+    {
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: '10',
+      BOOTSTRAP_STAFF_EMAIL: STAFF.email,
+      BOOTSTRAP_STAFF_PASSWORD: STAFF.password,
+      API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    },
+    join(root, 'data'),
+  );
+  try {
+    const signIn = await json(`${service.baseUrl}/api/auth/sign-in/email`, 'POST', STAFF, {});
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+    const key = (await json(`${service.baseUrl}/api/auth/api-keys`, 'POST', { name: 'bench' }, { cookie })).body.key as string;
+    const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
+    const entityId = randomUUID();
+    await json(`${service.baseUrl}/api/entities`, 'POST', { id: entityId, name: 'Bench SpA', country: 'CL', taxId: '76.086.428-5', currency: 'CLP' }, headers);
+    const accounts: string[] = [];
+    for (const [code, type] of [['1101', 'asset'], ['4101', 'income'], ['4102', 'income'], ['2105', 'liability'], ['5101', 'operating_expense']]) {
+      const id = randomUUID();
+      await json(`${service.baseUrl}/api/entities/${entityId}/ledger/accounts`, 'POST', { id, name: `Account ${code}`, code, type, tracking: 'balance' }, headers);
+      accounts.push(id);
+    }
+
+    // Warm up, then measure.
+    await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds: 2, next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }), expectStatus: 201 });
+    const api = await runLoad({
+      baseUrl: service.baseUrl,
+      connections: CONNECTIONS,
+      seconds,
+      next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }),
+      expectStatus: 201,
+    });
+    const rss = service.rssMiB();
+    const ceiling = await sqlCeiling(databaseUrl, entityId, accounts, seconds);
+    process.stdout.write(`${formatLoad(`API POST entries (2-6 lines, API key, ${CONNECTIONS} connections)`, api)}; service RSS ${rss} MiB\n`);
+    process.stdout.write(`${formatLoad(`SQL ceiling (3-line entry + audit row, one statement, ${CONNECTIONS} clients)`, ceiling)}\n`);
+    process.stdout.write(`API / ceiling: ${((100 * api.requestsPerSecond) / ceiling.requestsPerSecond).toFixed(1)}%\n`);
+  } finally {
+    await service.stop();
+    await postgres.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
