@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CHART_TEMPLATES } from '../src/modules/ledger/application/chart-templates';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, buildWorld, createEntity, World } from './harness/world';
+import { countRows } from './harness/db-checks';
+import type { TestApp } from './harness/test-app';
+import { Agent, createWorldApp, freshEntity, World } from './harness/world';
 
 const CL_PYME = CHART_TEMPLATES.find((t) => t.key === 'cl-pyme')!;
 
@@ -12,14 +13,10 @@ describe('chart of accounts, groups and templates', () => {
   let world: World;
   let staff: Agent;
 
-  const freshEntity = async () => (await createEntity(staff, world.organizationId)).id;
-  const count = async (table: string, entityId: string) =>
-    (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE entity_id = $1`, [entityId]))[0].n;
+  const count = (table: string, entityId: string) => countRows(t, table, 'entity_id = $1', [entityId]);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    world = await buildWorld(t);
-    staff = world.staff;
+    ({ t, world, staff } = await createWorldApp());
   });
   afterAll(() => t.close());
 
@@ -42,7 +39,7 @@ describe('chart of accounts, groups and templates', () => {
     });
 
     it('initializes an empty chart with the counts the list reports, fresh ids and the group tree kept', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const summary = (await staff.get(`/api/entities/${entityId}/ledger/chart-templates`)).body.find((s: { key: string }) => s.key === 'cl-pyme');
       const res = await staff
         .post(`/api/entities/${entityId}/ledger/chart-initializations`)
@@ -67,14 +64,14 @@ describe('chart of accounts, groups and templates', () => {
         expect(made.groupId ? groupById.get(made.groupId)!.codePrefix : null).toBe(groupPrefix);
       }
       // Another Entity initialized from the same template gets other ids.
-      const other = await freshEntity();
+      const other = await freshEntity(world);
       const again = await staff.post(`/api/entities/${other}/ledger/chart-initializations`).send({ id: randomUUID(), templateKey: 'cl-pyme', templateVersion: CL_PYME.version });
       const firstIds = new Set(res.body.accounts.map((a: { id: string }) => a.id));
       expect(again.body.accounts.some((a: { id: string }) => firstIds.has(a.id))).toBe(false);
     });
 
     it('refuses a second initialization (CHART_TEMPLATE_REQUIRES_EMPTY_CHART_ERROR) and a reused id first (CHART_INITIALIZATION_ALREADY_EXISTS_ERROR)', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const id = randomUUID();
       await staff.post(`/api/entities/${entityId}/ledger/chart-initializations`).send({ id, templateKey: 'ifrs-sme', templateVersion: '2025.1' }).expect(201);
       const before = await count('ledger_accounts', entityId);
@@ -88,7 +85,7 @@ describe('chart of accounts, groups and templates', () => {
     });
 
     it('refuses a chart that already has an account', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id: randomUUID(), name: 'Caja', code: '1101', type: 'asset', tracking: 'balance' }).expect(201);
       const res = await staff.post(`/api/entities/${entityId}/ledger/chart-initializations`).send({ id: randomUUID(), templateKey: 'cl-pyme', templateVersion: CL_PYME.version });
       expect(res.status).toBe(409);
@@ -97,7 +94,7 @@ describe('chart of accounts, groups and templates', () => {
     });
 
     it('answers 404 CHART_TEMPLATE_NOT_FOUND_ERROR for an unknown key or version, writing nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       for (const body of [{ templateKey: 'nope', templateVersion: '1' }, { templateKey: 'cl-pyme', templateVersion: '1999.1' }]) {
         const res = await staff.post(`/api/entities/${entityId}/ledger/chart-initializations`).send({ id: randomUUID(), ...body });
         expect(res.status).toBe(404);
@@ -108,7 +105,7 @@ describe('chart of accounts, groups and templates', () => {
     });
 
     it('initializes once when two initializations race', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const server = t.app.getHttpServer();
       const cookie = (await staff.get('/api/auth/session')).request.cookies;
       const send = () =>
@@ -124,7 +121,7 @@ describe('chart of accounts, groups and templates', () => {
 
   describe('account groups (D30)', () => {
     it('creates a group 201 { group } in the D30 shape', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const id = randomUUID();
       const res = await staff.post(`/api/entities/${entityId}/ledger/account-groups`).send({ id, codePrefix: '1', name: 'Activo', type: 'asset' });
       expect(res.status).toBe(201);
@@ -132,7 +129,7 @@ describe('chart of accounts, groups and templates', () => {
     });
 
     it('refuses reused ids and prefixes, a missing parent and a parent of another family', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const parent = randomUUID();
       const url = `/api/entities/${entityId}/ledger/account-groups`;
       await staff.post(url).send({ id: parent, codePrefix: '1', name: 'Activo', type: 'asset' }).expect(201);
@@ -160,7 +157,7 @@ describe('chart of accounts, groups and templates', () => {
     const url = () => `/api/entities/${entityId}/ledger/accounts`;
 
     beforeAll(async () => {
-      entityId = await freshEntity();
+      entityId = await freshEntity(world);
       assetGroup = randomUUID();
       await staff.post(`/api/entities/${entityId}/ledger/account-groups`).send({ id: assetGroup, codePrefix: '11', name: 'Activo corriente', type: 'asset' }).expect(201);
     });
@@ -261,7 +258,7 @@ describe('chart of accounts, groups and templates', () => {
     it("never reaches another Entity's accounts", async () => {
       const id = randomUUID();
       await staff.post(url()).send({ id, name: 'Propia', code: '1197', type: 'asset', tracking: 'balance' }).expect(201);
-      const other = await freshEntity();
+      const other = await freshEntity(world);
       const res = await staff.patch(`/api/entities/${other}/ledger/accounts/${id}`).send({ name: 'Ajena' });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('LEDGER_ACCOUNT_NOT_FOUND_ERROR');

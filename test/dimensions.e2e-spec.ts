@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, buildWorld, createEntity, World } from './harness/world';
-
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import { expectRefused } from './harness/db-checks';
+import type { TestApp } from './harness/test-app';
+import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
 interface DimensionBody {
   id: string;
@@ -30,13 +30,10 @@ describe('Dimensions and Dimension Values', () => {
   let staff: Agent;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    world = await buildWorld(t);
-    staff = world.staff;
+    ({ t, world, staff } = await createWorldApp());
   });
   afterAll(() => t.close());
 
-  const freshEntity = async (): Promise<string> => (await createEntity(staff, world.organizationId)).id;
   const dimensionsPath = (entityId: string) => `/api/entities/${entityId}/dimensions`;
   const valuesPath = (entityId: string, dimensionId: string) => `${dimensionsPath(entityId)}/${dimensionId}/values`;
 
@@ -57,26 +54,12 @@ describe('Dimensions and Dimension Values', () => {
     t.sql('SELECT id, name, updated_at FROM dimensions WHERE entity_id = $1 ORDER BY id', [entityId]);
   const valueRows = (entityId: string) =>
     t.sql('SELECT id, dimension_id, code, name, parent_id, updated_at FROM dimension_values WHERE entity_id = $1 ORDER BY id', [entityId]);
-  const auditCount = async (entityId: string) => {
-    const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail WHERE entity_id = $1', [entityId]);
-    return row.n;
-  };
-
-  /** Runs a request that must be refused and checks that neither the rows nor the audit trail changed. */
-  const refusedWithoutWrites = async (entityId: string, send: () => Promise<{ status: number; body: { code?: string } }>, status: number, code: string) => {
-    const dimensions = await dimensionRows(entityId);
-    const values = await valueRows(entityId);
-    const audit = await auditCount(entityId);
-    const res = await send();
-    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-    expect(await dimensionRows(entityId)).toEqual(dimensions);
-    expect(await valueRows(entityId)).toEqual(values);
-    expect(await auditCount(entityId)).toBe(audit);
-  };
+  /** Sends a request that must be refused, and checks that neither the Dimensions, their values nor the audit trail changed. */
+  const refusedWithoutWrites = (req: Test, status: number, code: string) => expectRefused(t, ['dimensions', 'dimension_values', 'audit_trail'], req, status, code);
 
   describe('Dimensions', () => {
     it('creates a Dimension and answers 201 with { id, entityId, name, createdAt, updatedAt }', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const id = randomUUID();
       const res = await staff.post(dimensionsPath(entityId)).send({ id, name: 'Cost center' });
       expect(res.status).toBe(201);
@@ -86,8 +69,8 @@ describe('Dimensions and Dimension Values', () => {
     });
 
     it('lists the Dimensions of the Entity only', async () => {
-      const entityId = await freshEntity();
-      const other = await freshEntity();
+      const entityId = await freshEntity(world);
+      const other = await freshEntity(world);
       const region = await createDimension(entityId, 'Region');
       const cost = await createDimension(entityId, 'Cost center');
       await createDimension(other, 'Project');
@@ -98,20 +81,20 @@ describe('Dimensions and Dimension Values', () => {
     });
 
     it('refuses a reused id with 409 DIMENSION_ALREADY_EXISTS_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const dimension = await createDimension(entityId, 'Region');
-      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send({ id: dimension.id, name: 'Project' }), 409, 'DIMENSION_ALREADY_EXISTS_ERROR');
+      await refusedWithoutWrites(staff.post(dimensionsPath(entityId)).send({ id: dimension.id, name: 'Project' }), 409, 'DIMENSION_ALREADY_EXISTS_ERROR');
     });
 
     it('refuses a name in use on create with 409 DIMENSION_NAME_ALREADY_EXISTS_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       await createDimension(entityId, 'Region');
-      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send({ id: randomUUID(), name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
+      await refusedWithoutWrites(staff.post(dimensionsPath(entityId)).send({ id: randomUUID(), name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
     });
 
     it('accepts the same name in another Entity', async () => {
-      await createDimension(await freshEntity(), 'Region');
-      await createDimension(await freshEntity(), 'Region');
+      await createDimension(await freshEntity(world), 'Region');
+      await createDimension(await freshEntity(world), 'Region');
     });
 
     it.each([
@@ -120,12 +103,12 @@ describe('Dimensions and Dimension Values', () => {
       ['a missing id', { name: 'Region' }],
       ['a missing name', { id: randomUUID() }],
     ])('refuses %s on create with 400 VALIDATION_ERROR', async (_label, body) => {
-      const entityId = await freshEntity();
-      await refusedWithoutWrites(entityId, () => staff.post(dimensionsPath(entityId)).send(body), 400, 'VALIDATION_ERROR');
+      const entityId = await freshEntity(world);
+      await refusedWithoutWrites(staff.post(dimensionsPath(entityId)).send(body), 400, 'VALIDATION_ERROR');
     });
 
     it('renames a Dimension and answers 200 with it', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const dimension = await createDimension(entityId, 'Region');
       const res = await staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: 'Zone' });
       expect(res.status).toBe(200);
@@ -134,35 +117,35 @@ describe('Dimensions and Dimension Values', () => {
     });
 
     it('refuses a rename to a name in use with 409 DIMENSION_NAME_ALREADY_EXISTS_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       await createDimension(entityId, 'Region');
       const project = await createDimension(entityId, 'Project');
-      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${project.id}`).send({ name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
+      await refusedWithoutWrites(staff.patch(`${dimensionsPath(entityId)}/${project.id}`).send({ name: 'Region' }), 409, 'DIMENSION_NAME_ALREADY_EXISTS_ERROR');
     });
 
     it('refuses a rename without a name with 400 VALIDATION_ERROR', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const dimension = await createDimension(entityId, 'Region');
-      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({}), 400, 'VALIDATION_ERROR');
-      await refusedWithoutWrites(entityId, () => staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: '' }), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({}), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: '' }), 400, 'VALIDATION_ERROR');
     });
 
     it('answers 404 DIMENSION_NOT_FOUND_ERROR for an unknown Dimension and one of another Entity, on every route', async () => {
-      const entityId = await freshEntity();
-      const other = await freshEntity();
+      const entityId = await freshEntity(world);
+      const other = await freshEntity(world);
       const foreign = await createDimension(other, 'Region');
       for (const dimensionId of [randomUUID(), foreign.id]) {
         const path = `${dimensionsPath(entityId)}/${dimensionId}`;
-        await refusedWithoutWrites(entityId, () => staff.patch(path).send({ name: 'Zone' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
-        await refusedWithoutWrites(entityId, () => staff.delete(path), 404, 'DIMENSION_NOT_FOUND_ERROR');
-        await refusedWithoutWrites(entityId, () => staff.get(`${path}/values`), 404, 'DIMENSION_NOT_FOUND_ERROR');
-        await refusedWithoutWrites(entityId, () => staff.post(`${path}/values`).send({ id: randomUUID(), code: 'X', name: 'X' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.patch(path).send({ name: 'Zone' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.delete(path), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.get(`${path}/values`), 404, 'DIMENSION_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.post(`${path}/values`).send({ id: randomUUID(), code: 'X', name: 'X' }), 404, 'DIMENSION_NOT_FOUND_ERROR');
       }
       expect((await dimensionRows(other)).map((row) => row.name)).toEqual(['Region']);
     });
 
     it('deletes a Dimension without values and answers 200 with the deleted Dimension', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const dimension = await createDimension(entityId, 'Region');
       const res = await staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`);
       expect(res.status).toBe(200);
@@ -172,10 +155,10 @@ describe('Dimensions and Dimension Values', () => {
     });
 
     it('refuses to delete a Dimension with values with 409 DIMENSION_HAS_VALUES_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const dimension = await createDimension(entityId, 'Region');
       await createValue(entityId, dimension.id, 'N');
-      await refusedWithoutWrites(entityId, () => staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`), 409, 'DIMENSION_HAS_VALUES_ERROR');
+      await refusedWithoutWrites(staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`), 409, 'DIMENSION_HAS_VALUES_ERROR');
     });
   });
 
@@ -185,7 +168,7 @@ describe('Dimensions and Dimension Values', () => {
     let otherDimension: DimensionBody;
 
     beforeEach(async () => {
-      entityId = await freshEntity();
+      entityId = await freshEntity(world);
       dimension = await createDimension(entityId, 'Region');
       otherDimension = await createDimension(entityId, 'Project');
     });
@@ -217,15 +200,13 @@ describe('Dimensions and Dimension Values', () => {
     it('refuses a reused value id with 409 DIMENSION_VALUE_ALREADY_EXISTS_ERROR and writes nothing', async () => {
       const value = await createValue(entityId, dimension.id, 'N');
       await refusedWithoutWrites(
-        entityId,
-        () => staff.post(valuesPath(entityId, dimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
+        staff.post(valuesPath(entityId, dimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
         409,
         'DIMENSION_VALUE_ALREADY_EXISTS_ERROR',
       );
       // Also when the id is reused under another Dimension of the Entity.
       await refusedWithoutWrites(
-        entityId,
-        () => staff.post(valuesPath(entityId, otherDimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
+        staff.post(valuesPath(entityId, otherDimension.id)).send({ id: value.id, code: 'S', name: 'South' }),
         409,
         'DIMENSION_VALUE_ALREADY_EXISTS_ERROR',
       );
@@ -234,8 +215,7 @@ describe('Dimensions and Dimension Values', () => {
     it('refuses a code in use in the same Dimension with 409 DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR; the same code in another Dimension is fine', async () => {
       await createValue(entityId, dimension.id, 'N');
       await refusedWithoutWrites(
-        entityId,
-        () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'N', name: 'Another north' }),
+        staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'N', name: 'Another north' }),
         409,
         'DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR',
       );
@@ -247,15 +227,14 @@ describe('Dimensions and Dimension Values', () => {
       const foreignParent = await createValue(entityId, otherDimension.id, 'P');
       for (const parentId of [randomUUID(), foreignParent.id]) {
         await refusedWithoutWrites(
-          entityId,
-          () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'C', name: 'Child', parentId }),
+          staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), code: 'C', name: 'Child', parentId }),
           404,
           'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR',
         );
       }
       const value = await createValue(entityId, dimension.id, 'C');
       for (const parentId of [randomUUID(), foreignParent.id]) {
-        await refusedWithoutWrites(entityId, () => staff.patch(valuePath(value.id)).send({ parentId }), 404, 'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.patch(valuePath(value.id)).send({ parentId }), 404, 'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR');
       }
     });
 
@@ -266,7 +245,7 @@ describe('Dimensions and Dimension Values', () => {
       ['a missing code', { name: 'North' }],
       ['a malformed parentId', { code: 'N', name: 'North', parentId: 'nope' }],
     ])('refuses %s on create with 400 VALIDATION_ERROR', async (_label, body) => {
-      await refusedWithoutWrites(entityId, () => staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), ...body }), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.post(valuesPath(entityId, dimension.id)).send({ id: randomUUID(), ...body }), 400, 'VALIDATION_ERROR');
     });
 
     it('updates code, name and parent with PATCH and answers 200 with the value', async () => {
@@ -288,22 +267,22 @@ describe('Dimensions and Dimension Values', () => {
 
     it('refuses a PATCH with an empty body with 400 VALIDATION_ERROR', async () => {
       const value = await createValue(entityId, dimension.id, 'V');
-      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(value.id)).send({}), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(valuePath(value.id)).send({}), 400, 'VALIDATION_ERROR');
     });
 
     it('refuses a PATCH to a code in use in the Dimension with 409 DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR', async () => {
       await createValue(entityId, dimension.id, 'A');
       const b = await createValue(entityId, dimension.id, 'B');
-      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(b.id)).send({ code: 'A' }), 409, 'DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR');
+      await refusedWithoutWrites(staff.patch(valuePath(b.id)).send({ code: 'A' }), 409, 'DIMENSION_VALUE_CODE_ALREADY_EXISTS_ERROR');
     });
 
     it('refuses a parent that would make a value its own descendant with 409 DIMENSION_VALUE_PARENT_CYCLE_ERROR', async () => {
       const a = await createValue(entityId, dimension.id, 'A');
       const b = await createValue(entityId, dimension.id, 'B', a.id);
       const c = await createValue(entityId, dimension.id, 'C', b.id);
-      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: c.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
-      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: b.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
-      await refusedWithoutWrites(entityId, () => staff.patch(valuePath(a.id)).send({ parentId: a.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      await refusedWithoutWrites(staff.patch(valuePath(a.id)).send({ parentId: c.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      await refusedWithoutWrites(staff.patch(valuePath(a.id)).send({ parentId: b.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
+      await refusedWithoutWrites(staff.patch(valuePath(a.id)).send({ parentId: a.id }), 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR');
       // Moving a descendant further down its own branch is no cycle.
       const moved = await staff.patch(valuePath(c.id)).send({ parentId: a.id });
       expect(moved.status).toBe(200);
@@ -313,15 +292,15 @@ describe('Dimensions and Dimension Values', () => {
     it('answers 404 DIMENSION_VALUE_NOT_FOUND_ERROR for an unknown value and for a value addressed under the wrong Dimension', async () => {
       const value = await createValue(entityId, dimension.id, 'V');
       for (const path of [valuePath(randomUUID()), valuePath(value.id, otherDimension.id)]) {
-        await refusedWithoutWrites(entityId, () => staff.patch(path).send({ name: 'X' }), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
-        await refusedWithoutWrites(entityId, () => staff.delete(path), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.patch(path).send({ name: 'X' }), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.delete(path), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR');
       }
     });
 
     it('refuses to delete a value with children with 409 DIMENSION_VALUE_HAS_CHILDREN_ERROR; deleting a leaf answers 200 with the value', async () => {
       const parent = await createValue(entityId, dimension.id, 'P');
       const leaf = await createValue(entityId, dimension.id, 'L', parent.id);
-      await refusedWithoutWrites(entityId, () => staff.delete(valuePath(parent.id)), 409, 'DIMENSION_VALUE_HAS_CHILDREN_ERROR');
+      await refusedWithoutWrites(staff.delete(valuePath(parent.id)), 409, 'DIMENSION_VALUE_HAS_CHILDREN_ERROR');
 
       const res = await staff.delete(valuePath(leaf.id));
       expect(res.status).toBe(200);

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { createTestApp, TestApp } from './harness/test-app';
-import { buildWorld, World } from './harness/world';
+import type { TestApp } from './harness/test-app';
+import { createWorldApp, World } from './harness/world';
 
 describe('Entity routes: the access matrix', () => {
   let t: TestApp;
   let world: World;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    world = await buildWorld(t);
+    ({ t, world } = await createWorldApp());
   });
   afterAll(() => t.close());
 

@@ -1,37 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { Response, Test } from 'supertest';
-import { Clock, isoDateIn } from '../src/platform/clock/clock';
+import { auditRowCount, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, createEntity, createOrganization, grantMembership, mintKey, onboardUser, signInStaff, TestUser } from './harness/world';
+import { TickingClock } from './harness/ticking-clock';
+import { Agent, bootstrapStaffId, createEntity, createOrganization, grantMembership, ISO_DATETIME, mintKey, onboardUser, signInStaff, TestUser, uniqueName } from './harness/world';
 
-/**
- * A clock that moves one second forward at every reading, so that audit rows never share an
- * instant; `jumpTo` moves it to a later day for the date filters. No sleeping involved.
- */
-class TickingClock extends Clock {
-  private instant = new Date('2026-03-02T12:00:00.000Z');
-
-  now(): Date {
-    this.instant = new Date(this.instant.getTime() + 1000);
-    return new Date(this.instant);
-  }
-
-  today(): string {
-    return isoDateIn('America/Santiago', this.instant);
-  }
-
-  jumpTo(iso: string): void {
-    const target = new Date(iso);
-    if (target <= this.instant) throw new Error(`the clock only moves forward (${iso})`);
-    this.instant = target;
-  }
-}
-
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The tables a refused write must leave alone. */
 const TABLES = ['organizations', 'memberships', 'entities', 'audit_trail'] as const;
-
-const unique = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
 
 const ids = (body: Array<{ id: string }>) => body.map((row) => row.id).sort();
 
@@ -45,49 +20,17 @@ describe('Entities', () => {
   beforeAll(async () => {
     t = await createTestApp({ clock });
     staff = await signInStaff(t);
-    [{ id: staffId }] = await t.sql<{ id: string }>(`SELECT id FROM users WHERE email = 'staff@example.test'`);
+    staffId = await bootstrapStaffId(t);
     client = await onboardUser(t, staff, 'client', 'plainclient');
   });
   afterAll(() => t.close());
 
-  /** A fingerprint of every row of the tables a refused write must leave alone. */
-  async function dbState(): Promise<Record<string, string>> {
-    const state: Record<string, string> = {};
-    for (const table of TABLES) {
-      const [row] = await t.sql<{ n: number; digest: string }>(
-        `SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS digest FROM ${table} x`,
-      );
-      state[table] = `${row.n} rows, ${row.digest}`;
-    }
-    return state;
-  }
-
   /** Sends a request that must be refused with `status` and `code`, and checks that nothing was written. */
-  async function refused(req: Test, status: number, code: string): Promise<Response> {
-    const before = await dbState();
-    const res = await req;
-    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-    expect(await dbState()).toEqual(before);
-    return res;
-  }
-
-  async function auditCount(): Promise<number> {
-    const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail');
-    return row.n;
-  }
+  const refused = (req: Test, status: number, code: string): Promise<Response> => expectRefused(t, TABLES, req, status, code);
 
   /** Sends a mutation that must succeed with `status` and leave exactly one audit row by the staff User. */
-  async function audited(req: Test, status: number, expected: Record<string, unknown>): Promise<Response> {
-    const requestId = `req-${randomUUID()}`;
-    const before = await auditCount();
-    const res = await req.set('x-request-id', requestId);
-    expect({ status: res.status, body: res.status === status ? 'ok' : res.body }).toEqual({ status, body: 'ok' });
-    expect(await auditCount()).toBe(before + 1);
-    const rows = await t.sql('SELECT * FROM audit_trail WHERE request_id = $1', [requestId]);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor_user_id: staffId, credential: 'session', declared_actor: null, resource_type: 'entity', ...expected });
-    return res;
-  }
+  const audited = (req: Test, status: number, expected: Record<string, unknown>): Promise<Response> =>
+    expectAudited(t, req, status, { actor_user_id: staffId, credential: 'session', declared_actor: null, resource_type: 'entity', ...expected });
 
   async function entityRow(id: string) {
     const rows = await t.sql<Record<string, unknown>>(
@@ -105,35 +48,12 @@ describe('Entities', () => {
 
   const body = (overrides: Record<string, unknown> = {}) => ({
     id: randomUUID(),
-    name: unique('Comercial Andes SpA'),
+    name: uniqueName('Comercial Andes SpA'),
     country: 'CL',
     taxId: '76.086.428-5',
     currency: 'CLP',
     ...overrides,
   });
-
-  /**
-   * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,
-   * until `waiters` of them wait on it; then lets them all go at once. Deterministic races.
-   */
-  async function whileTableLocked<T>(table: string, waiters: number, start: () => Promise<T>): Promise<T> {
-    const blocker = new Client({ connectionString: t.databaseUrl });
-    await blocker.connect();
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
-      const pending = start();
-      for (;;) {
-        const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass', [table]);
-        if (row.n >= waiters) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      await blocker.query('COMMIT');
-      return await pending;
-    } finally {
-      await blocker.end();
-    }
-  }
 
   describe('POST /api/entities', () => {
     let organizationId: string;
@@ -224,13 +144,13 @@ describe('Entities', () => {
 
     it('answers two concurrent creates with the same id with one 201 and one 409 ENTITY_ALREADY_EXISTS_ERROR', async () => {
       const id = randomUUID();
-      const before = await auditCount();
-      const results = await whileTableLocked('entities', 2, () =>
+      const before = await auditRowCount(t);
+      const results = await whileTableLocked(t, 'entities', 2, () =>
         Promise.all([staff.post('/api/entities').send(body({ id, organizationId })), staff.post('/api/entities').send(body({ id, organizationId }))]),
       );
       expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 ENTITY_ALREADY_EXISTS_ERROR']);
       expect(await t.sql('SELECT id FROM entities WHERE id = $1', [id])).toHaveLength(1);
-      expect(await auditCount()).toBe(before + 1);
+      expect(await auditRowCount(t)).toBe(before + 1);
     });
 
     it('refuses an unknown organizationId with 404 ORGANIZATION_NOT_FOUND_ERROR and writes nothing', async () => {
@@ -240,7 +160,7 @@ describe('Entities', () => {
     });
 
     it("without organizationId makes an Organization named after the Entity, then 'Name (2)', 'Name (3)'", async () => {
-      const name = unique('Inversiones Sur');
+      const name = uniqueName('Inversiones Sur');
       const made: Array<{ id: string; organizationId: string }> = [];
       for (let i = 0; i < 3; i++) {
         const input = body({ name });
@@ -258,15 +178,15 @@ describe('Entities', () => {
     });
 
     it('without organizationId treats an Organization name taken in another case as taken', async () => {
-      const name = unique('Grupo Norte');
+      const name = uniqueName('Grupo Norte');
       await createOrganization(staff, name.toUpperCase());
       const res = await staff.post('/api/entities').send(body({ name })).expect(201);
       expect(await organizationName(res.body.organizationId)).toBe(`${name} (2)`);
     });
 
     it('without organizationId gives two concurrent Entities of one name two Organizations, the second suffixed', async () => {
-      const name = unique('Simultanea');
-      const results = await whileTableLocked('organizations', 2, () =>
+      const name = uniqueName('Simultanea');
+      const results = await whileTableLocked(t, 'organizations', 2, () =>
         Promise.all([staff.post('/api/entities').send(body({ name })), staff.post('/api/entities').send(body({ name }))]),
       );
       expect(results.map((res) => res.status)).toEqual([201, 201]);

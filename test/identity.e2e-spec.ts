@@ -7,6 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
+import { countRows } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -46,11 +47,6 @@ const cookieOf = (res: request.Response): string => {
   const header = res.headers['set-cookie'] as unknown as string[] | undefined;
   return (header ?? []).find((c) => c.startsWith('accounting.sid=')) ?? '';
 };
-
-async function count(t: TestApp, table: string, where = 'true', values: unknown[] = []): Promise<number> {
-  const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values);
-  return row.n;
-}
 
 describe('identity and access', () => {
   let t: TestApp;
@@ -98,7 +94,7 @@ describe('identity and access', () => {
     });
 
     it('gives the same 401 INVALID_EMAIL_OR_PASSWORD_ERROR for a wrong password and an unknown e-mail, and audits neither', async () => {
-      const auditBefore = await count(t, 'audit_trail');
+      const auditBefore = await countRows(t, 'audit_trail');
       const wrong = await t.http.post('/api/auth/sign-in/email').send({ email: BOOTSTRAP_STAFF.email, password: 'not-the-password' });
       const unknown = await t.http.post('/api/auth/sign-in/email').send({ email: 'nobody@example.test', password: 'not-the-password' });
       for (const res of [wrong, unknown]) {
@@ -109,7 +105,7 @@ describe('identity and access', () => {
       const { requestId: _a, ...wrongBody } = wrong.body;
       const { requestId: _b, ...unknownBody } = unknown.body;
       expect(wrongBody).toEqual(unknownBody);
-      expect(await count(t, 'audit_trail')).toBe(auditBefore);
+      expect(await countRows(t, 'audit_trail')).toBe(auditBefore);
     });
 
     it('refuses a malformed body with 400 VALIDATION_ERROR', async () => {
@@ -178,14 +174,14 @@ describe('identity and access', () => {
       const staff = await signInStaff(t);
       const id = randomUUID();
       await staff.post('/api/onboarding/users').send({ id, email: 'dup@example.test', name: 'Dup', role: 'client' }).expect(201);
-      const before = await count(t, 'users');
+      const before = await countRows(t, 'users');
       const sameId = await staff.post('/api/onboarding/users').send({ id, email: 'other@example.test', name: 'X', role: 'client' });
       expect(sameId.status).toBe(409);
       expect(sameId.body.code).toBe('USER_ALREADY_EXISTS_ERROR');
       const sameEmail = await staff.post('/api/onboarding/users').send({ id: randomUUID(), email: 'DUP@example.test', name: 'X', role: 'client' });
       expect(sameEmail.status).toBe(409);
       expect(sameEmail.body.code).toBe('USER_EMAIL_ALREADY_EXISTS_ERROR');
-      expect(await count(t, 'users')).toBe(before);
+      expect(await countRows(t, 'users')).toBe(before);
     });
 
     it('answers 404 USER_NOT_FOUND_ERROR for an unknown e-mail or user', async () => {
@@ -208,11 +204,11 @@ describe('identity and access', () => {
     it('is refused to a client with 403 PERMISSION_DENIED_ERROR', async () => {
       const staff = await signInStaff(t);
       const client = await onboardUser(t, staff, 'client', 'nosy');
-      const before = await count(t, 'users');
+      const before = await countRows(t, 'users');
       const res = await client.agent.post('/api/onboarding/users').send({ id: randomUUID(), email: 'x@example.test', name: 'X', role: 'staff' });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('PERMISSION_DENIED_ERROR');
-      expect(await count(t, 'users')).toBe(before);
+      expect(await countRows(t, 'users')).toBe(before);
       expect((await client.agent.get('/api/onboarding/users').query({ email: client.email })).status).toBe(403);
     });
 
@@ -238,7 +234,7 @@ describe('identity and access', () => {
       expect(link.body.url).toMatch(/^http:\/\/app\.test\/set-password\?token=/);
       expect(Date.parse(link.body.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
       const token = new URL(link.body.url).searchParams.get('token');
-      expect(await count(t, 'set_password_tokens', 'token_hash = $1', [token])).toBe(0); // only the hash is stored
+      expect(await countRows(t, 'set_password_tokens', 'token_hash = $1', [token])).toBe(0); // only the hash is stored
       expect((await t.http.post('/api/auth/set-password').send({ token, newPassword: 'a-new-password-1' })).status).toBe(204);
       const again = await t.http.post('/api/auth/set-password').send({ token, newPassword: 'another-password-2' });
       expect(again.status).toBe(400);
@@ -301,7 +297,7 @@ describe('identity and access', () => {
       });
       expect(res.body.key.startsWith(`mea_${res.body.prefix}_`)).toBe(true);
       const secret = res.body.key.split('_').slice(2).join('_');
-      expect(await count(t, 'api_keys', `secret_hash = $1 OR secret_hash LIKE '%' || $1 || '%'`, [secret])).toBe(0);
+      expect(await countRows(t, 'api_keys', `secret_hash = $1 OR secret_hash LIKE '%' || $1 || '%'`, [secret])).toBe(0);
       const list = await staff.get('/api/auth/api-keys');
       const listed = list.body.find((k: { id: string }) => k.id === res.body.id);
       expect(listed).toMatchObject({ name: 'integration', lastUsedAt: null, revokedAt: null });
@@ -350,7 +346,7 @@ describe('identity and access', () => {
 
     it('refuses bad mint bodies with 400 VALIDATION_ERROR and writes nothing', async () => {
       const staff = await signInStaff(t);
-      const before = await count(t, 'api_keys');
+      const before = await countRows(t, 'api_keys');
       for (const body of [
         {},
         { name: 'x', permissions: { erp: ['write'] } },
@@ -363,7 +359,7 @@ describe('identity and access', () => {
         const res = await staff.post('/api/auth/api-keys').send(body);
         expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
       }
-      expect(await count(t, 'api_keys')).toBe(before);
+      expect(await countRows(t, 'api_keys')).toBe(before);
     });
 
     it('scopes a key to an Entity its owner can reach, else 404 ENTITY_NOT_FOUND_ERROR', async () => {
@@ -388,7 +384,7 @@ describe('identity and access', () => {
       const res = await client.agent.delete(`/api/auth/api-keys/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('API_KEY_NOT_FOUND_ERROR');
-      expect(await count(t, 'api_keys', 'id = $1 AND revoked_at IS NULL', [id])).toBe(1);
+      expect(await countRows(t, 'api_keys', 'id = $1 AND revoked_at IS NULL', [id])).toBe(1);
     });
 
     it('is barred from /api/auth/* with 403 API_KEY_FORBIDDEN_ON_AUTH_ERROR, even a valid key', async () => {
@@ -411,13 +407,13 @@ describe('identity and access', () => {
     it('refuses a read-only key on a mutation with 403 API_KEY_READ_ONLY_ERROR and writes nothing; it still reads', async () => {
       const staff = await signInStaff(t);
       const { key } = await mintKey(staff, { permissions: { erp: ['read'] } });
-      const before = await count(t, 'organizations');
-      const auditBefore = await count(t, 'audit_trail');
+      const before = await countRows(t, 'organizations');
+      const auditBefore = await countRows(t, 'audit_trail');
       const res = await t.http.post('/api/organizations').set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: `RO ${randomUUID()}` });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('API_KEY_READ_ONLY_ERROR');
-      expect(await count(t, 'organizations')).toBe(before);
-      expect(await count(t, 'audit_trail')).toBe(auditBefore);
+      expect(await countRows(t, 'organizations')).toBe(before);
+      expect(await countRows(t, 'audit_trail')).toBe(auditBefore);
       expect((await t.http.get('/api/organizations').set('x-api-key', key)).status).toBe(200);
       expect((await t.http.head('/api/organizations').set('x-api-key', key)).status).toBe(200);
     });
@@ -425,12 +421,12 @@ describe('identity and access', () => {
     it('refuses a key mutation without x-audit-actor with 400 naming the header; GET needs none', async () => {
       const staff = await signInStaff(t);
       const { key } = await mintKey(staff);
-      const before = await count(t, 'organizations');
+      const before = await countRows(t, 'organizations');
       const res = await t.http.post('/api/organizations').set('x-api-key', key).send({ name: `No actor ${randomUUID()}` });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('AUDIT_ACTOR_REQUIRED_ERROR');
       expect(res.body.message).toContain('x-audit-actor');
-      expect(await count(t, 'organizations')).toBe(before);
+      expect(await countRows(t, 'organizations')).toBe(before);
       expect((await t.http.get('/api/organizations').set('x-api-key', key)).status).toBe(200);
     });
 
@@ -510,22 +506,22 @@ describe('identity and access', () => {
   describe('audit trail (D18)', () => {
     it('a mutation that fails after writing leaves neither its data nor an audit row', async () => {
       const staff = await signInStaff(t);
-      const auditBefore = await count(t, 'audit_trail');
+      const auditBefore = await countRows(t, 'audit_trail');
       const res = await staff.post('/api/test-audit/fail');
       expect(res.status).toBe(500);
       expect(res.body.code).toBe('INTERNAL_SERVER_ERROR');
-      expect(await count(t, 'organizations', 'id = $1', ['0f6b0c51-0c0f-4b59-8a39-5c1f3b7a9d00'])).toBe(0);
-      expect(await count(t, 'audit_trail')).toBe(auditBefore);
+      expect(await countRows(t, 'organizations', 'id = $1', ['0f6b0c51-0c0f-4b59-8a39-5c1f3b7a9d00'])).toBe(0);
+      expect(await countRows(t, 'audit_trail')).toBe(auditBefore);
     });
 
     it('a mutation refused by a domain rule writes no audit row', async () => {
       const staff = await signInStaff(t);
       const name = `Unique ${randomUUID()}`;
       await staff.post('/api/organizations').send({ name }).expect(201);
-      const auditBefore = await count(t, 'audit_trail');
+      const auditBefore = await countRows(t, 'audit_trail');
       const res = await staff.post('/api/organizations').send({ name });
       expect(res.status).toBe(409);
-      expect(await count(t, 'audit_trail')).toBe(auditBefore);
+      expect(await countRows(t, 'audit_trail')).toBe(auditBefore);
     });
 
     it('each successful mutation leaves exactly one row, in its transaction', async () => {
@@ -537,7 +533,7 @@ describe('identity and access', () => {
         const rows = await t.sql('SELECT * FROM audit_trail WHERE request_id = $1', [requestId]);
         expect(rows).toHaveLength(1);
         expect(rows[0]).toMatchObject({ action: 'probe.ok', resource_id: res.body.id, credential: 'session', declared_actor: null });
-        expect(await count(t, 'organizations', 'id = $1', [res.body.id])).toBe(1);
+        expect(await countRows(t, 'organizations', 'id = $1', [res.body.id])).toBe(1);
       }
     });
   });
@@ -546,8 +542,8 @@ describe('identity and access', () => {
     it('creates the staff User once, however often the service starts', async () => {
       const again = await createTestApp({ databaseUrl: t.databaseUrl });
       await again.close();
-      expect(await count(t, 'users', 'email = $1', [BOOTSTRAP_STAFF.email])).toBe(1);
-      expect(await count(t, 'users', `email = $1 AND role = 'staff'`, [BOOTSTRAP_STAFF.email])).toBe(1);
+      expect(await countRows(t, 'users', 'email = $1', [BOOTSTRAP_STAFF.email])).toBe(1);
+      expect(await countRows(t, 'users', `email = $1 AND role = 'staff'`, [BOOTSTRAP_STAFF.email])).toBe(1);
     });
   });
 });
@@ -564,11 +560,11 @@ describe('entity-scoped keys outside their Entity', () => {
     const organizationId = await createOrganization(staff);
     const entity = await createEntity(staff, organizationId);
     const { key } = await mintKey(staff, { entityId: entity.id });
-    const before = await count(t, 'organizations');
+    const before = await countRows(t, 'organizations');
     const create = await t.http.post('/api/organizations').set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: `Scoped ${randomUUID()}` });
     expect(create.status).toBe(403);
     expect(create.body.code).toBe('PERMISSION_DENIED_ERROR');
-    expect(await count(t, 'organizations')).toBe(before);
+    expect(await countRows(t, 'organizations')).toBe(before);
     const onboarding = await t.http.get('/api/onboarding/users').query({ email: BOOTSTRAP_STAFF.email }).set('x-api-key', key);
     expect(onboarding.status).toBe(403);
     const list = await t.http.get('/api/organizations').set('x-api-key', key);

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, buildWorld, createEntity, World } from './harness/world';
+import { countRows } from './harness/db-checks';
+import type { TestApp } from './harness/test-app';
+import { Agent, createWorldApp, freshEntity, World } from './harness/world';
 
 /** 15:00 UTC on 15 June 2026 is 15 June in Santiago: "today" is 2026-06-15. */
 const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
@@ -24,7 +25,6 @@ describe('ledger entries and lines', () => {
   let ledger: Books;
 
   const base = (entityId = ledger.entityId) => `/api/entities/${entityId}/ledger`;
-  const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, values))[0].n;
 
   async function setUpBooks(entityId: string): Promise<Books> {
     const account = async (name: string, code: string, type: string, tracking = 'balance', subtype: string | null = null) => {
@@ -60,9 +60,7 @@ describe('ledger entries and lines', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ clock });
-    world = await buildWorld(t);
-    staff = world.staff;
+    ({ t, world, staff } = await createWorldApp({ clock }));
     ledger = await setUpBooks(world.entityId);
   });
   afterAll(() => t.close());
@@ -120,10 +118,10 @@ describe('ledger entries and lines', () => {
       ['a bookId on an Entity without Books', () => ({ bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR'],
       ['normalSide or any unknown field', () => ({ currency: 'CLP' }), 400, 'VALIDATION_ERROR'],
     ])('refuses %s and writes nothing', async (_label, change, status, code) => {
-      const before = await count('ledger_entries WHERE entity_id = $1', [ledger.entityId]);
+      const before = await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId]);
       const res = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), ...change(ledger) });
       expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-      expect(await count('ledger_entries WHERE entity_id = $1', [ledger.entityId])).toBe(before);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
     });
 
     it('converts a transaction trio exactly (D7) and keeps the rate as a string', async () => {
@@ -166,7 +164,7 @@ describe('ledger entries and lines', () => {
     });
 
     it('refuses dates on or before the lock date (D24) and locks identity fields (D22)', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       expect((await staff.get(`/api/entities/${b.entityId}/editability`)).body).toEqual({ identityFieldsEditable: true });
       await post({ ...sale(b, 10), entryDate: '2026-05-31' }, b);
       expect((await staff.get(`/api/entities/${b.entityId}/editability`)).body).toEqual({ identityFieldsEditable: false });
@@ -179,13 +177,13 @@ describe('ledger entries and lines', () => {
     });
 
     it('applies the Book rules on writes', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const bookId = randomUUID();
       await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
       const none = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 5));
       expect([none.status, none.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
       const foreignBook = randomUUID();
-      const other = (await createEntity(staff, world.organizationId)).id;
+      const other = await freshEntity(world);
       await staff.post(`/api/entities/${other}/books`).send({ id: foreignBook, name: 'Tax' }).expect(201);
       const foreign = await staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 5), bookId: foreignBook });
       expect([foreign.status, foreign.body.code]).toEqual([404, 'BOOK_NOT_FOUND_ERROR']);
@@ -196,7 +194,7 @@ describe('ledger entries and lines', () => {
 
   describe('listing (D37, D38)', () => {
     it('pages newest first and visits every entry exactly once while entries are being added', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const dates = ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05'];
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) ids.push((await post({ ...sale(b, 100 + i), entryDate: dates[i % dates.length] }, b)).id);
@@ -218,7 +216,7 @@ describe('ledger entries and lines', () => {
     });
 
     it('filters by status, search and account; refuses a bad cursor or limit', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const kept = await post({ ...sale(b, 7), memo: 'Arriendo oficina junio' }, b);
       const gone = await post({ ...sale(b, 8), memo: 'Error de digitación' }, b);
       await staff.delete(`${base(b.entityId)}/entries/${gone.id}`).expect(200);
@@ -285,7 +283,7 @@ describe('ledger entries and lines', () => {
     });
 
     it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked or future period', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const entry = await post(sale(b, 10), b);
       const early = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' });
       expect([early.status, early.body.code]).toEqual([409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
@@ -320,7 +318,7 @@ describe('ledger entries and lines', () => {
     });
 
     it('refuses to unbook into a locked period', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const entry = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
       await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-05' }).expect(200);
       const res = await staff.delete(`${base(b.entityId)}/entries/${entry.id}`);
@@ -331,7 +329,7 @@ describe('ledger entries and lines', () => {
 
   describe('scheduled entries', () => {
     it('schedules, replaces, books when due and cancels', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const body = { ...sale(b, 40), entryDate: '2026-06-20' };
       const created = await staff.post(`${base(b.entityId)}/scheduled-entries`).send(body);
       expect(created.status).toBe(201);
@@ -351,7 +349,7 @@ describe('ledger entries and lines', () => {
       expect(replaced.status).toBe(200);
       expect(replaced.body).toMatchObject({ entryDate: '2026-06-18', memo: 'Arriendo julio', status: 'scheduled' });
       expect(replaced.body.lines.map((l: { amount: number }) => l.amount)).toEqual([300, 300]);
-      expect(await count('ledger_lines WHERE entity_id = $1 AND entry_id = $2', [b.entityId, body.id])).toBe(2);
+      expect(await countRows(t, 'ledger_lines', 'entity_id = $1 AND entry_id = $2', [b.entityId, body.id])).toBe(2);
       const live = await staff.get(`${base(b.entityId)}/entries`);
       expect(live.body.entries).toEqual([]);
 
@@ -437,7 +435,7 @@ describe('ledger entries and lines', () => {
 
   describe('concurrency', () => {
     it('keeps every acknowledged entry and debits equal to credits under parallel posting', async () => {
-      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const b = await setUpBooks(await freshEntity(world));
       const cookie = (await staff.get('/api/auth/session')).request.cookies;
       const server = t.app.getHttpServer();
       const bodies = Array.from({ length: 30 }, (_, i) => sale(b, 1000 + i));

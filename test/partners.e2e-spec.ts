@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, buildWorld, createEntity, World } from './harness/world';
-
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import { expectRefused } from './harness/db-checks';
+import type { TestApp } from './harness/test-app';
+import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
 interface PartnerBody {
   id: string;
@@ -28,13 +28,10 @@ describe('Partners (D45)', () => {
   let staff: Agent;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    world = await buildWorld(t);
-    staff = world.staff;
+    ({ t, world, staff } = await createWorldApp());
   });
   afterAll(() => t.close());
 
-  const freshEntity = async (): Promise<string> => (await createEntity(staff, world.organizationId)).id;
   const partnersPath = (entityId: string) => `/api/entities/${entityId}/partners`;
   const partnerBody = (overrides: Record<string, unknown> = {}) => ({
     id: randomUUID(),
@@ -61,22 +58,12 @@ describe('Partners (D45)', () => {
 
   const partnerRows = (entityId: string) =>
     t.sql('SELECT id, name, type, country, tax_id, default_purchase_account_id, updated_at FROM partners WHERE entity_id = $1 ORDER BY id', [entityId]);
-  const auditCount = async (entityId: string) => {
-    const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail WHERE entity_id = $1', [entityId]);
-    return row.n;
-  };
-  const refusedWithoutWrites = async (entityId: string, send: () => Promise<{ status: number; body: { code?: string } }>, status: number, code: string) => {
-    const rows = await partnerRows(entityId);
-    const audit = await auditCount(entityId);
-    const res = await send();
-    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-    expect(await partnerRows(entityId)).toEqual(rows);
-    expect(await auditCount(entityId)).toBe(audit);
-  };
+  /** Sends a request that must be refused, and checks that neither the Partners nor the audit trail changed. */
+  const refusedWithoutWrites = (req: Test, status: number, code: string) => expectRefused(t, ['partners', 'audit_trail'], req, status, code);
 
   describe('POST /partners', () => {
     it('creates a partner, answers 201 with the partner row and stores a Chilean RUT canonical', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const id = randomUUID();
       const res = await staff.post(partnersPath(entityId)).send({ id, name: 'Distribuidora Austral SpA', type: 'company', country: 'CL', taxId: RUT_A.dotted });
       expect(res.status).toBe(201);
@@ -97,21 +84,21 @@ describe('Partners (D45)', () => {
     });
 
     it('upper-cases the K check digit of a RUT', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId, { taxId: RUT_K.dotted, type: 'individual' });
       expect(partner).toMatchObject({ taxId: RUT_K.canonical, type: 'individual' });
     });
 
     it('keeps a non-Chilean tax id as sent (trimmed)', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId, { country: 'AR', taxId: ' 30-71234567-1 ' });
       expect(partner).toMatchObject({ country: 'AR', taxId: '30-71234567-1' });
     });
 
     it('refuses a bad RUT for country CL with 400 PARTNER_TAX_ID_INVALID_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
-      await refusedWithoutWrites(entityId, () => staff.post(partnersPath(entityId)).send(partnerBody({ taxId: '76.086.428-4' })), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
-      await refusedWithoutWrites(entityId, () => staff.post(partnersPath(entityId)).send(partnerBody({ taxId: 'abc' })), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
+      const entityId = await freshEntity(world);
+      await refusedWithoutWrites(staff.post(partnersPath(entityId)).send(partnerBody({ taxId: '76.086.428-4' })), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
+      await refusedWithoutWrites(staff.post(partnersPath(entityId)).send(partnerBody({ taxId: 'abc' })), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
     });
 
     it.each([
@@ -125,43 +112,40 @@ describe('Partners (D45)', () => {
       ['a malformed defaultPurchaseAccountId', { defaultPurchaseAccountId: 'nope' }],
       ['an unknown property', { email: 'a@b.test' }],
     ])('refuses %s with 400 VALIDATION_ERROR and writes nothing', async (_label, overrides) => {
-      const entityId = await freshEntity();
-      await refusedWithoutWrites(entityId, () => staff.post(partnersPath(entityId)).send(partnerBody(overrides)), 400, 'VALIDATION_ERROR');
+      const entityId = await freshEntity(world);
+      await refusedWithoutWrites(staff.post(partnersPath(entityId)).send(partnerBody(overrides)), 400, 'VALIDATION_ERROR');
     });
 
     it('refuses a reused id with 409 PARTNER_ALREADY_EXISTS_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId);
       await refusedWithoutWrites(
-        entityId,
-        () => staff.post(partnersPath(entityId)).send(partnerBody({ id: partner.id, taxId: RUT_B.dotted, name: 'Other' })),
+        staff.post(partnersPath(entityId)).send(partnerBody({ id: partner.id, taxId: RUT_B.dotted, name: 'Other' })),
         409,
         'PARTNER_ALREADY_EXISTS_ERROR',
       );
     });
 
     it('refuses a tax id in use in the Entity, in another formatting, with 409 PARTNER_TAX_ID_ALREADY_EXISTS_ERROR; another Entity may use it', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       await createPartner(entityId, { taxId: RUT_A.canonical });
       await refusedWithoutWrites(
-        entityId,
-        () => staff.post(partnersPath(entityId)).send(partnerBody({ taxId: RUT_A.dotted, name: 'Same RUT' })),
+        staff.post(partnersPath(entityId)).send(partnerBody({ taxId: RUT_A.dotted, name: 'Same RUT' })),
         409,
         'PARTNER_TAX_ID_ALREADY_EXISTS_ERROR',
       );
-      const other = await freshEntity();
+      const other = await freshEntity(world);
       const elsewhere = await createPartner(other, { taxId: RUT_A.dotted });
       expect(elsewhere.taxId).toBe(RUT_A.canonical);
     });
 
     it('refuses a defaultPurchaseAccountId of a missing account with 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR and writes nothing', async () => {
-      const entityId = await freshEntity();
-      const other = await freshEntity();
+      const entityId = await freshEntity(world);
+      const other = await freshEntity(world);
       const foreignAccount = await createAccount(other);
       for (const accountId of [randomUUID(), foreignAccount]) {
         await refusedWithoutWrites(
-          entityId,
-          () => staff.post(partnersPath(entityId)).send(partnerBody({ defaultPurchaseAccountId: accountId })),
+          staff.post(partnersPath(entityId)).send(partnerBody({ defaultPurchaseAccountId: accountId })),
           404,
           'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
         );
@@ -171,7 +155,7 @@ describe('Partners (D45)', () => {
 
   describe('the default purchase account', () => {
     it('is stored, marks the account and blocks its delete with 409 LEDGER_ACCOUNT_IN_USE_ERROR until the partner clears it', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const accountId = await createAccount(entityId);
       const partner = await createPartner(entityId, { defaultPurchaseAccountId: accountId });
       expect(partner.defaultPurchaseAccountId).toBe(accountId);
@@ -197,12 +181,11 @@ describe('Partners (D45)', () => {
     });
 
     it('can be set with PATCH; a missing account is refused with 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const accountId = await createAccount(entityId);
       const partner = await createPartner(entityId);
       await refusedWithoutWrites(
-        entityId,
-        () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ defaultPurchaseAccountId: randomUUID() }),
+        staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ defaultPurchaseAccountId: randomUUID() }),
         404,
         'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
       );
@@ -217,7 +200,7 @@ describe('Partners (D45)', () => {
     let partners: PartnerBody[];
 
     beforeAll(async () => {
-      entityId = await freshEntity();
+      entityId = await freshEntity(world);
       partners = [];
       // Created out of name order; taxIds are not Chilean, so any string serves.
       for (const [name, taxId] of [
@@ -310,8 +293,8 @@ describe('Partners (D45)', () => {
 
   describe('GET, PATCH and DELETE /partners/:partnerId', () => {
     it('GET answers 200 with the partner; an unknown or foreign partner is 404 PARTNER_NOT_FOUND_ERROR', async () => {
-      const entityId = await freshEntity();
-      const other = await freshEntity();
+      const entityId = await freshEntity(world);
+      const other = await freshEntity(world);
       const partner = await createPartner(entityId);
       const foreign = await createPartner(other);
       const res = await staff.get(`${partnersPath(entityId)}/${partner.id}`);
@@ -320,13 +303,13 @@ describe('Partners (D45)', () => {
       for (const id of [randomUUID(), foreign.id]) {
         const missing = await staff.get(`${partnersPath(entityId)}/${id}`);
         expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 'PARTNER_NOT_FOUND_ERROR' });
-        await refusedWithoutWrites(entityId, () => staff.patch(`${partnersPath(entityId)}/${id}`).send({ name: 'X' }), 404, 'PARTNER_NOT_FOUND_ERROR');
-        await refusedWithoutWrites(entityId, () => staff.delete(`${partnersPath(entityId)}/${id}`), 404, 'PARTNER_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.patch(`${partnersPath(entityId)}/${id}`).send({ name: 'X' }), 404, 'PARTNER_NOT_FOUND_ERROR');
+        await refusedWithoutWrites(staff.delete(`${partnersPath(entityId)}/${id}`), 404, 'PARTNER_NOT_FOUND_ERROR');
       }
     });
 
     it('PATCH updates the named fields and answers 200 with the partner row', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId);
       const res = await staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ name: 'Renamed SpA', type: 'individual', taxId: RUT_B.dotted });
       expect(res.status).toBe(200);
@@ -335,9 +318,9 @@ describe('Partners (D45)', () => {
     });
 
     it('PATCH refuses an empty body with 400 VALIDATION_ERROR', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId);
-      await refusedWithoutWrites(entityId, () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({}), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({}), 400, 'VALIDATION_ERROR');
     });
 
     it.each([
@@ -346,41 +329,39 @@ describe('Partners (D45)', () => {
       ['a bad type', { type: 'government' }],
       ['an unknown property', { email: 'a@b.test' }],
     ])('PATCH refuses %s with 400 VALIDATION_ERROR', async (_label, body) => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId);
-      await refusedWithoutWrites(entityId, () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send(body), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(`${partnersPath(entityId)}/${partner.id}`).send(body), 400, 'VALIDATION_ERROR');
     });
 
     it('PATCH judges the tax id in the new country: a move to CL needs a valid RUT', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId, { country: 'PE', taxId: '20100047218' });
-      await refusedWithoutWrites(entityId, () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'CL' }), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
+      await refusedWithoutWrites(staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'CL' }), 400, 'PARTNER_TAX_ID_INVALID_ERROR');
       await refusedWithoutWrites(
-        entityId,
-        () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'CL', taxId: '76.086.428-4' }),
+        staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'CL', taxId: '76.086.428-4' }),
         400,
         'PARTNER_TAX_ID_INVALID_ERROR',
       );
-      await refusedWithoutWrites(entityId, () => staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'XX' }), 400, 'VALIDATION_ERROR');
+      await refusedWithoutWrites(staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'XX' }), 400, 'VALIDATION_ERROR');
       const res = await staff.patch(`${partnersPath(entityId)}/${partner.id}`).send({ country: 'CL', taxId: RUT_B.dotted });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ country: 'CL', taxId: RUT_B.canonical });
     });
 
     it('PATCH refuses a tax id of another partner of the Entity with 409 PARTNER_TAX_ID_ALREADY_EXISTS_ERROR', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       await createPartner(entityId, { taxId: RUT_A.dotted });
       const second = await createPartner(entityId, { taxId: RUT_B.dotted, name: 'Second' });
       await refusedWithoutWrites(
-        entityId,
-        () => staff.patch(`${partnersPath(entityId)}/${second.id}`).send({ taxId: RUT_A.canonical }),
+        staff.patch(`${partnersPath(entityId)}/${second.id}`).send({ taxId: RUT_A.canonical }),
         409,
         'PARTNER_TAX_ID_ALREADY_EXISTS_ERROR',
       );
     });
 
     it('DELETE answers 200 with the deleted partner, and it is gone', async () => {
-      const entityId = await freshEntity();
+      const entityId = await freshEntity(world);
       const partner = await createPartner(entityId);
       const res = await staff.delete(`${partnersPath(entityId)}/${partner.id}`);
       expect(res.status).toBe(200);

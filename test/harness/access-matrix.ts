@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { auditRowCount } from './db-checks';
 import type { TestApp } from './test-app';
 import type { Agent, World } from './world';
 
@@ -45,20 +46,15 @@ function send(t: TestApp, route: MatrixRoute, entityId: string, caller: Caller) 
   return req;
 }
 
-async function auditCount(t: TestApp): Promise<number> {
-  const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail');
-  return row.n;
-}
-
 export async function checkAccessMatrix(t: TestApp, world: World, route: MatrixRoute): Promise<void> {
   const write = route.method !== 'get';
   const label = `${route.method.toUpperCase()} ${route.path(world.entityId)}`;
 
   const refused = async (caller: Caller, status: number, code: string, entityId = world.entityId) => {
-    const before = await auditCount(t);
+    const before = await auditRowCount(t);
     const res = await send(t, route, entityId, caller);
     expect({ label, status: res.status, code: res.body.code }).toEqual({ label, status, code });
-    expect(await auditCount(t)).toBe(before);
+    expect(await auditRowCount(t)).toBe(before);
     return res;
   };
   const passes = async (caller: Caller) => {

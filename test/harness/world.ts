@@ -1,12 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import type { TestApp } from './test-app';
+import { createTestApp, TestApp, TestAppOptions } from './test-app';
 
 /** The staff User every test app starts with (BOOTSTRAP_STAFF_* in testConfig). */
 export const BOOTSTRAP_STAFF = { email: 'staff@example.test', password: 'staff-password-123' };
 
 export type Agent = TestAgent;
+
+/** An ISO 8601 date-time in UTC with milliseconds, as the API writes every instant. */
+export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** `label` with a random suffix, for names that must not collide within a test database. */
+export function uniqueName(label: string): string {
+  return `${label} ${randomUUID().slice(0, 8)}`;
+}
+
+/** The id of the bootstrap staff User. */
+export async function bootstrapStaffId(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [BOOTSTRAP_STAFF.email]);
+  return row.id;
+}
 
 /** A supertest agent that keeps the session cookie of a signed-in User. */
 export async function signIn(t: TestApp, email: string, password: string): Promise<Agent> {
@@ -42,7 +56,7 @@ export async function onboardUser(t: TestApp, staff: Agent, role: 'staff' | 'cli
   return { id, email, password, role, agent: await signIn(t, email, password) };
 }
 
-export async function createOrganization(staff: Agent, name = `Org ${randomUUID().slice(0, 8)}`): Promise<string> {
+export async function createOrganization(staff: Agent, name = uniqueName('Org')): Promise<string> {
   const res = await staff.post('/api/organizations').send({ name }).expect(201);
   return res.body.id;
 }
@@ -123,4 +137,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
     outsider,
     keys: { member: member.key, memberReadOnly: memberReadOnly.key, revoked: revoked.key, scopedToOtherEntity: scoped.key },
   };
+}
+
+/** A new Entity in the world's Organization (one without Books, Dimensions, Partners or a chart yet). */
+export async function freshEntity(world: World): Promise<string> {
+  return (await createEntity(world.staff, world.organizationId)).id;
+}
+
+/** A test app (`createTestApp(options)`) with everyone `buildWorld` onboards; `staff` is `world.staff`. */
+export async function createWorldApp(options: TestAppOptions = {}): Promise<{ t: TestApp; world: World; staff: Agent }> {
+  const t = await createTestApp(options);
+  const world = await buildWorld(t);
+  return { t, world, staff: world.staff };
 }

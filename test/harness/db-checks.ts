@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { Response, Test } from 'supertest';
+import type { TestApp } from './test-app';
+
+/** `SELECT count(*)` of `table`, optionally narrowed by a WHERE clause with its `$n` values. */
+export async function countRows(t: TestApp, table: string, where = 'true', values: unknown[] = []): Promise<number> {
+  const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values);
+  return row.n;
+}
+
+/** How many rows the whole audit trail holds. */
+export function auditRowCount(t: TestApp): Promise<number> {
+  return countRows(t, 'audit_trail');
+}
+
+/** A fingerprint (row count and a digest of every row) of each of `tables`. */
+export async function tableFingerprint(t: TestApp, tables: readonly string[]): Promise<Record<string, string>> {
+  const state: Record<string, string> = {};
+  for (const table of tables) {
+    const [row] = await t.sql<{ n: number; digest: string }>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS digest FROM ${table} x`,
+    );
+    state[table] = `${row.n} rows, ${row.digest}`;
+  }
+  return state;
+}
+
+/**
+ * Sends `request` (a supertest request, sent only here), which must be refused with `status` and
+ * `code`, and checks that not one row of `tables` changed.
+ */
+export async function expectRefused(t: TestApp, tables: readonly string[], request: Test, status: number, code: string): Promise<Response> {
+  const before = await tableFingerprint(t, tables);
+  const res = await request;
+  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+  expect(await tableFingerprint(t, tables)).toEqual(before);
+  return res;
+}
+
+/**
+ * Sends the mutation `request` (a supertest request, sent only here) with a fresh x-request-id;
+ * it must answer `status` and leave exactly one new audit row, which must match
+ * `expectedRowFields` (column names of audit_trail).
+ */
+export async function expectAudited(t: TestApp, request: Test, status: number, expectedRowFields: Record<string, unknown>): Promise<Response> {
+  const requestId = `req-${randomUUID()}`;
+  const before = await auditRowCount(t);
+  const res = await request.set('x-request-id', requestId);
+  expect({ status: res.status, body: res.status === status ? 'ok' : res.body }).toEqual({ status, body: 'ok' });
+  expect(await auditRowCount(t)).toBe(before + 1);
+  const rows = await t.sql('SELECT * FROM audit_trail WHERE request_id = $1', [requestId]);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject(expectedRowFields);
+  return res;
+}
+
+/**
+ * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,
+ * until `waiters` of them wait on it; then lets them all go at once. Deterministic races.
+ */
+export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>): Promise<T> {
+  const blocker = new Client({ connectionString: t.databaseUrl });
+  await blocker.connect();
+  try {
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+    const pending = start();
+    for (;;) {
+      const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass', [table]);
+      if (row.n >= waiters) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await blocker.query('COMMIT');
+    return await pending;
+  } finally {
+    await blocker.end();
+  }
+}
