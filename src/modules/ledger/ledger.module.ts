@@ -2,6 +2,8 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
 import { ReferenceModule } from '../reference/reference.module';
 import { AccountUsageProbes } from './application/account-usage';
+import { AllocationsService } from './application/allocations.service';
+import { AllocationsController } from './infrastructure/http/allocations.controller';
 import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
@@ -20,7 +22,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 @Module({
   imports: [ReferenceModule],
-  controllers: [ChartController, BooksController, DimensionsController, EntriesController],
+  controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
@@ -30,6 +32,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     AccountUsageProbes,
     EntryLifecycleHooks,
     LedgerEntriesService,
+    AllocationsService,
     EntryPresenter,
     ChartService,
     BooksService,

@@ -45,6 +45,24 @@ export interface ListedLine extends EntryLine {
   memo: string;
   status: EntryStatus;
   bookId: string | null;
+  /** The entry this line's entry reverses, when it is a reversal. */
+  reversalOfEntryId?: string | null;
+}
+
+export interface OpenItemFilter {
+  accountId: string;
+  partnerId?: string;
+  includeSettled: boolean;
+  bookId: string | null;
+  after?: { entryDate: string; id: string };
+  limit: number;
+}
+
+export interface OpenItemSummary {
+  /** Signed open total of the whole filtered set, debit positive. */
+  openTotal: number;
+  lineCount: number;
+  partnerOptions: Array<{ partnerId: string | null; partnerName: string | null; lineCount: number; openTotal: number }>;
 }
 
 export interface AllocationRow {
@@ -77,6 +95,10 @@ export abstract class EntryRepository {
   abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;
   abstract replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void>;
   abstract allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]>;
+  /** Locks the allocation row (FOR UPDATE). */
+  abstract lockAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null>;
+  abstract openItemLines(entityId: string, filter: OpenItemFilter): Promise<ListedLine[]>;
+  abstract openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary>;
   abstract insertAllocations(allocations: AllocationRow[]): Promise<void>;
   /** Deletes allocations and gives their amounts back to both lines (callers hold the line locks). */
   abstract removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void>;

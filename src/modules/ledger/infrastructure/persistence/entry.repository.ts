@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine } from '../../domain/entry-ports';
+import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
 
 type Row = Record<string, unknown>;
@@ -50,6 +50,21 @@ function toLine(row: Row, dimensionValues: Array<{ id: string; dimensionId: stri
     status: row.status as EntryStatus,
     bookId: row.book_id as string | null,
     allocatedAmount: Number(row.allocated_amount),
+    reversalOfEntryId: (row.reversal_of_entry_id as string | null | undefined) ?? null,
+  };
+}
+
+function toAllocation(r: Row): AllocationRow {
+  return {
+    entityId: r.entity_id as string,
+    id: r.id as string,
+    debitLineId: r.debit_line_id as string,
+    creditLineId: r.credit_line_id as string,
+    accountId: r.account_id as string,
+    amount: Number(r.amount),
+    kind: r.kind as AllocationRow['kind'],
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
   };
 }
 
@@ -260,7 +275,7 @@ export class SqlEntryRepository extends EntryRepository {
   private async linesById(entityId: string, lineIds: string[], lock: boolean): Promise<ListedLine[]> {
     if (lineIds.length === 0) return [];
     const rows = await this.query(
-      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+      `SELECT ${LINE_COLUMNS}, e.memo, e.reversal_of_entry_id FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
         WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) ORDER BY l.id ${lock ? 'FOR UPDATE OF l' : ''}`,
       [entityId, [...new Set(lineIds)]],
     );
@@ -305,17 +320,67 @@ export class SqlEntryRepository extends EntryRepository {
         ORDER BY created_at, id`,
       [entityId, lineIds],
     );
-    return rows.map((r) => ({
-      entityId: r.entity_id as string,
-      id: r.id as string,
-      debitLineId: r.debit_line_id as string,
-      creditLineId: r.credit_line_id as string,
-      accountId: r.account_id as string,
-      amount: Number(r.amount),
-      kind: r.kind as AllocationRow['kind'],
-      createdAt: r.created_at as Date,
-      updatedAt: r.updated_at as Date,
-    }));
+    return rows.map(toAllocation);
+  }
+
+  async lockAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null> {
+    const [row] = await this.query(
+      `SELECT entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+         FROM reconciliation_allocations WHERE entity_id = $1 AND id = $2 FOR UPDATE`,
+      [entityId, allocationId],
+    );
+    return row ? toAllocation(row) : null;
+  }
+
+  private openItemWhere(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>, withPartner: boolean): { where: string[]; values: unknown[] } {
+    const where = [`l.entity_id = $1`, `l.account_id = $2`, `l.is_open_item`, `l.status IN ('active', 'reversed')`];
+    const values: unknown[] = [entityId, filter.accountId];
+    if (!filter.includeSettled) where.push('l.allocated_amount < l.amount');
+    if (filter.bookId === null) where.push('l.book_id IS NULL');
+    else {
+      values.push(filter.bookId);
+      where.push(`(l.book_id IS NULL OR l.book_id = $${values.length})`);
+    }
+    if (withPartner && filter.partnerId) {
+      values.push(filter.partnerId);
+      where.push(`l.partner_id = $${values.length}`);
+    }
+    return { where, values };
+  }
+
+  /** Keyset page over (entry date, line id), oldest first: what is due first comes first. */
+  async openItemLines(entityId: string, filter: OpenItemFilter): Promise<ListedLine[]> {
+    const { where, values } = this.openItemWhere(entityId, filter, true);
+    if (filter.after) {
+      values.push(filter.after.entryDate, filter.after.id);
+      where.push(`(l.entry_date, l.id) > ($${values.length - 1}::date, $${values.length}::uuid)`);
+    }
+    values.push(filter.limit);
+    const rows = await this.query(
+      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.id LIMIT $${values.length}`,
+      values,
+    );
+    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
+    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+  }
+
+  /** Totals of the whole filtered set (not the page), and the partners present without the partner filter. */
+  async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
+    const { where, values } = this.openItemWhere(entityId, filter, false);
+    const rows = await this.query<{ partner_id: string | null; partner_name: string | null; line_count: number; open_total: string }>(
+      `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
+              sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
+         FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
+        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST`,
+      values,
+    );
+    const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
+    return {
+      openTotal: selected.reduce((sum, r) => sum + Number(r.open_total), 0),
+      lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
+      partnerOptions: rows.map((r) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: Number(r.open_total) })),
+    };
   }
 
   async insertAllocations(allocations: AllocationRow[]): Promise<void> {

@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
+import { AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
+import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
+import { BooksService } from './books.service';
+
+const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+
+function forAllocation(line: ListedLine): LineForAllocation {
+  return {
+    id: line.id,
+    side: line.side,
+    accountId: line.ledgerAccountId,
+    isOpenItem: line.isOpenItem,
+    bookId: line.bookId,
+    status: line.status,
+    entryId: line.entryId,
+    entryDate: line.entryDate,
+    reversalOfEntryId: line.reversalOfEntryId ?? null,
+    amount: line.amount,
+    allocatedAmount: line.allocatedAmount,
+  };
+}
+
+function cursorOf(line: ListedLine): string {
+  return Buffer.from(`${line.entryDate}|${line.id}`, 'utf8').toString('base64url');
+}
+
+function readCursor(cursor: string): { entryDate: string; id: string } {
+  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) {
+    throw e('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
+  }
+  return { entryDate, id };
+}
+
+/**
+ * Reconciliation. Every writer locks the lines it touches in id order (EntryRepository.lockLines)
+ * before reading their open amounts, so racing allocations and matches serialize on the lines
+ * they share and never deadlock; the line's check constraint is the last guard against
+ * over-settling.
+ */
+@Injectable()
+export class AllocationsService {
+  constructor(
+    private readonly entries: EntryRepository,
+    private readonly books: BooksService,
+    private readonly clock: Clock,
+  ) {}
+
+  async ofLine(entityId: string, lineId: string): Promise<AllocationRow[]> {
+    if (!(await this.entries.findLine(entityId, lineId))) throw lineNotFound(lineId);
+    return this.entries.allocationsOfLines(entityId, [lineId]);
+  }
+
+  async create(entityId: string, input: { id: string; debitLineId: string; creditLineId: string; amount: number }): Promise<AllocationRow> {
+    const conflict = () => e('RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR', 'An allocation with this id already exists', { allocationId: input.id });
+    if (await this.entries.lockAllocation(entityId, input.id)) throw conflict();
+    if (input.debitLineId === input.creditLineId) {
+      throw e('RECONCILIATION_ALLOCATION_DEBIT_AND_CREDIT_LINE_IDS_CANNOT_BE_THE_SAME_ERROR', 'The debit and credit lines must differ', { lineId: input.debitLineId });
+    }
+    const lines = new Map((await this.entries.lockLines(entityId, [input.debitLineId, input.creditLineId])).map((l) => [l.id, l]));
+    const debit = lines.get(input.debitLineId);
+    const credit = lines.get(input.creditLineId);
+    if (!debit) throw e('RECONCILIATION_ALLOCATION_DEBIT_LINE_NOT_FOUND_ERROR', 'No line with the debit line id', { lineId: input.debitLineId });
+    if (!credit) throw e('RECONCILIATION_ALLOCATION_CREDIT_LINE_NOT_FOUND_ERROR', 'No line with the credit line id', { lineId: input.creditLineId });
+    judgeAllocation(forAllocation(debit), forAllocation(credit), input.amount);
+    const now = this.clock.now();
+    const allocation: AllocationRow = {
+      entityId,
+      id: input.id,
+      debitLineId: debit.id,
+      creditLineId: credit.id,
+      accountId: debit.ledgerAccountId,
+      amount: input.amount,
+      kind: 'manual',
+      createdAt: now,
+      updatedAt: now,
+    };
+    await translateUniqueViolation(() => this.entries.insertAllocations([allocation]), conflict);
+    return allocation;
+  }
+
+  /** Restores both open amounts. The service's reversal netting is not undone by hand (D36). */
+  async delete(entityId: string, allocationId: string): Promise<AllocationRow> {
+    const allocation = await this.entries.lockAllocation(entityId, allocationId);
+    if (!allocation) throw e('RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR', 'No allocation with this id', { allocationId });
+    if (allocation.kind === 'reversal') {
+      throw e('RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR', 'This allocation nets a reversal; unbook the reversal instead', { allocationId });
+    }
+    await this.entries.lockLines(entityId, [allocation.debitLineId, allocation.creditLineId]);
+    await this.entries.removeAllocations(entityId, [allocation]);
+    return allocation;
+  }
+
+  /** D39: greedy, oldest first, every allocation in one transaction. */
+  async match(entityId: string, lineIds: string[]): Promise<{ allocations: AllocationRow[]; settledLines: string[]; openTotal: number }> {
+    const wanted = [...new Set(lineIds)];
+    const locked = await this.entries.lockLines(entityId, wanted);
+    const found = new Set(locked.map((l) => l.id));
+    const missing = wanted.find((id) => !found.has(id));
+    if (missing) throw e('RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR', 'A selected line does not exist', { lineId: missing });
+    if (new Set(locked.map((l) => l.ledgerAccountId)).size > 1) {
+      throw e('RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR', 'The selection spans accounts', { accountIds: [...new Set(locked.map((l) => l.ledgerAccountId))] });
+    }
+    if (new Set(locked.map((l) => l.bookId)).size > 1) {
+      throw e('RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR', 'The selection spans Books', {});
+    }
+    if (!locked.every((l) => l.isOpenItem)) {
+      throw e('RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR', 'Allocations settle lines of open-item accounts', { accountId: locked[0].ledgerAccountId });
+    }
+    const dead = locked.find((l) => !LIVE_STATUSES.includes(l.status));
+    if (dead) throw e('LEDGER_ENTRY_NOT_LIVE_ERROR', 'A selected line belongs to an entry that is not live', { lineId: dead.id, status: dead.status });
+
+    const lines = locked.map(forAllocation);
+    const pairs = greedyMatch(lines);
+    if (pairs.length === 0) throw e('RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR', 'The selection has no open debit and credit to pair', {});
+    const now = this.clock.now();
+    const allocations: AllocationRow[] = pairs.map((pair) => ({
+      entityId,
+      id: newId(),
+      ...pair,
+      accountId: locked[0].ledgerAccountId,
+      kind: 'match',
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await this.entries.insertAllocations(allocations);
+
+    const taken = new Map<string, number>();
+    for (const p of pairs) {
+      taken.set(p.debitLineId, (taken.get(p.debitLineId) ?? 0) + p.amount);
+      taken.set(p.creditLineId, (taken.get(p.creditLineId) ?? 0) + p.amount);
+    }
+    const openAfter = (line: LineForAllocation) => openAmountOf(line) - (taken.get(line.id) ?? 0);
+    return {
+      allocations,
+      settledLines: lines.filter((l) => taken.has(l.id) && openAfter(l) === 0).map((l) => l.id),
+      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? openAfter(l) : -openAfter(l)), 0),
+    };
+  }
+
+  /** D38: unsettled by default; the totals describe the whole filtered set. Book-scoped. */
+  async openItemLines(
+    entityId: string,
+    query: { accountId: string; partnerId?: string; includeSettled?: boolean; bookId?: string; cursor?: string; limit?: number },
+  ): Promise<{ lines: ListedLine[]; nextCursor: string | null } & OpenItemSummary> {
+    const bookId = await this.books.resolve(entityId, query.bookId);
+    const limit = query.limit ?? 50;
+    const filter = { accountId: query.accountId, partnerId: query.partnerId, includeSettled: query.includeSettled ?? false, bookId };
+    const found = await this.entries.openItemLines(entityId, { ...filter, after: query.cursor ? readCursor(query.cursor) : undefined, limit: limit + 1 });
+    const page = found.slice(0, limit);
+    return {
+      lines: page,
+      nextCursor: found.length > limit ? cursorOf(page[page.length - 1]) : null,
+      ...(await this.entries.openItemSummary(entityId, filter)),
+    };
+  }
+}

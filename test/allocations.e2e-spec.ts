@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import request from 'supertest';
+import { FixedClock } from '../src/platform/clock/clock';
+import { checkAccessMatrix } from './harness/access-matrix';
+import { expectRefused } from './harness/db-checks';
+import { createTestApp, TestApp } from './harness/test-app';
+import { Agent, buildWorld, createEntity, World } from './harness/world';
+
+const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
+const TABLES = ['reconciliation_allocations', 'ledger_lines'] as const;
+
+interface Books {
+  entityId: string;
+  receivable: string;
+  payable: string;
+  bank: string;
+  sales: string;
+}
+
+describe('reconciliation: allocations, match and open items', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+  let books: Books;
+  let cookie: string;
+
+  const base = (entityId = books.entityId) => `/api/entities/${entityId}/ledger`;
+
+  async function setUpBooks(entityId: string): Promise<Books> {
+    const account = async (code: string, type: string, tracking: string, subtype: string | null) => {
+      const id = randomUUID();
+      await staff.post(`${base(entityId)}/accounts`).send({ id, name: code, code, type, tracking, subtype }).expect(201);
+      return id;
+    };
+    return {
+      entityId,
+      receivable: await account('1105', 'asset', 'open_item', 'receivable'),
+      payable: await account('2101', 'liability', 'open_item', 'payable'),
+      bank: await account('1102', 'asset', 'balance', null),
+      sales: await account('4101', 'income', 'balance', null),
+    };
+  }
+
+  /** An invoice (receivable debit) or a payment (receivable credit); returns the receivable line id. */
+  async function openItem(b: Books, side: 'debit' | 'credit', amount: number, entryDate = '2026-06-01', extra: Record<string, unknown> = {}): Promise<string> {
+    const counter = side === 'debit' ? b.sales : b.bank;
+    const res = await staff.post(`${base(b.entityId)}/entries`).send({
+      id: randomUUID(),
+      entryDate,
+      memo: `${side} ${amount}`,
+      newLedgerEntryLines: [
+        { side, ledgerAccountId: b.receivable, amount, ...extra },
+        { side: side === 'debit' ? 'credit' : 'debit', ledgerAccountId: counter, amount },
+      ],
+    });
+    expect(res.status).toBe(201);
+    return res.body.lines[0].id;
+  }
+
+  async function openAmounts(entityId: string): Promise<Array<{ id: string; amount: number; allocated: number; sum: number }>> {
+    return t.sql(
+      `SELECT l.id, l.amount, l.allocated_amount AS allocated,
+              coalesce((SELECT sum(a.amount) FROM reconciliation_allocations a
+                         WHERE a.entity_id = l.entity_id AND (a.debit_line_id = l.id OR a.credit_line_id = l.id)), 0)::bigint AS sum
+         FROM ledger_lines l WHERE l.entity_id = $1 AND l.is_open_item`,
+      [entityId],
+    );
+  }
+
+  function expectInvariants(rows: Array<{ amount: number; allocated: number; sum: number }>) {
+    for (const row of rows) {
+      expect(row.allocated).toBeGreaterThanOrEqual(0);
+      expect(row.allocated).toBeLessThanOrEqual(row.amount);
+      expect(row.allocated).toBe(row.sum);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    world = await buildWorld(t);
+    staff = world.staff;
+    books = await setUpBooks(world.entityId);
+    cookie = (await staff.get('/api/auth/session')).request.cookies;
+  });
+  afterAll(() => t.close());
+
+  describe('create, list and delete', () => {
+    it('settles a debit against a credit 201, lowers both open amounts and lists it for either line', async () => {
+      const debit = await openItem(books, 'debit', 1000);
+      const credit = await openItem(books, 'credit', 600);
+      const id = randomUUID();
+      const res = await staff.post(`${base()}/allocations`).send({ id, debitLineId: debit, creditLineId: credit, amount: 600 });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ id, entityId: books.entityId, debitLineId: debit, creditLineId: credit, accountId: books.receivable, amount: 600, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      for (const lineId of [debit, credit]) {
+        const listed = await staff.get(`${base()}/allocations`).query({ lineId });
+        expect(listed.body.map((a: { id: string }) => a.id)).toEqual([id]);
+      }
+      const lines = await staff.get(`${base()}/lines`).query({ accountId: books.receivable });
+      const open = new Map(lines.body.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount]));
+      expect([open.get(debit), open.get(credit)]).toEqual([400, 0]);
+
+      const deleted = await staff.delete(`${base()}/allocations/${id}`);
+      expect([deleted.status, deleted.body.id]).toEqual([200, id]);
+      const after = await staff.get(`${base()}/lines`).query({ accountId: books.receivable });
+      const reopened = new Map(after.body.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount]));
+      expect([reopened.get(debit), reopened.get(credit)]).toEqual([1000, 600]);
+      const again = await staff.delete(`${base()}/allocations/${id}`);
+      expect([again.status, again.body.code]).toEqual([404, 'RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR']);
+    });
+
+    it('refuses every rule of the allocation table with its code, writing nothing', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const small = await openItem(b, 'credit', 30);
+      const payableCredit = (
+        await staff.post(`${base(b.entityId)}/entries`).send({
+          id: randomUUID(),
+          entryDate: '2026-06-01',
+          memo: 'compra',
+          newLedgerEntryLines: [
+            { side: 'debit', ledgerAccountId: b.bank, amount: 50 },
+            { side: 'credit', ledgerAccountId: b.payable, amount: 50 },
+          ],
+        })
+      ).body.lines[1].id;
+      const balanceLine = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.sales })).body[0].id;
+      const used = randomUUID();
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id: used, debitLineId: debit, creditLineId: small, amount: 10 }).expect(201);
+      const post = (body: Record<string, unknown>) => staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), amount: 1, ...body });
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        [{ id: used, debitLineId: debit, creditLineId: credit }, 409, 'RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR'],
+        [{ debitLineId: debit, creditLineId: debit }, 409, 'RECONCILIATION_ALLOCATION_DEBIT_AND_CREDIT_LINE_IDS_CANNOT_BE_THE_SAME_ERROR'],
+        [{ debitLineId: randomUUID(), creditLineId: credit }, 404, 'RECONCILIATION_ALLOCATION_DEBIT_LINE_NOT_FOUND_ERROR'],
+        [{ debitLineId: debit, creditLineId: randomUUID() }, 404, 'RECONCILIATION_ALLOCATION_CREDIT_LINE_NOT_FOUND_ERROR'],
+        [{ debitLineId: credit, creditLineId: small }, 409, 'RECONCILIATION_ALLOCATION_DEBIT_LINE_MUST_BE_DEBIT_ERROR'],
+        [{ debitLineId: debit, creditLineId: (await openItem(b, 'debit', 5)) }, 409, 'RECONCILIATION_ALLOCATION_CREDIT_LINE_MUST_BE_CREDIT_ERROR'],
+        [{ debitLineId: debit, creditLineId: payableCredit }, 409, 'RECONCILIATION_ALLOCATION_LINES_ON_DIFFERENT_ACCOUNTS_ERROR'],
+        [{ debitLineId: debit, creditLineId: credit, amount: 91 }, 409, 'RECONCILIATION_ALLOCATION_AMOUNT_EXCEEDS_OPEN_AMOUNT_ERROR'],
+        [{ debitLineId: debit, creditLineId: small, amount: 21 }, 409, 'RECONCILIATION_ALLOCATION_AMOUNT_EXCEEDS_OPEN_AMOUNT_ERROR'],
+        [{ debitLineId: debit, creditLineId: credit, amount: 0 }, 400, 'VALIDATION_ERROR'],
+        [{ debitLineId: 'nope', creditLineId: credit }, 400, 'VALIDATION_ERROR'],
+      ];
+      for (const [body, status, code] of cases) await expectRefused(t, TABLES, post(body), status, code);
+      // Two lines of a balance account: not open-item.
+      const transfer = await staff.post(`${base(b.entityId)}/entries`).send({
+        id: randomUUID(),
+        entryDate: '2026-06-01',
+        memo: 'traspaso',
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: b.bank, amount: 5 },
+          { side: 'credit', ledgerAccountId: b.bank, amount: 5 },
+        ],
+      });
+      const [bankDebit, bankCredit] = transfer.body.lines.map((l: { id: string }) => l.id);
+      await expectRefused(t, TABLES, post({ debitLineId: bankDebit, creditLineId: bankCredit }), 409, 'RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR');
+      expect(balanceLine).toBeDefined();
+    });
+
+    it('refuses lines of two Books, lines of an unbooked entry and netting a reversal by hand', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      const bookLine = (
+        await staff.post(`${base(b.entityId)}/entries`).send({
+          id: randomUUID(),
+          entryDate: '2026-06-02',
+          memo: 'book',
+          bookId,
+          newLedgerEntryLines: [
+            { side: 'credit', ledgerAccountId: b.receivable, amount: 100 },
+            { side: 'debit', ledgerAccountId: b.bank, amount: 100 },
+          ],
+        })
+      ).body.lines[0].id;
+      await expectRefused(t, TABLES, staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: bookLine, amount: 1 }), 409, 'RECONCILIATION_ALLOCATION_LINES_IN_DIFFERENT_BOOKS_ERROR');
+
+      const entryOfCredit = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable })).body.find((l: { id: string }) => l.id === credit).entryId;
+      await staff.delete(`${base(b.entityId)}/entries/${entryOfCredit}`).expect(200);
+      await expectRefused(t, TABLES, staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 1 }), 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+
+      const entryOfDebit = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable })).body.find((l: { id: string }) => l.id === debit).entryId;
+      const reversal = (await staff.post(`${base(b.entityId)}/entries/${entryOfDebit}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' }).expect(201)).body;
+      const mirrorLine = reversal.reversalEntry.lines[0].id;
+      const netting = await staff.get(`${base(b.entityId)}/allocations`).query({ lineId: debit });
+      expect(netting.body).toEqual([expect.objectContaining({ debitLineId: debit, creditLineId: mirrorLine, amount: 100 })]);
+      await expectRefused(t, TABLES, staff.delete(`${base(b.entityId)}/allocations/${netting.body[0].id}`), 409, 'RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR');
+      // Netting the original with its mirror by hand is the service's job.
+      await expectRefused(
+        t,
+        TABLES,
+        staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: mirrorLine, amount: 1 }),
+        409,
+        'RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR',
+      );
+    });
+
+    it('answers 404 LEDGER_LINE_NOT_FOUND_ERROR when listing for an unknown line', async () => {
+      const res = await staff.get(`${base()}/allocations`).query({ lineId: randomUUID() });
+      expect([res.status, res.body.code]).toEqual([404, 'LEDGER_LINE_NOT_FOUND_ERROR']);
+      expect((await staff.get(`${base()}/allocations`)).status).toBe(400);
+    });
+  });
+
+  describe('match (D39)', () => {
+    it('pairs oldest debit with oldest credit, settles lines and reports the open total', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const d1 = await openItem(b, 'debit', 300, '2026-05-01');
+      const d2 = await openItem(b, 'debit', 200, '2026-05-02');
+      const c1 = await openItem(b, 'credit', 250, '2026-05-03');
+      const c2 = await openItem(b, 'credit', 100, '2026-05-04');
+      const res = await staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: [c2, d2, c1, d1] });
+      expect(res.status).toBe(201);
+      expect(res.body.allocations.map((a: { debitLineId: string; creditLineId: string; amount: number }) => [a.debitLineId, a.creditLineId, a.amount])).toEqual([
+        [d1, c1, 250],
+        [d1, c2, 50],
+        [d2, c2, 50],
+      ]);
+      expect(res.body.settledLines.sort()).toEqual([d1, c1, c2].sort());
+      expect(res.body.openTotal).toBe(150);
+    });
+
+    it('refuses each match rule with its code', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const d = await openItem(b, 'debit', 10);
+      const d2 = await openItem(b, 'debit', 10);
+      const c = await openItem(b, 'credit', 10);
+      const bankLine = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.bank })).body[0].id;
+      const match = (lineIds: unknown) => staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds });
+      await expectRefused(t, TABLES, match([d]), 400, 'VALIDATION_ERROR');
+      await expectRefused(t, TABLES, match([d, randomUUID()]), 404, 'RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR');
+      await expectRefused(t, TABLES, match([d, bankLine]), 409, 'RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR');
+      await expectRefused(t, TABLES, match([d, d2]), 409, 'RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR');
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'Tax' }).expect(201);
+      const bookCredit = (
+        await staff.post(`${base(b.entityId)}/entries`).send({
+          id: randomUUID(),
+          entryDate: '2026-06-03',
+          memo: 'book',
+          bookId,
+          newLedgerEntryLines: [
+            { side: 'credit', ledgerAccountId: b.receivable, amount: 10 },
+            { side: 'debit', ledgerAccountId: b.bank, amount: 10 },
+          ],
+        })
+      ).body.lines[0].id;
+      await expectRefused(t, TABLES, match([d, bookCredit]), 409, 'RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR');
+      expect((await match([d, c])).status).toBe(201);
+    });
+  });
+
+  describe('open-item lines (D38)', () => {
+    it('lists unsettled lines oldest first with totals of the whole set, partner options and keyset pages', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Sur', type: 'company', country: 'CL', taxId: '12.345.678-5' }).expect(201);
+      const lines = [
+        await openItem(b, 'debit', 500, '2026-05-03', { partnerId }),
+        await openItem(b, 'debit', 300, '2026-05-01'),
+        await openItem(b, 'credit', 100, '2026-05-02', { partnerId }),
+        await openItem(b, 'debit', 70, '2026-05-04'),
+      ];
+      const settledD = await openItem(b, 'debit', 40, '2026-04-01');
+      const settledC = await openItem(b, 'credit', 40, '2026-04-02');
+      await staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: [settledD, settledC] }).expect(201);
+
+      const url = `${base(b.entityId)}/open-item-lines`;
+      const first = await staff.get(url).query({ accountId: b.receivable, limit: 2 });
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ openTotal: 770, lineCount: 4 });
+      expect(first.body.lines.map((l: { id: string }) => l.id)).toEqual([lines[1], lines[2]]);
+      expect(first.body.partnerOptions).toEqual(
+        expect.arrayContaining([
+          { partnerId, partnerName: 'Cliente Sur', lineCount: 2, openTotal: 400 },
+          { partnerId: null, partnerName: null, lineCount: 2, openTotal: 370 },
+        ]),
+      );
+      const second = await staff.get(url).query({ accountId: b.receivable, limit: 2, cursor: first.body.nextCursor });
+      expect(second.body.lines.map((l: { id: string }) => l.id)).toEqual([lines[0], lines[3]]);
+      expect(second.body.nextCursor).toBeNull();
+      const byPartner = await staff.get(url).query({ accountId: b.receivable, partnerId });
+      expect(byPartner.body).toMatchObject({ openTotal: 400, lineCount: 2 });
+      const withSettled = await staff.get(url).query({ accountId: b.receivable, includeSettled: 'true' });
+      expect(withSettled.body.lineCount).toBe(6);
+      expect((await staff.get(url)).status).toBe(400);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      const required = await staff.get(url).query({ accountId: b.receivable });
+      expect([required.status, required.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      expect((await staff.get(url).query({ accountId: b.receivable, bookId })).body.lineCount).toBe(4);
+    });
+  });
+
+  describe('concurrency', () => {
+    it('never over-settles a line when 20 allocations and 5 matches race over the same lines', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debits = [await openItem(b, 'debit', 1000), await openItem(b, 'debit', 700)];
+      const credits = [await openItem(b, 'credit', 600), await openItem(b, 'credit', 500), await openItem(b, 'credit', 400)];
+      const server = t.app.getHttpServer();
+      const allocations = Array.from({ length: 20 }, (_, i) =>
+        request(server)
+          .post(`${base(b.entityId)}/allocations`)
+          .set('cookie', cookie)
+          .send({ id: randomUUID(), debitLineId: debits[i % 2], creditLineId: credits[i % 3], amount: 150 }),
+      );
+      const matches = Array.from({ length: 5 }, (_, i) =>
+        request(server)
+          .post(`${base(b.entityId)}/allocations/match`)
+          .set('cookie', cookie)
+          .send({ lineIds: i % 2 ? [...credits, ...debits] : [...debits, ...credits] }),
+      );
+      const answers = await Promise.all([...allocations, ...matches]);
+      for (const res of answers) {
+        expect(res.status).not.toBe(500);
+        expect([201, 409]).toContain(res.status);
+        if (res.status === 409) {
+          expect(['RECONCILIATION_ALLOCATION_AMOUNT_EXCEEDS_OPEN_AMOUNT_ERROR', 'RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR']).toContain(res.body.code);
+        }
+      }
+      const rows = await openAmounts(b.entityId);
+      expectInvariants(rows);
+      // Everything that could be settled was: the credits (1,500) are fully allocated.
+      const settled = rows.filter((r) => credits.includes(r.id)).reduce((sum, r) => sum + r.allocated, 0);
+      expect(settled).toBe(1500);
+    });
+  });
+
+  describe('property: random create, delete, match and unbook', () => {
+    it('keeps every open amount in [0, amount] and equal to amount minus its allocations', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('create' as const), debit: fc.nat(), credit: fc.nat(), amount: fc.integer({ min: 1, max: 400 }) }),
+        fc.record({ kind: fc.constant('delete' as const), which: fc.nat() }),
+        fc.record({ kind: fc.constant('match' as const), picks: fc.array(fc.nat(), { minLength: 2, maxLength: 4 }) }),
+        fc.record({ kind: fc.constant('unbook' as const), which: fc.nat() }),
+        fc.record({ kind: fc.constant('post' as const), side: fc.constantFrom('debit' as const, 'credit' as const), amount: fc.integer({ min: 1, max: 500 }) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 10 }), async (ops) => {
+          const debits = [await openItem(b, 'debit', 300), await openItem(b, 'debit', 200)];
+          const credits = [await openItem(b, 'credit', 250), await openItem(b, 'credit', 100)];
+          const made: string[] = [];
+          for (const o of ops) {
+            let res;
+            if (o.kind === 'post') {
+              const line = await openItem(b, o.side, o.amount);
+              (o.side === 'debit' ? debits : credits).push(line);
+              continue;
+            }
+            if (o.kind === 'create') {
+              const id = randomUUID();
+              res = await staff
+                .post(`${base(b.entityId)}/allocations`)
+                .send({ id, debitLineId: debits[o.debit % debits.length], creditLineId: credits[o.credit % credits.length], amount: o.amount });
+              if (res.status === 201) made.push(id);
+            } else if (o.kind === 'delete') {
+              if (made.length === 0) continue;
+              res = await staff.delete(`${base(b.entityId)}/allocations/${made[o.which % made.length]}`);
+            } else if (o.kind === 'match') {
+              const all = [...debits, ...credits];
+              res = await staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: o.picks.map((p) => all[p % all.length]) });
+            } else {
+              const all = [...debits, ...credits];
+              const lineId = all[o.which % all.length];
+              const line = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable, status: 'all' })).body.find((l: { id: string }) => l.id === lineId);
+              res = await staff.delete(`${base(b.entityId)}/entries/${line.entryId}`);
+            }
+            expect(res.status).toBeLessThan(500);
+            expectInvariants(await openAmounts(b.entityId));
+          }
+        }),
+        { numRuns: 8 },
+      );
+    });
+  });
+
+  describe('access', () => {
+    it.each([
+      ['GET open-item-lines', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/open-item-lines?accountId=${randomUUID()}` }],
+      [
+        'POST allocations/match',
+        { method: 'post' as const, path: (id: string) => `/api/entities/${id}/ledger/allocations/match`, body: () => ({ lineIds: [randomUUID(), randomUUID()] }) },
+      ],
+    ])('%s', async (_label, route) => {
+      await checkAccessMatrix(t, world, route);
+    });
+  });
+});
