@@ -382,6 +382,16 @@ describe('reconciliation: allocations, match and open items', () => {
   describe('access', () => {
     it.each([
       ['GET open-item-lines', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/open-item-lines?accountId=${randomUUID()}` }],
+      ['GET allocations', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/allocations?lineId=${randomUUID()}` }],
+      [
+        'POST allocations',
+        {
+          method: 'post' as const,
+          path: (id: string) => `/api/entities/${id}/ledger/allocations`,
+          body: () => ({ id: randomUUID(), debitLineId: randomUUID(), creditLineId: randomUUID(), amount: 1 }),
+        },
+      ],
+      ['DELETE allocations/:allocationId', { method: 'delete' as const, path: (id: string) => `/api/entities/${id}/ledger/allocations/${randomUUID()}` }],
       [
         'POST allocations/match',
         { method: 'post' as const, path: (id: string) => `/api/entities/${id}/ledger/allocations/match`, body: () => ({ lineIds: [randomUUID(), randomUUID()] }) },
