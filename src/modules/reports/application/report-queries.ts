@@ -1,0 +1,246 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { AccountType } from '../../ledger/domain/account-types';
+import type { GroupInfo } from '../domain/statements';
+
+/**
+ * The reports' read model: SQL straight over the ledger's tables (ARCHITECTURE allows read
+ * models to do so). Only live lines count (D50), read in one Book: common lines plus that Book's.
+ */
+export interface AccountPeriodFigures {
+  accountId: string;
+  groupId: string | null;
+  code: string;
+  name: string;
+  type: AccountType;
+  /** Σdebit − Σcredit of lines dated before `from` (all before `to` when there is no `from`). */
+  openingRaw: number;
+  periodDebit: number;
+  periodCredit: number;
+  periodLines: number;
+}
+
+const LIVE = `l.status IN ('active', 'reversed')`;
+
+/** Common lines plus those of the Book read; with no Book (null) only common lines match. */
+function bookCondition(_bookId: string | null, parameter: string): string {
+  return `(l.book_id IS NULL OR l.book_id = ${parameter})`;
+}
+
+@Injectable()
+export class ReportQueries {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  private query<T>(sql: string, values: unknown[]): Promise<T[]> {
+    return this.txHost.tx.query(sql, values);
+  }
+
+  async groups(entityId: string): Promise<GroupInfo[]> {
+    const rows = await this.query<{ id: string; parent_group_id: string | null; code_prefix: string; name: string; type: AccountType }>(
+      'SELECT id, parent_group_id, code_prefix, name, type FROM ledger_account_groups WHERE entity_id = $1',
+      [entityId],
+    );
+    return rows.map((r) => ({ id: r.id, parentGroupId: r.parent_group_id, codePrefix: r.code_prefix, name: r.name, type: r.type }));
+  }
+
+  /** Every account of the chart with its opening balance before `from` and its movements from `from` to `to`. */
+  async accountFigures(entityId: string, bookId: string | null, from: string | null, to: string): Promise<AccountPeriodFigures[]> {
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT a.id, a.group_id, a.code, a.name, a.type,
+              coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE $3::date IS NOT NULL AND l.entry_date < $3::date), 0)::bigint AS opening_raw,
+              coalesce(sum(l.amount) FILTER (WHERE l.side = 'debit' AND ($3::date IS NULL OR l.entry_date >= $3::date)), 0)::bigint AS period_debit,
+              coalesce(sum(l.amount) FILTER (WHERE l.side = 'credit' AND ($3::date IS NULL OR l.entry_date >= $3::date)), 0)::bigint AS period_credit,
+              count(l.id) FILTER (WHERE $3::date IS NULL OR l.entry_date >= $3::date)::int AS period_lines
+         FROM ledger_accounts a
+         LEFT JOIN ledger_lines l ON l.entity_id = a.entity_id AND l.account_id = a.id AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date <= $4::date
+        WHERE a.entity_id = $1
+        GROUP BY a.id, a.group_id, a.code, a.name, a.type`,
+      [entityId, bookId, from, to],
+    );
+    return rows.map((r) => ({
+      accountId: r.id as string,
+      groupId: r.group_id as string | null,
+      code: r.code as string,
+      name: r.name as string,
+      type: r.type as AccountType,
+      openingRaw: Number(r.opening_raw),
+      periodDebit: Number(r.period_debit),
+      periodCredit: Number(r.period_credit),
+      periodLines: Number(r.period_lines),
+    }));
+  }
+
+  /**
+   * Period movements of Result Accounts per value of one Dimension (a value's figures include its
+   * descendants' lines), and of the lines without a value of the Dimension.
+   */
+  async dimensionFigures(
+    entityId: string,
+    bookId: string | null,
+    dimensionId: string,
+    from: string,
+    to: string,
+  ): Promise<Array<{ valueId: string | null; accountId: string; raw: number; lines: number }>> {
+    const rows = await this.query<{ value_id: string | null; account_id: string; raw: string; lines: number }>(
+      `WITH RECURSIVE tree(root, id, depth) AS (
+         SELECT v.id, v.id, 0 FROM dimension_values v WHERE v.entity_id = $1 AND v.dimension_id = $3
+         UNION ALL
+         SELECT t.root, v.id, t.depth + 1 FROM dimension_values v JOIN tree t ON v.entity_id = $1 AND v.parent_id = t.id WHERE t.depth < 100
+       ), period AS (
+         SELECT l.id, l.account_id, CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END AS raw
+           FROM ledger_lines l JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+          WHERE l.entity_id = $1 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date BETWEEN $4::date AND $5::date
+            AND a.type IN ('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense')
+       )
+       SELECT t.root AS value_id, p.account_id, sum(p.raw)::bigint AS raw, count(*)::int AS lines
+         FROM period p JOIN ledger_line_dimension_values lv ON lv.entity_id = $1 AND lv.line_id = p.id AND lv.dimension_id = $3
+         JOIN tree t ON t.id = lv.dimension_value_id
+        GROUP BY t.root, p.account_id
+       UNION ALL
+       SELECT NULL, p.account_id, sum(p.raw)::bigint, count(*)::int
+         FROM period p
+        WHERE NOT EXISTS (SELECT 1 FROM ledger_line_dimension_values lv WHERE lv.entity_id = $1 AND lv.line_id = p.id AND lv.dimension_id = $3)
+        GROUP BY p.account_id`,
+      [entityId, bookId, dimensionId, from, to],
+    );
+    return rows.map((r) => ({ valueId: r.value_id, accountId: r.account_id, raw: Number(r.raw), lines: r.lines }));
+  }
+
+  async dimensionValues(entityId: string, dimensionId: string): Promise<Array<{ id: string; code: string; name: string }>> {
+    return this.query('SELECT id, code, name FROM dimension_values WHERE entity_id = $1 AND dimension_id = $2 ORDER BY code, id', [entityId, dimensionId]);
+  }
+
+  /** D54: live lines in (entryDate, entryId, lineId) order after the cursor. */
+  async journal(
+    entityId: string,
+    bookId: string | null,
+    filter: { from?: string; to?: string; search?: string; after?: { entryDate: string; entryId: string; lineId: string }; limit: number },
+  ): Promise<Array<Record<string, unknown>>> {
+    const where = [`l.entity_id = $1`, LIVE, bookCondition(bookId, '$2::uuid')];
+    const values: unknown[] = [entityId, bookId];
+    const add = (sql: string, ...params: unknown[]) => {
+      let text = sql;
+      for (const param of params) {
+        values.push(param);
+        text = text.replace('?', `$${values.length}`);
+      }
+      where.push(text);
+    };
+    if (filter.from) add('l.entry_date >= ?::date', filter.from);
+    if (filter.to) add('l.entry_date <= ?::date', filter.to);
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
+      add('(e.memo ILIKE ? OR l.description ILIKE ? OR a.code ILIKE ? OR a.name ILIKE ? OR p.name ILIKE ?)', pattern, pattern, pattern, pattern, pattern);
+    }
+    if (filter.after) add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
+    values.push(filter.limit);
+    return this.query(
+      `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
+              a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
+         FROM ledger_lines l
+         JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+         JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+         LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
+        WHERE ${where.join(' AND ')}
+        ORDER BY l.entry_date, l.entry_id, l.id LIMIT $${values.length}`,
+      values,
+    );
+  }
+
+  async lineKey(entityId: string, lineId: string): Promise<{ entryDate: string; entryId: string; accountId: string } | null> {
+    const [row] = await this.query<{ entry_date: string; entry_id: string; account_id: string }>(
+      'SELECT entry_date, entry_id, account_id FROM ledger_lines WHERE entity_id = $1 AND id = $2',
+      [entityId, lineId],
+    );
+    return row ? { entryDate: row.entry_date, entryId: row.entry_id, accountId: row.account_id } : null;
+  }
+
+  /** Σdebit − Σcredit of an account's lines matching `condition` (parameters from $4). */
+  async accountBalance(entityId: string, bookId: string | null, accountId: string, condition: string, params: unknown[] = []): Promise<{ raw: number; lines: number }> {
+    const [row] = await this.query<{ raw: string; lines: number }>(
+      `SELECT coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END), 0)::bigint AS raw, count(*)::int AS lines
+         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND ${condition}`,
+      [entityId, bookId, accountId, ...params],
+    );
+    return { raw: Number(row.raw), lines: row.lines };
+  }
+
+  /** D55: one account's lines in (entryDate, entryId, lineId) order after a key. */
+  async accountLines(
+    entityId: string,
+    bookId: string | null,
+    accountId: string,
+    filter: { from?: string; to?: string; after?: { entryDate: string; entryId: string; lineId: string }; limit: number },
+  ): Promise<Array<Record<string, unknown>>> {
+    const where = [`l.entity_id = $1`, `l.account_id = $3`, LIVE, bookCondition(bookId, '$2::uuid')];
+    const values: unknown[] = [entityId, bookId, accountId];
+    if (filter.from) {
+      values.push(filter.from);
+      where.push(`l.entry_date >= $${values.length}::date`);
+    }
+    if (filter.to) {
+      values.push(filter.to);
+      where.push(`l.entry_date <= $${values.length}::date`);
+    }
+    if (filter.after) {
+      values.push(filter.after.entryDate, filter.after.entryId, filter.after.lineId);
+      where.push(`(l.entry_date, l.entry_id, l.id) > ($${values.length - 2}::date, $${values.length - 1}::uuid, $${values.length}::uuid)`);
+    }
+    values.push(filter.limit);
+    return this.query(
+      `SELECT l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.partner_id, l.description, l.allocated_amount, l.is_open_item
+         FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.entry_id, l.id LIMIT $${values.length}`,
+      values,
+    );
+  }
+
+  /** D56: per partner on one account, the balance before `from` and the lines of the range. */
+  async partnerFigures(
+    entityId: string,
+    bookId: string | null,
+    accountId: string,
+    from: string,
+    to: string,
+    partnerIds: string[] | null,
+    includeUnassigned: boolean,
+  ): Promise<{ openings: Map<string | null, number>; lines: Array<Record<string, unknown>>; names: Map<string, string> }> {
+    const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
+    const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    const openings = await this.query<{ partner_id: string | null; raw: string }>(
+      `SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::bigint AS raw
+         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+          AND l.entry_date < $4::date AND $5::date IS NOT NULL AND ${partnerCondition}
+        GROUP BY l.partner_id`,
+      params,
+    );
+    const lines = await this.query<Record<string, unknown>>(
+      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.allocated_amount
+         FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+          AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition}
+        ORDER BY l.entry_date, l.entry_id, l.id`,
+      params,
+    );
+    const ids = [...new Set([...openings.map((o) => o.partner_id), ...lines.map((l) => l.partner_id as string | null), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
+    const names = await this.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])', [entityId, ids]);
+    return {
+      openings: new Map(openings.map((o) => [o.partner_id, Number(o.raw)])),
+      lines,
+      names: new Map(names.map((n) => [n.id, n.name])),
+    };
+  }
+
+  async account(entityId: string, accountId: string): Promise<{ id: string; type: AccountType; tracking: string } | null> {
+    const [row] = await this.query<{ id: string; type: AccountType; tracking: string }>(
+      'SELECT id, type, tracking FROM ledger_accounts WHERE entity_id = $1 AND id = $2',
+      [entityId, accountId],
+    );
+    return row ?? null;
+  }
+
+  async dimensionExists(entityId: string, dimensionId: string): Promise<boolean> {
+    return (await this.query('SELECT 1 FROM dimensions WHERE entity_id = $1 AND id = $2', [entityId, dimensionId])).length > 0;
+  }
+}

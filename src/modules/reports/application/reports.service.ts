@@ -1,0 +1,286 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, isRate } from '../../../../libs/shared-kernel/src';
+import { EntitiesService } from '../../entities/application/entities.service';
+import { BooksService } from '../../ledger/application/books.service';
+import { isResultType } from '../../ledger/domain/account-types';
+import { ledgerAccountNotFound } from '../../ledger/domain/ledger-errors';
+import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
+import { ReportQueries } from './report-queries';
+
+export interface Presentation {
+  presentationCurrency?: string;
+  presentationRate?: string;
+}
+
+interface Scope {
+  bookId: string | null;
+  currency: string;
+  presentation: { currency: string; rate: string } | null;
+  convert: Convert;
+}
+
+function invalid(path: string, message: string): DomainError {
+  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
+/** D58: every report with a range refuses `to` before `from`. */
+function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
+  if (to < from) throw invalid(toName, `must be on or after ${fromName}`);
+}
+
+/** Journal cursor, in the spec's form `date~entryId~lineId`. */
+function readJournalCursor(cursor: string): { entryDate: string; entryId: string; lineId: string } {
+  const [entryDate, entryId, lineId] = cursor.split('~');
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !uuid.test(entryId ?? '') || !uuid.test(lineId ?? '')) {
+    throw invalid('cursor', 'must be date~entryId~lineId from a previous page');
+  }
+  return { entryDate, entryId, lineId };
+}
+
+@Injectable()
+export class ReportsService {
+  constructor(
+    private readonly queries: ReportQueries,
+    private readonly books: BooksService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
+  ) {}
+
+  /** Book rules (spec "Books") and the presentation pair (D57), the same for every report. */
+  private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
+    const resolvedBook = await this.books.resolve(entityId, bookId);
+    const currency = (await this.entities.get(entityId)).snapshot().currency;
+    const { presentationCurrency, presentationRate } = presentation;
+    if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
+      throw invalid(presentationCurrency === undefined ? 'presentationCurrency' : 'presentationRate', 'presentationCurrency and presentationRate go together');
+    }
+    if (presentationCurrency === undefined || presentationRate === undefined) {
+      return { bookId: resolvedBook, currency, presentation: null, convert: presentationConverter(null) };
+    }
+    const to = this.reference.findCurrency(presentationCurrency);
+    if (!to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
+    if (!isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
+    const fromExponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
+    return {
+      bookId: resolvedBook,
+      currency,
+      presentation: { currency: presentationCurrency, rate: presentationRate },
+      convert: presentationConverter({ rate: presentationRate, fromExponent, toExponent: to.minorUnits }),
+    };
+  }
+
+  /** D51 */
+  async balanceSheet(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
+    checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
+    const scope = await this.scope(entityId, query.bookId, query);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
+    const statement = balanceSheet(figures, await this.queries.groups(entityId), scope.convert, scope.presentation !== null);
+    return {
+      exerciseStart: query.exerciseStart,
+      cutoffDate: query.cutoffDate,
+      currency: scope.currency,
+      bookId: scope.bookId,
+      presentation: scope.presentation,
+      ...statement,
+    };
+  }
+
+  /** D52 */
+  async incomeStatement(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
+    checkRange(query.from, query.to);
+    const scope = await this.scope(entityId, query.bookId, query);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.from, query.to);
+    const accounts = figures.filter((f) => isResultType(f.type)).map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
+    return {
+      from: query.from,
+      to: query.to,
+      currency: scope.currency,
+      bookId: scope.bookId,
+      presentation: scope.presentation,
+      ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert),
+    };
+  }
+
+  /** D52: one income statement per value of the Dimension, and one for the lines without a value. */
+  async incomeStatementByDimension(entityId: string, query: { dimensionId: string; from: string; to: string; bookId?: string } & Presentation) {
+    checkRange(query.from, query.to);
+    const scope = await this.scope(entityId, query.bookId, query);
+    if (!(await this.queries.dimensionExists(entityId, query.dimensionId))) {
+      throw new DomainError('DIMENSION_NOT_FOUND_ERROR', 'No Dimension with this id in the Entity', { dimensionId: query.dimensionId });
+    }
+    const [chart, groups, values, rows] = [
+      await this.queries.accountFigures(entityId, scope.bookId, query.from, query.from),
+      await this.queries.groups(entityId),
+      await this.queries.dimensionValues(entityId, query.dimensionId),
+      await this.queries.dimensionFigures(entityId, scope.bookId, query.dimensionId, query.from, query.to),
+    ];
+    const results = chart.filter((a) => isResultType(a.type));
+    const statementFor = (valueId: string | null) => {
+      const mine = new Map(rows.filter((r) => r.valueId === valueId).map((r) => [r.accountId, r]));
+      const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
+      return incomeStatement(accounts, groups, scope.convert);
+    };
+    return {
+      dimensionId: query.dimensionId,
+      from: query.from,
+      to: query.to,
+      currency: scope.currency,
+      bookId: scope.bookId,
+      presentation: scope.presentation,
+      columns: values.map((v) => ({ dimensionValueId: v.id, code: v.code, name: v.name, statement: statementFor(v.id) })),
+      unassigned: statementFor(null),
+    };
+  }
+
+  /** D53 */
+  async eightColumnBalance(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
+    checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
+    const scope = await this.scope(entityId, query.bookId, query);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
+    return {
+      exerciseStart: query.exerciseStart,
+      cutoffDate: query.cutoffDate,
+      currency: scope.currency,
+      bookId: scope.bookId,
+      presentation: scope.presentation,
+      ...eightColumnBalance(figures, scope.convert),
+    };
+  }
+
+  /** D54 */
+  async journal(entityId: string, query: { from?: string; to?: string; search?: string; cursor?: string; limit?: number; bookId?: string }) {
+    if (query.from && query.to) checkRange(query.from, query.to);
+    const scope = await this.scope(entityId, query.bookId);
+    const limit = query.limit ?? 100;
+    const rows = await this.queries.journal(entityId, scope.bookId, {
+      from: query.from,
+      to: query.to,
+      search: query.search,
+      after: query.cursor ? readJournalCursor(query.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit).map((r) => ({
+      entryId: r.entry_id as string,
+      entryDate: r.entry_date as string,
+      memo: r.memo as string,
+      status: r.status as string,
+      bookId: r.book_id as string | null,
+      lineId: r.line_id as string,
+      side: r.side as string,
+      amount: Number(r.amount),
+      accountId: r.account_id as string,
+      accountCode: r.account_code as string,
+      accountName: r.account_name as string,
+      partnerId: r.partner_id as string | null,
+      partnerName: r.partner_name as string | null,
+      description: r.description as string | null,
+    }));
+    const last = page[page.length - 1];
+    return { rows: page, nextCursor: rows.length > limit && last ? `${last.entryDate}~${last.entryId}~${last.lineId}` : null };
+  }
+
+  /** D55: running balance from inception, debit-positive. */
+  async generalLedger(entityId: string, query: { accountId: string; from?: string; to?: string; cursor?: string; limit?: number; bookId?: string }) {
+    if (query.from && query.to) checkRange(query.from, query.to);
+    const scope = await this.scope(entityId, query.bookId);
+    if (!(await this.queries.account(entityId, query.accountId))) throw ledgerAccountNotFound({ accountId: query.accountId });
+    const limit = query.limit ?? 50;
+    let after: { entryDate: string; entryId: string; lineId: string } | undefined;
+    if (query.cursor) {
+      const key = await this.queries.lineKey(entityId, query.cursor);
+      if (!key || key.accountId !== query.accountId) throw invalid('cursor', 'must be the id of the last line of a previous page');
+      after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
+    }
+    const opening = query.from ? (await this.queries.accountBalance(entityId, scope.bookId, query.accountId, 'l.entry_date < $4::date', [query.from])).raw : 0;
+    const range = await this.queries.accountBalance(
+      entityId,
+      scope.bookId,
+      query.accountId,
+      `($4::date IS NULL OR l.entry_date >= $4::date) AND ($5::date IS NULL OR l.entry_date <= $5::date)`,
+      [query.from ?? null, query.to ?? null],
+    );
+    const rows = await this.queries.accountLines(entityId, scope.bookId, query.accountId, { from: query.from, to: query.to, after, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    let running = after
+      ? (
+          await this.queries.accountBalance(entityId, scope.bookId, query.accountId, '(l.entry_date, l.entry_id, l.id) <= ($4::date, $5::uuid, $6::uuid)', [
+            after.entryDate,
+            after.entryId,
+            after.lineId,
+          ])
+        ).raw
+      : opening;
+    const lines = page.map((r) => {
+      const amount = Number(r.amount);
+      running += r.side === 'debit' ? amount : -amount;
+      return {
+        lineId: r.line_id as string,
+        entryId: r.entry_id as string,
+        entryDate: r.entry_date as string,
+        memo: r.memo as string,
+        side: r.side as string,
+        amount,
+        partnerId: r.partner_id as string | null,
+        description: r.description as string | null,
+        runningBalance: running,
+      };
+    });
+    return {
+      lines,
+      nextCursor: rows.length > limit && page.length > 0 ? (page[page.length - 1].line_id as string) : null,
+      openingBalance: opening,
+      closingBalance: opening + range.raw,
+      lineCount: range.lines,
+    };
+  }
+
+  /** D56 */
+  async partnerLedger(
+    entityId: string,
+    query: { accountId: string; from: string; to: string; partnerIds?: string[]; includeUnassigned?: boolean; bookId?: string },
+  ) {
+    checkRange(query.from, query.to);
+    const scope = await this.scope(entityId, query.bookId);
+    const account = await this.queries.account(entityId, query.accountId);
+    if (!account) throw ledgerAccountNotFound({ accountId: query.accountId });
+    if (account.tracking !== 'open_item') throw invalid('accountId', 'must be an open-item account');
+    const includeUnassigned = query.includeUnassigned ?? false;
+    const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
+    const { openings, lines, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned);
+    const partners = ids
+      ? ids.filter((id) => names.has(id))
+      : [...new Set([...openings.keys(), ...lines.map((l) => l.partner_id as string | null)])].filter((id): id is string => id !== null);
+    partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
+    const group = (partnerId: string | null) => {
+      const openingBalance = openings.get(partnerId) ?? 0;
+      let running = openingBalance;
+      const mine = lines
+        .filter((l) => (l.partner_id ?? null) === partnerId)
+        .map((l) => {
+          const amount = Number(l.amount);
+          running += l.side === 'debit' ? amount : -amount;
+          return {
+            lineId: l.line_id as string,
+            entryId: l.entry_id as string,
+            entryDate: l.entry_date as string,
+            memo: l.memo as string,
+            side: l.side as string,
+            amount,
+            runningBalance: running,
+            openAmount: amount - Number(l.allocated_amount),
+          };
+        });
+      return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance: running, lines: mine };
+    };
+    return {
+      accountId: query.accountId,
+      from: query.from,
+      to: query.to,
+      bookId: scope.bookId,
+      partners: [...partners.map(group), ...(includeUnassigned ? [group(null)] : [])],
+    };
+  }
+}
+

@@ -1,0 +1,259 @@
+import { convertMinorUnits } from '../../../../libs/shared-kernel/src';
+import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger/domain/account-types';
+
+/** An account of the chart with its raw movements (debit and credit sums) for a report. */
+export interface AccountFigures {
+  accountId: string;
+  groupId: string | null;
+  code: string;
+  name: string;
+  type: AccountType;
+  /** Σdebit − Σcredit over the report's balance range. */
+  raw: number;
+  /** Any line in the report's range (an account with a zero balance but movement is shown). */
+  moved: boolean;
+}
+
+export interface GroupInfo {
+  id: string;
+  parentGroupId: string | null;
+  codePrefix: string;
+  name: string;
+  type: AccountType;
+}
+
+export interface AccountNode {
+  accountId: string;
+  code: string;
+  name: string;
+  balance: number;
+}
+
+export interface GroupNode {
+  groupId: string;
+  codePrefix: string;
+  name: string;
+  total: number;
+  groups: GroupNode[];
+  accounts: AccountNode[];
+}
+
+export interface Section {
+  total: number;
+  groups: GroupNode[];
+  accounts: AccountNode[];
+}
+
+/** D57: presentation-currency conversion of leaves; identity when there is none. */
+export type Convert = (functionalAmount: number) => number;
+
+export function presentationConverter(presentation: { rate: string; fromExponent: number; toExponent: number } | null): Convert {
+  if (!presentation) return (amount) => amount;
+  return (amount) => convertMinorUnits(amount, presentation.rate, presentation.fromExponent, presentation.toExponent);
+}
+
+/** D50: an account's balance shown in its normal-side sign. */
+export function normalBalance(type: AccountType, raw: number): number {
+  return normalSideOf(type) === 'debit' ? raw : -raw;
+}
+
+/**
+ * D50: accounts grouped by the chart's group tree; leaves converted (D57), totals the sums of
+ * converted leaves. Accounts with a zero balance and no movement, and groups left empty, are
+ * left out. `sign` turns the account's normal balance into the section's sign.
+ */
+export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert, sign: (a: AccountFigures) => number = (a) => normalBalance(a.type, a.raw)): Section {
+  const shown = accounts.filter((a) => a.raw !== 0 || a.moved).sort((a, b) => a.code.localeCompare(b.code));
+  const leaf = (a: AccountFigures): AccountNode => ({ accountId: a.accountId, code: a.code, name: a.name, balance: convert(sign(a)) });
+  const groupIds = new Set(groups.map((g) => g.id));
+  const byGroup = new Map<string | null, AccountNode[]>();
+  for (const account of shown) {
+    const key = account.groupId && groupIds.has(account.groupId) ? account.groupId : null;
+    byGroup.set(key, [...(byGroup.get(key) ?? []), leaf(account)]);
+  }
+  const children = new Map<string | null, GroupInfo[]>();
+  for (const group of groups) {
+    const parent = group.parentGroupId && groupIds.has(group.parentGroupId) ? group.parentGroupId : null;
+    children.set(parent, [...(children.get(parent) ?? []), group]);
+  }
+  const build = (group: GroupInfo): GroupNode | null => {
+    const subgroups = (children.get(group.id) ?? [])
+      .sort((a, b) => a.codePrefix.localeCompare(b.codePrefix))
+      .map(build)
+      .filter((g): g is GroupNode => g !== null);
+    const own = byGroup.get(group.id) ?? [];
+    if (subgroups.length === 0 && own.length === 0) return null;
+    const total = own.reduce((s, a) => s + a.balance, 0) + subgroups.reduce((s, g) => s + g.total, 0);
+    return { groupId: group.id, codePrefix: group.codePrefix, name: group.name, total, groups: subgroups, accounts: own };
+  };
+  const roots = (children.get(null) ?? [])
+    .sort((a, b) => a.codePrefix.localeCompare(b.codePrefix))
+    .map(build)
+    .filter((g): g is GroupNode => g !== null);
+  const loose = byGroup.get(null) ?? [];
+  return { total: roots.reduce((s, g) => s + g.total, 0) + loose.reduce((s, a) => s + a.balance, 0), groups: roots, accounts: loose };
+}
+
+/** The groups of one section: those whose type is in the section's family. */
+export function groupsOf(groups: GroupInfo[], types: AccountType[]): GroupInfo[] {
+  return groups.filter((g) => types.some((t) => sameFamily(t, g.type)));
+}
+
+export interface IncomeStatement {
+  income: Section;
+  costOfGoodsSold: Section;
+  grossProfit: number;
+  operatingExpense: Section;
+  operatingResult: number;
+  otherIncome: Section;
+  otherExpense: Section;
+  netResult: number;
+}
+
+/** D52: sections in normal sign; profit positive. */
+export function incomeStatement(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert): IncomeStatement {
+  const section = (type: AccountType) => buildSection(accounts.filter((a) => a.type === type), groups.filter((g) => sameFamily(g.type, type)), convert);
+  const income = section('income');
+  const costOfGoodsSold = section('cost_of_goods_sold');
+  const operatingExpense = section('operating_expense');
+  const otherIncome = section('other_income');
+  const otherExpense = section('other_expense');
+  const grossProfit = income.total - costOfGoodsSold.total;
+  const operatingResult = grossProfit - operatingExpense.total;
+  return {
+    income,
+    costOfGoodsSold,
+    grossProfit,
+    operatingExpense,
+    operatingResult,
+    otherIncome,
+    otherExpense,
+    netResult: operatingResult + otherIncome.total - otherExpense.total,
+  };
+}
+
+export interface EightColumnRow {
+  accountId: string | null;
+  code: string | null;
+  name: string;
+  type: AccountType;
+  debit: number;
+  credit: number;
+  debtorBalance: number;
+  creditorBalance: number;
+  asset: number;
+  liability: number;
+  loss: number;
+  profit: number;
+}
+
+export type EightColumns = Omit<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>;
+
+export interface EightColumnFigures {
+  accountId: string;
+  code: string;
+  name: string;
+  type: AccountType;
+  /** Σdebit − Σcredit before the exercise (balance-sheet accounts' opening; Result Accounts' prior result). */
+  openingRaw: number;
+  periodDebit: number;
+  periodCredit: number;
+}
+
+const COLUMNS: Array<keyof EightColumns> = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
+
+function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>, debit: number, credit: number, convert: Convert): EightColumnRow {
+  const d = convert(debit);
+  const c = convert(credit);
+  const debtorBalance = Math.max(d - c, 0);
+  const creditorBalance = Math.max(c - d, 0);
+  const result = isResultType(base.type);
+  return {
+    ...base,
+    debit: d,
+    credit: c,
+    debtorBalance,
+    creditorBalance,
+    asset: result ? 0 : debtorBalance,
+    liability: result ? 0 : creditorBalance,
+    loss: result ? debtorBalance : 0,
+    profit: result ? creditorBalance : 0,
+  };
+}
+
+/**
+ * D53: balance de ocho columnas. Balance-sheet accounts carry their opening balance (in the
+ * column of its side) plus the period's movements; Result Accounts their period's movements; the
+ * Result Accounts' balance before the exercise is one equity row. The result row balances the
+ * last four columns; totals then have debit = credit, debtor = creditor, asset = liability and
+ * loss = profit.
+ */
+export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert) {
+  const rows: EightColumnRow[] = [];
+  let priorResult = 0;
+  for (const f of [...figures].sort((a, b) => a.code.localeCompare(b.code))) {
+    if (isResultType(f.type)) {
+      priorResult += f.openingRaw;
+      if (f.periodDebit === 0 && f.periodCredit === 0) continue;
+      rows.push(row(f, f.periodDebit, f.periodCredit, convert));
+    } else {
+      const debit = f.periodDebit + Math.max(f.openingRaw, 0);
+      const credit = f.periodCredit + Math.max(-f.openingRaw, 0);
+      if (debit === 0 && credit === 0) continue;
+      rows.push(row(f, debit, credit, convert));
+    }
+  }
+  if (priorResult !== 0) {
+    rows.push(row({ accountId: null, code: null, name: 'Prior periods result', type: 'equity' }, Math.max(priorResult, 0), Math.max(-priorResult, 0), convert));
+  }
+  const subtotals = Object.fromEntries(COLUMNS.map((c) => [c, rows.reduce((s, r) => s + r[c], 0)])) as EightColumns;
+  const zero = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as EightColumns;
+  const profit = subtotals.profit >= subtotals.loss;
+  const amount = Math.abs(subtotals.profit - subtotals.loss);
+  const resultRow: EightColumns = profit ? { ...zero, loss: amount, liability: amount } : { ...zero, profit: amount, asset: amount };
+  const totals = Object.fromEntries(COLUMNS.map((c) => [c, subtotals[c] + resultRow[c]])) as EightColumns;
+  return { rows, subtotals, result: { kind: profit ? ('profit' as const) : ('loss' as const), amount }, totals };
+}
+
+/** Balance range figures of one account: opening before the exercise and the exercise's movements. */
+export interface PeriodFigures {
+  accountId: string;
+  groupId: string | null;
+  code: string;
+  name: string;
+  type: AccountType;
+  openingRaw: number;
+  periodDebit: number;
+  periodCredit: number;
+  periodLines: number;
+}
+
+/**
+ * D51: balance-sheet accounts from inception to the cut-off; equity also shows the result of
+ * the exercise and the unclosed result of prior periods (profit positive). With a presentation
+ * currency, rounding differences go to equity so that the identity holds (D57).
+ */
+export function balanceSheet(figures: PeriodFigures[], groups: GroupInfo[], convert: Convert, presenting: boolean) {
+  const balanceSheetAccounts: AccountFigures[] = figures
+    .filter((f) => !isResultType(f.type))
+    .map((f) => ({ ...f, raw: f.openingRaw + f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
+  const result = figures.filter((f) => isResultType(f.type));
+  const section = (type: AccountType) => buildSection(balanceSheetAccounts.filter((a) => a.type === type), groupsOf(groups, [type]), convert);
+  const assets = section('asset');
+  const liabilities = section('liability');
+  const equityAccounts = section('equity');
+  const currentPeriodResult = convert(-result.reduce((s, f) => s + f.periodDebit - f.periodCredit, 0));
+  const priorPeriodsResult = convert(-result.reduce((s, f) => s + f.openingRaw, 0));
+  let total = equityAccounts.total + currentPeriodResult + priorPeriodsResult;
+  const equity: Section & { currentPeriodResult: number; priorPeriodsResult: number; presentationRoundingDifference?: number } = {
+    ...equityAccounts,
+    currentPeriodResult,
+    priorPeriodsResult,
+  };
+  if (presenting) {
+    equity.presentationRoundingDifference = assets.total - liabilities.total - total;
+    total += equity.presentationRoundingDifference;
+  }
+  equity.total = total;
+  return { assets, liabilities, equity, totals: { assets: assets.total, liabilitiesAndEquity: liabilities.total + total } };
+}

@@ -1,0 +1,135 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { Authenticated } from '../../../../platform/auth/decorators';
+import { IsIsoDate, PageLimit } from '../../../../platform/http/validators';
+import { ReportsService } from '../../application/reports.service';
+
+class BookQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' }) @IsOptional() @IsUUID() bookId?: string;
+}
+
+class PresentationQuery extends BookQuery {
+  @ApiPropertyOptional({ example: 'USD', description: 'Sent together with presentationRate (D57)' }) @IsOptional() @IsString() @MaxLength(3) presentationCurrency?: string;
+  @ApiPropertyOptional({ example: '0.00105', description: 'Presentation units per functional unit' }) @IsOptional() @IsString() @MaxLength(30) presentationRate?: string;
+}
+
+class CutoffQuery extends PresentationQuery {
+  @ApiProperty({ format: 'date' }) @IsIsoDate() exerciseStart: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() cutoffDate: string;
+}
+
+class RangeQuery extends PresentationQuery {
+  @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
+}
+
+class DimensionQuery extends RangeQuery {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() dimensionId: string;
+}
+
+class JournalQuery extends BookQuery {
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
+  @ApiPropertyOptional({ maxLength: 200 }) @IsOptional() @IsString() @MaxLength(200) search?: string;
+  @ApiPropertyOptional({ description: 'date~entryId~lineId of the last row of the previous page' })
+  @IsOptional()
+  @Matches(/^[0-9A-Za-z~-]{1,100}$/, { message: '$property must be a cursor from a previous page' })
+  cursor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 100 }) @PageLimit(100) limit?: number;
+}
+
+class GeneralLedgerQuery extends BookQuery {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() accountId: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Id of the last line of the previous page' }) @IsOptional() @IsUUID() cursor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit(100) limit?: number;
+}
+
+class PartnerLedgerQuery extends BookQuery {
+  @ApiProperty({ format: 'uuid', description: 'An open-item account' }) @IsUUID() accountId: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Repeated parameter, at most 100' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? [value] : value))
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  partnerIds?: string[];
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  includeUnassigned?: boolean;
+}
+
+const BOOK_404 = 'BOOK_NOT_FOUND_ERROR (a Book of another Entity, or any bookId on an Entity without Books)';
+const BOOK_409 = 'BOOK_REQUIRED_ERROR';
+
+@ApiTags('reports')
+@Authenticated()
+@Controller('entities/:entityId')
+export class ReportsController {
+  constructor(private readonly reports: ReportsService) {}
+
+  @Get('reports/balance-sheet')
+  @ApiOkResponse({ description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: BOOK_409 })
+  balanceSheet(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
+    return this.reports.balanceSheet(entityId, query);
+  }
+
+  @Get('reports/income-statement')
+  @ApiOkResponse({ description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: BOOK_409 })
+  incomeStatement(@Param('entityId') entityId: string, @Query() query: RangeQuery) {
+    return this.reports.incomeStatement(entityId, query);
+  }
+
+  @Get('reports/income-statement-by-dimension')
+  @ApiOkResponse({ description: 'D52: `{ dimensionId, from, to, columns: [{ dimensionValueId, code, name, statement }], unassigned }`' })
+  @ApiNotFoundResponse({ description: `DIMENSION_NOT_FOUND_ERROR; ${BOOK_404}` })
+  @ApiConflictResponse({ description: BOOK_409 })
+  incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery) {
+    return this.reports.incomeStatementByDimension(entityId, query);
+  }
+
+  @Get('reports/journal')
+  @ApiOkResponse({ description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: BOOK_409 })
+  journal(@Param('entityId') entityId: string, @Query() query: JournalQuery) {
+    return this.reports.journal(entityId, query);
+  }
+
+  @Get('ledger/reports/eight-column-balance')
+  @ApiOkResponse({ description: 'D53: `{ exerciseStart, cutoffDate, rows, subtotals, result, totals }`' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: BOOK_409 })
+  eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
+    return this.reports.eightColumnBalance(entityId, query);
+  }
+
+  @Get('ledger/general-ledger')
+  @ApiOkResponse({ description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
+  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
+  @ApiConflictResponse({ description: BOOK_409 })
+  generalLedger(@Param('entityId') entityId: string, @Query() query: GeneralLedgerQuery) {
+    return this.reports.generalLedger(entityId, query);
+  }
+
+  @Get('ledger/partner-ledger')
+  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
+  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
+  @ApiConflictResponse({ description: BOOK_409 })
+  partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery) {
+    return this.reports.partnerLedger(entityId, query);
+  }
+}

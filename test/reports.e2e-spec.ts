@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { FixedClock } from '../src/platform/clock/clock';
+import { checkAccessMatrix } from './harness/access-matrix';
+import { createTestApp, TestApp } from './harness/test-app';
+import { Agent, buildWorld, createEntity, World } from './harness/world';
+
+const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
+
+/**
+ * A small, fixed set of entries with figures worked out by hand: an opening balance and a prior
+ * period's income (2024), the 2025 exercise with a sale, rent, cost of sales, interest and other
+ * income, a reversed entry, an unbooked entry, a scheduled entry, and entries in two Books.
+ */
+describe('financial reports', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+  let entityId: string;
+  let ifrs: string;
+  const acc: Record<string, string> = {};
+
+  const url = (path: string) => `/api/entities/${entityId}${path}`;
+  const post = async (entryDate: string, lines: Array<[string, 'debit' | 'credit', number]>, extra: Record<string, unknown> = {}) => {
+    const res = await staff.post(url('/ledger/entries')).send({
+      id: randomUUID(),
+      entryDate,
+      memo: `Asiento ${entryDate}`,
+      bookId: ifrs,
+      newLedgerEntryLines: lines.map(([account, side, amount]) => ({ ledgerAccountId: acc[account], side, amount })),
+      ...extra,
+    });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    world = await buildWorld(t);
+    staff = world.staff;
+    entityId = (await createEntity(staff, world.organizationId)).id;
+    const group = async (codePrefix: string, name: string, type: string, parentGroupId: string | null = null) => {
+      const id = randomUUID();
+      await staff.post(url('/ledger/account-groups')).send({ id, codePrefix, name, type, parentGroupId }).expect(201);
+      return id;
+    };
+    const g1 = await group('1', 'Activo', 'asset');
+    const g11 = await group('11', 'Activo corriente', 'asset', g1);
+    const g2 = await group('2', 'Pasivo', 'liability');
+    const g3 = await group('3', 'Patrimonio', 'equity');
+    const g4 = await group('4', 'Ingresos', 'income');
+    const g5 = await group('5', 'Gastos', 'operating_expense');
+    const account = async (key: string, code: string, name: string, type: string, groupId: string | null, tracking = 'balance') => {
+      acc[key] = randomUUID();
+      await staff.post(url('/ledger/accounts')).send({ id: acc[key], code, name, type, groupId, tracking }).expect(201);
+    };
+    await account('caja', '1101', 'Caja', 'asset', g11);
+    await account('clientes', '1105', 'Clientes', 'asset', g11, 'open_item');
+    await account('proveedores', '2101', 'Proveedores', 'liability', g2, 'open_item');
+    await account('iva', '2105', 'IVA débito fiscal', 'liability', g2);
+    await account('capital', '3101', 'Capital', 'equity', g3);
+    await account('ventas', '4101', 'Ventas', 'income', g4);
+    await account('otros', '4201', 'Otros ingresos', 'other_income', g4);
+    await account('arriendos', '5101', 'Arriendos', 'operating_expense', g5);
+    await account('costo', '7101', 'Costo de ventas', 'cost_of_goods_sold', null);
+    await account('intereses', '8101', 'Intereses', 'other_expense', null);
+
+    await post('2024-12-15', [['caja', 'debit', 1000], ['capital', 'credit', 1000]], { bookId: undefined });
+    await post('2024-12-20', [['caja', 'debit', 200], ['ventas', 'credit', 200]], { bookId: undefined });
+    await post('2025-03-01', [['clientes', 'debit', 119], ['ventas', 'credit', 100], ['iva', 'credit', 19]], { bookId: undefined });
+    await post('2025-04-01', [['arriendos', 'debit', 50], ['caja', 'credit', 50]], { bookId: undefined });
+    await post('2025-05-01', [['costo', 'debit', 30], ['caja', 'credit', 30]], { bookId: undefined });
+    await post('2025-06-01', [['intereses', 'debit', 5], ['caja', 'credit', 5]], { bookId: undefined });
+    await post('2025-07-01', [['caja', 'debit', 8], ['otros', 'credit', 8]], { bookId: undefined });
+    const reversed = await post('2025-08-01', [['arriendos', 'debit', 999], ['caja', 'credit', 999]], { bookId: undefined });
+    await staff.post(url(`/ledger/entries/${reversed.id}/reverse`)).send({ id: randomUUID(), reversalDate: '2025-08-02' }).expect(201);
+    const unbooked = await post('2025-09-01', [['arriendos', 'debit', 777], ['caja', 'credit', 777]], { bookId: undefined });
+    await staff.delete(url(`/ledger/entries/${unbooked.id}`)).expect(200);
+    await staff
+      .post(url('/ledger/scheduled-entries'))
+      .send({ id: randomUUID(), entryDate: '2026-07-01', memo: 'futuro', newLedgerEntryLines: [{ ledgerAccountId: acc.arriendos, side: 'debit', amount: 5000 }, { ledgerAccountId: acc.caja, side: 'credit', amount: 5000 }] })
+      .expect(201);
+    // Common entries above; once the Entity keeps Books, every entry names one.
+    ifrs = randomUUID();
+    await staff.post(url('/books')).send({ id: ifrs, name: 'IFRS' }).expect(201);
+    const tax = randomUUID();
+    await staff.post(url('/books')).send({ id: tax, name: 'Tributario' }).expect(201);
+    const common = await staff.post(url('/ledger/entries')).send({ id: randomUUID(), entryDate: '2025-10-01', memo: 'x', newLedgerEntryLines: [{ ledgerAccountId: acc.arriendos, side: 'debit', amount: 1 }, { ledgerAccountId: acc.caja, side: 'credit', amount: 1 }] });
+    expect([common.status, common.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+    await post('2025-10-01', [['arriendos', 'debit', 40], ['caja', 'credit', 40]]);
+    await post('2025-10-02', [['arriendos', 'debit', 60], ['caja', 'credit', 60]], { bookId: tax });
+  });
+  afterAll(() => t.close());
+
+  const exercise = { exerciseStart: '2025-01-01', cutoffDate: '2025-12-31' };
+
+  describe('balance sheet (D50, D51)', () => {
+    it('gives the hand-computed figures in the IFRS Book, and assets equal liabilities plus equity', async () => {
+      const res = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: ifrs });
+      expect(res.status).toBe(200);
+      const b = res.body;
+      expect(b).toMatchObject({ ...exercise, currency: 'CLP', bookId: ifrs, presentation: null });
+      expect(b.assets.total).toBe(1202);
+      expect(b.assets.groups).toEqual([
+        expect.objectContaining({
+          codePrefix: '1',
+          total: 1202,
+          accounts: [],
+          groups: [expect.objectContaining({ codePrefix: '11', total: 1202, accounts: [expect.objectContaining({ code: '1101', balance: 1083 }), expect.objectContaining({ code: '1105', balance: 119 })] })],
+        }),
+      ]);
+      // Proveedores has no movement and a zero balance: left out, and so is no empty group.
+      expect(b.liabilities).toEqual({ total: 19, accounts: [], groups: [expect.objectContaining({ codePrefix: '2', total: 19, accounts: [{ accountId: acc.iva, code: '2105', name: 'IVA débito fiscal', balance: 19 }] })] });
+      expect(b.equity).toMatchObject({ total: 1183, currentPeriodResult: -17, priorPeriodsResult: 200 });
+      expect(b.equity.groups[0].accounts).toEqual([expect.objectContaining({ code: '3101', balance: 1000 })]);
+      expect(b.totals).toEqual({ assets: 1202, liabilitiesAndEquity: 1202 });
+    });
+
+    it('reads the other Book separately', async () => {
+      const res = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: (await staff.get(url('/books'))).body[1].id });
+      // Common entries (Caja 1,123, Clientes 119) and the Tax Book's rent of 60.
+      expect(res.body.totals).toEqual({ assets: 1182, liabilitiesAndEquity: 1182 });
+    });
+
+    it('converts leaves into a presentation currency and keeps the identity (D57)', async () => {
+      const res = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: ifrs, presentationCurrency: 'USD', presentationRate: '0.001' });
+      expect(res.status).toBe(200);
+      expect(res.body.presentation).toEqual({ currency: 'USD', rate: '0.001' });
+      const accounts = res.body.assets.groups[0].groups[0].accounts.map((a: { balance: number }) => a.balance);
+      expect(accounts).toEqual([108, 12]); // 10.83 and 1.19 USD in cents, half up
+      expect(res.body.equity).toMatchObject({ currentPeriodResult: -2, priorPeriodsResult: 20, presentationRoundingDifference: 0 });
+      expect(res.body.totals.assets).toBe(res.body.totals.liabilitiesAndEquity);
+    });
+
+    it('refuses bad parameters with 400 and applies the Book rules', async () => {
+      for (const query of [
+        { exerciseStart: '2025-01-01' },
+        { ...exercise, cutoffDate: '2024-12-31' },
+        { ...exercise, presentationCurrency: 'USD' },
+        { ...exercise, presentationCurrency: 'XXQ', presentationRate: '1' },
+        { ...exercise, presentationCurrency: 'USD', presentationRate: '0' },
+        { ...exercise, presentationCurrency: 'USD', presentationRate: '1e3' },
+      ]) {
+        const res = await staff.get(url('/reports/balance-sheet')).query({ ...query, bookId: ifrs });
+        expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      }
+      const required = await staff.get(url('/reports/balance-sheet')).query(exercise);
+      expect([required.status, required.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      const foreign = randomUUID();
+      const other = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreign, name: 'Otra' }).expect(201);
+      const wrong = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: foreign });
+      expect([wrong.status, wrong.body.code]).toEqual([404, 'BOOK_NOT_FOUND_ERROR']);
+    });
+  });
+
+  describe('income statement (D52)', () => {
+    it('gives the hand-computed sections and results', async () => {
+      const res = await staff.get(url('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-12-31', bookId: ifrs });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        from: '2025-01-01',
+        to: '2025-12-31',
+        grossProfit: 70,
+        operatingResult: -20,
+        netResult: -17,
+        income: { total: 100 },
+        costOfGoodsSold: { total: 30, accounts: [expect.objectContaining({ code: '7101', balance: 30 })] },
+        operatingExpense: { total: 90 },
+        otherIncome: { total: 8 },
+        otherExpense: { total: 5 },
+      });
+      expect(Object.keys(res.body).filter((k) => !['from', 'to', 'currency', 'bookId', 'presentation'].includes(k))).toEqual([
+        'income',
+        'costOfGoodsSold',
+        'grossProfit',
+        'operatingExpense',
+        'operatingResult',
+        'otherIncome',
+        'otherExpense',
+        'netResult',
+      ]);
+    });
+
+    it('refuses to before from', async () => {
+      const res = await staff.get(url('/reports/income-statement')).query({ from: '2025-02-01', to: '2025-01-31', bookId: ifrs });
+      expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+  });
+
+  describe('eight-column balance (D53)', () => {
+    it('gives every column by hand and the four identities', async () => {
+      const res = await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs });
+      expect(res.status).toBe(200);
+      const byCode = new Map(res.body.rows.map((r: { code: string | null }) => [r.code, r]));
+      expect(byCode.get('1101')).toMatchObject({ debit: 2207, credit: 1124, debtorBalance: 1083, creditorBalance: 0, asset: 1083, liability: 0, loss: 0, profit: 0 });
+      expect(byCode.get('3101')).toMatchObject({ debit: 0, credit: 1000, creditorBalance: 1000, liability: 1000 });
+      expect(byCode.get('4101')).toMatchObject({ debit: 0, credit: 100, creditorBalance: 100, profit: 100, liability: 0 });
+      expect(byCode.get('5101')).toMatchObject({ debit: 1089, credit: 999, debtorBalance: 90, loss: 90 });
+      expect(byCode.get(null)).toEqual({
+        accountId: null,
+        code: null,
+        name: 'Prior periods result',
+        type: 'equity',
+        debit: 0,
+        credit: 200,
+        debtorBalance: 0,
+        creditorBalance: 200,
+        asset: 0,
+        liability: 200,
+        loss: 0,
+        profit: 0,
+      });
+      expect(res.body.subtotals).toEqual({ debit: 3450, credit: 3450, debtorBalance: 1327, creditorBalance: 1327, asset: 1202, liability: 1219, loss: 125, profit: 108 });
+      expect(res.body.result).toEqual({ kind: 'loss', amount: 17 });
+      const totals = res.body.totals;
+      expect(totals).toEqual({ debit: 3450, credit: 3450, debtorBalance: 1327, creditorBalance: 1327, asset: 1219, liability: 1219, loss: 125, profit: 125 });
+    });
+  });
+
+  describe('journal (D54)', () => {
+    it('pages live lines in (date, entry, line) order with the date~entryId~lineId cursor', async () => {
+      const seen: Array<{ entryDate: string; entryId: string; lineId: string }> = [];
+      let cursor: string | null = null;
+      do {
+        const res = await staff.get(url('/reports/journal')).query({ bookId: ifrs, limit: 5, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        seen.push(...res.body.rows);
+        cursor = res.body.nextCursor;
+        if (cursor) expect(cursor).toMatch(/^\d{4}-\d{2}-\d{2}~[0-9a-f-]{36}~[0-9a-f-]{36}$/);
+      } while (cursor);
+      expect(seen).toHaveLength(21);
+      const keys = seen.map((r) => `${r.entryDate}|${r.entryId}|${r.lineId}`);
+      expect(keys).toEqual([...keys].sort());
+      expect(seen[0]).toMatchObject({ entryDate: '2024-12-15', memo: 'Asiento 2024-12-15', status: 'active', bookId: null, accountCode: expect.any(String), partnerName: null });
+      const search = await staff.get(url('/reports/journal')).query({ bookId: ifrs, search: 'iva débito' });
+      expect(search.body.rows).toHaveLength(1);
+      for (const query of [{ limit: 101 }, { search: 'x'.repeat(201) }, { cursor: 'nope' }]) {
+        const res = await staff.get(url('/reports/journal')).query({ bookId: ifrs, ...query });
+        expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      }
+    });
+  });
+
+  describe('general ledger (D55)', () => {
+    it('gives opening, closing, line count and running balances from inception across pages', async () => {
+      const query = { bookId: ifrs, accountId: acc.caja, from: '2025-01-01', to: '2025-12-31', limit: 3 };
+      const first = await staff.get(url('/ledger/general-ledger')).query(query);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ openingBalance: 1200, closingBalance: 1083, lineCount: 7 });
+      const pages = [first.body];
+      while (pages[pages.length - 1].nextCursor) {
+        pages.push((await staff.get(url('/ledger/general-ledger')).query({ ...query, cursor: pages[pages.length - 1].nextCursor })).body);
+      }
+      const running = pages.flatMap((p) => p.lines.map((l: { runningBalance: number }) => l.runningBalance));
+      expect(running).toEqual([1150, 1120, 1115, 1123, 124, 1123, 1083]);
+      const unknown = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: randomUUID() });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR']);
+      expect((await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs })).status).toBe(400);
+    });
+  });
+
+  describe('by dimension and partner ledger', () => {
+    let other: string;
+    const ourl = (path: string) => `/api/entities/${other}${path}`;
+    const a: Record<string, string> = {};
+    const v: Record<string, string> = {};
+    const p: Record<string, string> = {};
+    let dimensionId: string;
+
+    beforeAll(async () => {
+      other = (await createEntity(staff, world.organizationId)).id;
+      const account = async (key: string, code: string, type: string, tracking = 'balance') => {
+        a[key] = randomUUID();
+        await staff.post(ourl('/ledger/accounts')).send({ id: a[key], code, name: key, type, tracking }).expect(201);
+      };
+      await account('caja', '1101', 'asset');
+      await account('clientes', '1105', 'asset', 'open_item');
+      await account('ventas', '4101', 'income');
+      await account('arriendos', '5101', 'operating_expense');
+      dimensionId = randomUUID();
+      await staff.post(ourl('/dimensions')).send({ id: dimensionId, name: 'Zona' }).expect(201);
+      const value = async (key: string, code: string, parentId: string | null = null) => {
+        v[key] = randomUUID();
+        await staff.post(ourl(`/dimensions/${dimensionId}/values`)).send({ id: v[key], code, name: key, parentId }).expect(201);
+      };
+      await value('norte', 'N');
+      await value('norte1', 'N1', v.norte);
+      await value('sur', 'S');
+      const partner = async (key: string, name: string, taxId: string) => {
+        p[key] = randomUUID();
+        await staff.post(ourl('/partners')).send({ id: p[key], name, type: 'company', country: 'CL', taxId }).expect(201);
+      };
+      await partner('beta', 'Beta Ltda', '12.345.678-5');
+      await partner('alfa', 'Alfa SpA', '11.111.111-1');
+      const entry = async (entryDate: string, lines: Array<Record<string, unknown>>) =>
+        (await staff.post(ourl('/ledger/entries')).send({ id: randomUUID(), entryDate, memo: entryDate, newLedgerEntryLines: lines }).expect(201)).body;
+      await entry('2025-01-05', [{ ledgerAccountId: a.arriendos, side: 'debit', amount: 10, dimensionValueIds: [v.norte1] }, { ledgerAccountId: a.caja, side: 'credit', amount: 10 }]);
+      await entry('2025-01-06', [{ ledgerAccountId: a.arriendos, side: 'debit', amount: 20, dimensionValueIds: [v.sur] }, { ledgerAccountId: a.caja, side: 'credit', amount: 20 }]);
+      await entry('2025-01-07', [{ ledgerAccountId: a.caja, side: 'debit', amount: 50 }, { ledgerAccountId: a.ventas, side: 'credit', amount: 50, dimensionValueIds: [v.norte] }]);
+      await entry('2025-01-08', [{ ledgerAccountId: a.arriendos, side: 'debit', amount: 5 }, { ledgerAccountId: a.caja, side: 'credit', amount: 5 }]);
+      const invoice = await entry('2025-01-10', [{ ledgerAccountId: a.clientes, side: 'debit', amount: 100, partnerId: p.alfa }, { ledgerAccountId: a.ventas, side: 'credit', amount: 100 }]);
+      await entry('2025-02-10', [{ ledgerAccountId: a.clientes, side: 'debit', amount: 200, partnerId: p.beta }, { ledgerAccountId: a.ventas, side: 'credit', amount: 200 }]);
+      const payment = await entry('2025-03-10', [{ ledgerAccountId: a.caja, side: 'debit', amount: 60 }, { ledgerAccountId: a.clientes, side: 'credit', amount: 60, partnerId: p.alfa }]);
+      await entry('2025-03-15', [{ ledgerAccountId: a.clientes, side: 'debit', amount: 7 }, { ledgerAccountId: a.ventas, side: 'credit', amount: 7 }]);
+      await staff.post(ourl('/ledger/allocations/match')).send({ lineIds: [invoice.lines[0].id, payment.lines[1].id] }).expect(201);
+    });
+
+    it('splits the income statement by Dimension Value, a parent including its descendants', async () => {
+      const res = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId, from: '2025-01-01', to: '2025-01-31' });
+      expect(res.status).toBe(200);
+      const column = (id: string) => res.body.columns.find((c: { dimensionValueId: string }) => c.dimensionValueId === id).statement;
+      expect(column(v.norte)).toMatchObject({ income: { total: 50 }, operatingExpense: { total: 10 }, netResult: 40 });
+      expect(column(v.norte1)).toMatchObject({ income: { total: 0 }, operatingExpense: { total: 10 }, netResult: -10 });
+      expect(column(v.sur)).toMatchObject({ operatingExpense: { total: 20 }, netResult: -20 });
+      // Untagged in January: rent of 5 and the sale of 100 to Alfa.
+      expect(res.body.unassigned).toMatchObject({ income: { total: 100 }, operatingExpense: { total: 5 }, netResult: 95 });
+      const missing = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId: randomUUID(), from: '2025-01-01', to: '2025-01-31' });
+      expect([missing.status, missing.body.code]).toEqual([404, 'DIMENSION_NOT_FOUND_ERROR']);
+    });
+
+    it('groups an open-item account by partner with openings, running balances and open amounts (D56)', async () => {
+      const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, from: '2025-02-01', to: '2025-12-31', includeUnassigned: 'true' });
+      expect(res.status).toBe(200);
+      expect(res.body.partners.map((g: { partnerName: string | null }) => g.partnerName)).toEqual(['Alfa SpA', 'Beta Ltda', null]);
+      const [alfa, beta, none] = res.body.partners;
+      expect(alfa).toMatchObject({ partnerId: p.alfa, openingBalance: 100, closingBalance: 40, lines: [expect.objectContaining({ side: 'credit', amount: 60, runningBalance: 40, openAmount: 0 })] });
+      expect(beta).toMatchObject({ openingBalance: 0, closingBalance: 200, lines: [expect.objectContaining({ amount: 200, runningBalance: 200, openAmount: 200 })] });
+      expect(none).toMatchObject({ partnerId: null, closingBalance: 7 });
+      const one = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, from: '2025-02-01', to: '2025-12-31', partnerIds: p.beta });
+      expect(one.body.partners.map((g: { partnerId: string }) => g.partnerId)).toEqual([p.beta]);
+      const notOpenItem = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.caja, from: '2025-01-01', to: '2025-12-31' });
+      expect([notOpenItem.status, notOpenItem.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      const tooMany = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=2025-01-01&to=2025-12-31&${Array.from({ length: 101 }, () => `partnerIds=${randomUUID()}`).join('&')}`);
+      expect(tooMany.status).toBe(400);
+    });
+  });
+
+  describe('access', () => {
+    it.each([
+      ['balance sheet', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/balance-sheet?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
+      ['journal', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/journal` }],
+    ])('%s', async (_label, route) => {
+      await checkAccessMatrix(t, world, route);
+    });
+  });
+});
