@@ -335,6 +335,65 @@ describe('financial reports', () => {
     });
   });
 
+  describe('eight-column balance against a published Chilean worked example', () => {
+    /*
+     * "Ejercicio Clase 16 de Junio", balance de 8 columnas (Chilean accounting class exercise,
+     * https://es.scribd.com/document/513054385): Caja, Banco, Mercadería, Capital, Costo de venta,
+     * Arriendo, Gastos generales and Ventas, with sums of 5,500,000, a loss of 100,000 and totals
+     * of 5,500,000 / 2,900,000 / 2,000,000 / 1,000,000. The entries below are one set of journal
+     * entries that gives exactly the example's debe and haber sums.
+     */
+    it('matches the example column by column', async () => {
+      const id = (await createEntity(staff, world.organizationId)).id;
+      const a: Record<string, string> = {};
+      for (const [key, code, type] of [
+        ['caja', '1101', 'asset'],
+        ['banco', '1102', 'asset'],
+        ['mercaderia', '1201', 'asset'],
+        ['capital', '3101', 'equity'],
+        ['costo', '5101', 'cost_of_goods_sold'],
+        ['arriendo', '5201', 'operating_expense'],
+        ['gastos', '5202', 'operating_expense'],
+        ['ventas', '4101', 'income'],
+      ]) {
+        a[key] = randomUUID();
+        await staff.post(`/api/entities/${id}/ledger/accounts`).send({ id: a[key], code, name: key, type, tracking: 'balance' }).expect(201);
+      }
+      const entry = (date: string, debit: string, credit: string, amount: number) =>
+        staff
+          .post(`/api/entities/${id}/ledger/entries`)
+          .send({ id: randomUUID(), entryDate: date, memo: `${debit} / ${credit}`, newLedgerEntryLines: [{ ledgerAccountId: a[debit], side: 'debit', amount }, { ledgerAccountId: a[credit], side: 'credit', amount }] })
+          .expect(201);
+      await entry('2025-06-01', 'caja', 'capital', 2_000_000);
+      await entry('2025-06-02', 'banco', 'caja', 1_000_000);
+      await entry('2025-06-03', 'mercaderia', 'banco', 600_000);
+      await entry('2025-06-04', 'caja', 'ventas', 900_000);
+      await entry('2025-06-04', 'costo', 'mercaderia', 300_000);
+      await entry('2025-06-05', 'arriendo', 'caja', 100_000);
+      await entry('2025-06-06', 'gastos', 'caja', 600_000);
+
+      const res = await staff.get(`/api/entities/${id}/ledger/reports/eight-column-balance`).query({ exerciseStart: '2025-01-01', cutoffDate: '2025-12-31' });
+      expect(res.status).toBe(200);
+      const columns = (r: Record<string, number>) => [r.debit, r.credit, r.debtorBalance, r.creditorBalance, r.asset, r.liability, r.loss, r.profit];
+      const byAccount = new Map(res.body.rows.map((r: { accountId: string }) => [r.accountId, r]));
+      const expected: Record<string, number[]> = {
+        caja: [2_900_000, 1_700_000, 1_200_000, 0, 1_200_000, 0, 0, 0],
+        banco: [1_000_000, 600_000, 400_000, 0, 400_000, 0, 0, 0],
+        mercaderia: [600_000, 300_000, 300_000, 0, 300_000, 0, 0, 0],
+        capital: [0, 2_000_000, 0, 2_000_000, 0, 2_000_000, 0, 0],
+        costo: [300_000, 0, 300_000, 0, 0, 0, 300_000, 0],
+        arriendo: [100_000, 0, 100_000, 0, 0, 0, 100_000, 0],
+        gastos: [600_000, 0, 600_000, 0, 0, 0, 600_000, 0],
+        ventas: [0, 900_000, 0, 900_000, 0, 0, 0, 900_000],
+      };
+      for (const [key, values] of Object.entries(expected)) expect({ key, columns: columns(byAccount.get(a[key]) as Record<string, number>) }).toEqual({ key, columns: values });
+      expect(res.body.rows).toHaveLength(8);
+      expect(columns(res.body.subtotals)).toEqual([5_500_000, 5_500_000, 2_900_000, 2_900_000, 1_900_000, 2_000_000, 1_000_000, 900_000]);
+      expect(res.body.result).toEqual({ kind: 'loss', amount: 100_000 });
+      expect(columns(res.body.totals)).toEqual([5_500_000, 5_500_000, 2_900_000, 2_900_000, 2_000_000, 2_000_000, 1_000_000, 1_000_000]);
+    });
+  });
+
   describe('access', () => {
     it.each([
       ['balance sheet', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/balance-sheet?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
