@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectRefused } from './harness/db-checks';
+import { expectMonthlyTotalsMatchLines, expectRefused } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, World } from './harness/world';
 
@@ -376,6 +376,14 @@ describe('reconciliation: allocations, match and open items', () => {
         }),
         { numRuns: 8 },
       );
+    });
+  });
+
+  describe('monthly totals', () => {
+    it('equal the sums of live lines of every Entity', async () => {
+      for (const { entity_id } of await t.sql<{ entity_id: string }>('SELECT DISTINCT entity_id FROM ledger_lines')) {
+        await expectMonthlyTotalsMatchLines(t, entity_id);
+      }
     });
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
+import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
 import { countRows } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, World } from './harness/world';
@@ -448,6 +449,14 @@ describe('ledger entries and lines', () => {
       );
       expect(totals.entries).toBe(30);
       expect(totals.debit).toBe(totals.credit);
+    });
+  });
+
+  describe('monthly totals', () => {
+    it('equal the sums of live lines after posting, reversing, unbooking, booking, moving dates and accounts', async () => {
+      const entities = await t.sql<{ entity_id: string }>('SELECT DISTINCT entity_id FROM ledger_lines');
+      expect(entities.length).toBeGreaterThan(5);
+      for (const { entity_id } of entities) await expectMonthlyTotalsMatchLines(t, entity_id);
     });
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
+import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, World } from './harness/world';
 
@@ -391,6 +392,41 @@ describe('financial reports', () => {
       expect(columns(res.body.subtotals)).toEqual([5_500_000, 5_500_000, 2_900_000, 2_900_000, 1_900_000, 2_000_000, 1_000_000, 900_000]);
       expect(res.body.result).toEqual({ kind: 'loss', amount: 100_000 });
       expect(columns(res.body.totals)).toEqual([5_500_000, 5_500_000, 2_900_000, 2_900_000, 2_000_000, 2_000_000, 1_000_000, 1_000_000]);
+    });
+  });
+
+  describe('ranges that cut through months', () => {
+    it.each([
+      ['2024-12-16', '2025-03-01'],
+      ['2025-02-15', '2025-08-01'],
+      ['2025-03-01', '2025-03-01'],
+      ['2025-08-02', '2025-10-01'],
+      ['2024-12-20', '2025-12-30'],
+    ])('%s to %s: the totals and edge lines agree with a plain sum over the lines', async (from, to) => {
+      const naive = async (account: string, where: string, values: unknown[]) =>
+        (
+          await t.sql<{ raw: string; n: number }>(
+            `SELECT coalesce(sum(CASE side WHEN 'debit' THEN amount ELSE -amount END), 0)::text AS raw, count(*)::int AS n FROM ledger_lines
+              WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') AND (book_id IS NULL OR book_id = $3) AND ${where}`,
+            [entityId, acc[account], ifrs, ...values],
+          )
+        )[0];
+      const gl = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: acc.caja, from, to });
+      const opening = await naive('caja', 'entry_date < $4', [from]);
+      const range = await naive('caja', 'entry_date BETWEEN $4 AND $5', [from, to]);
+      expect(gl.body).toMatchObject({ openingBalance: Number(opening.raw), closingBalance: Number(opening.raw) + Number(range.raw), lineCount: range.n });
+      const statement = await staff.get(url('/reports/income-statement')).query({ bookId: ifrs, from, to });
+      let net = 0;
+      for (const account of ['ventas', 'otros', 'arriendos', 'costo', 'intereses']) net -= Number((await naive(account, 'entry_date BETWEEN $4 AND $5', [from, to])).raw);
+      expect(statement.body.netResult).toBe(net);
+    });
+  });
+
+  describe('monthly totals', () => {
+    it('equal the sums of live lines of every Entity', async () => {
+      for (const { entity_id } of await t.sql<{ entity_id: string }>('SELECT DISTINCT entity_id FROM ledger_lines')) {
+        await expectMonthlyTotalsMatchLines(t, entity_id);
+      }
     });
   });
 

@@ -77,3 +77,26 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
     await blocker.end();
   }
 }
+
+/**
+ * The monthly totals (kept in the posting transactions) equal the sums of live lines recomputed
+ * from scratch, for every account, Book and month of the Entity.
+ */
+export async function expectMonthlyTotalsMatchLines(t: TestApp, entityId: string): Promise<void> {
+  const diff = await t.sql(
+    `WITH kept AS (
+       SELECT account_id, book_key, month, sum(debit)::bigint AS debit, sum(credit)::bigint AS credit, sum(line_count)::bigint AS lines
+         FROM ledger_account_monthly_totals WHERE entity_id = $1 GROUP BY account_id, book_key, month
+     ), fresh AS (
+       SELECT account_id, coalesce(book_id, '00000000-0000-0000-0000-000000000000'::uuid) AS book_key, date_trunc('month', entry_date)::date AS month,
+              coalesce(sum(amount) FILTER (WHERE side = 'debit'), 0)::bigint AS debit,
+              coalesce(sum(amount) FILTER (WHERE side = 'credit'), 0)::bigint AS credit, count(*)::bigint AS lines
+         FROM ledger_lines WHERE entity_id = $1 AND status IN ('active', 'reversed') GROUP BY 1, 2, 3
+     )
+     SELECT * FROM kept FULL JOIN fresh USING (account_id, book_key, month)
+      WHERE coalesce(kept.debit, 0) <> coalesce(fresh.debit, 0) OR coalesce(kept.credit, 0) <> coalesce(fresh.credit, 0)
+         OR coalesce(kept.lines, 0) <> coalesce(fresh.lines, 0)`,
+    [entityId],
+  );
+  expect(diff).toEqual([]);
+}

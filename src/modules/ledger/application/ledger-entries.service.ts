@@ -159,8 +159,11 @@ export class LedgerEntriesService {
       assertEntryDate(change.entryDate, 'booked', this.clock.today(), terms.ledgerLockDate);
       await this.keepReversalOrder(entityId, entry, change.entryDate);
     }
+    const moves = change.entryDate !== undefined && change.entryDate !== entry.entryDate;
     entry.editHeader(change, this.clock.now());
+    if (moves) await this.entries.shiftTotals(entityId, entryId, -1);
     await this.entries.saveHeader(entry);
+    if (moves) await this.entries.shiftTotals(entityId, entryId, 1);
     return entry;
   }
 
@@ -226,6 +229,7 @@ export class LedgerEntriesService {
     entry.unbook(now);
     await this.releaseAllocations(entityId, entry.lines.map((l) => l.id));
     await this.entries.saveHeader(entry);
+    await this.entries.shiftTotals(entityId, entryId, -1);
     const settledChainEntries: LedgerEntry[] = [];
     if (entry.reversalOfEntryId) {
       const original = await this.entries.lock(entityId, entry.reversalOfEntryId);
@@ -246,6 +250,7 @@ export class LedgerEntriesService {
     entry.book(this.clock.today(), this.clock.now());
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
     await this.entries.saveHeader(entry);
+    await this.entries.shiftTotals(entityId, entryId, 1);
     return entry;
   }
 
@@ -294,7 +299,10 @@ export class LedgerEntriesService {
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
       throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
     }
+    const live = line.status === 'active' || line.status === 'reversed';
+    if (live) await this.entries.shiftLineTotals(entityId, lineId, -1);
     await this.entries.updateLine(entityId, lineId, { accountId, isOpenItem: account.tracking === 'open_item' });
+    if (live) await this.entries.shiftLineTotals(entityId, lineId, 1);
     return (await this.entries.findLine(entityId, lineId))!;
   }
 

@@ -85,6 +85,12 @@ export abstract class EntryRepository {
   abstract lock(entityId: string, entryId: string): Promise<LedgerEntry | null>;
   /** Writes header and status, and the lines' copies of date and status. */
   abstract saveHeader(entry: LedgerEntry): Promise<void>;
+  /**
+   * Adds (1) or takes away (-1) an entry's lines, as stored now, to the monthly totals: called
+   * when an entry enters or leaves the live set, or moves in time (insert() adds live entries).
+   */
+  abstract shiftTotals(entityId: string, entryId: string, sign: 1 | -1): Promise<void>;
+  abstract shiftLineTotals(entityId: string, lineId: string, sign: 1 | -1): Promise<void>;
   /** Replaces the whole line set of a (scheduled) entry. */
   abstract replaceLines(entry: LedgerEntry): Promise<void>;
   abstract list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]>;

@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../ledger/domain/account-types';
 import type { GroupInfo } from '../domain/statements';
+import { addDays, monthStart, splitBefore, splitRange } from './month-ranges';
 
 /**
  * The reports' read model: SQL straight over the ledger's tables (ARCHITECTURE allows read
@@ -22,6 +23,7 @@ export interface AccountPeriodFigures {
 }
 
 const LIVE = `l.status IN ('active', 'reversed')`;
+const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 
 /** Common lines plus those of the Book read; with no Book (null) only common lines match. */
 function bookCondition(_bookId: string | null, parameter: string): string {
@@ -44,19 +46,59 @@ export class ReportQueries {
     return rows.map((r) => ({ id: r.id, parentGroupId: r.parent_group_id, codePrefix: r.code_prefix, name: r.name, type: r.type }));
   }
 
-  /** Every account of the chart with its opening balance before `from` and its movements from `from` to `to`. */
-  async accountFigures(entityId: string, bookId: string | null, from: string | null, to: string): Promise<AccountPeriodFigures[]> {
+  /**
+   * Every account of the chart with its opening balance before `from` and its movements from
+   * `from` to `to`: whole months from the monthly totals, the days at the edges from the lines.
+   * The cost is O(accounts x months) plus the lines of at most three partial months.
+   */
+  async accountFigures(entityId: string, bookId: string | null, from: string, to: string): Promise<AccountPeriodFigures[]> {
+    const before = splitBefore(from);
+    const range = splitRange(from, to);
+    const months = range.months ?? { first: '9999-12-01', last: '0001-01-01' };
     const rows = await this.query<Record<string, unknown>>(
-      `SELECT a.id, a.group_id, a.code, a.name, a.type,
-              coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE $3::date IS NOT NULL AND l.entry_date < $3::date), 0)::bigint AS opening_raw,
-              coalesce(sum(l.amount) FILTER (WHERE l.side = 'debit' AND ($3::date IS NULL OR l.entry_date >= $3::date)), 0)::bigint AS period_debit,
-              coalesce(sum(l.amount) FILTER (WHERE l.side = 'credit' AND ($3::date IS NULL OR l.entry_date >= $3::date)), 0)::bigint AS period_credit,
-              count(l.id) FILTER (WHERE $3::date IS NULL OR l.entry_date >= $3::date)::int AS period_lines
+      `WITH totals AS (
+         SELECT account_id,
+                sum(debit - credit) FILTER (WHERE month < $3::date) AS opening_raw,
+                sum(debit) FILTER (WHERE month BETWEEN $4::date AND $5::date) AS period_debit,
+                sum(credit) FILTER (WHERE month BETWEEN $4::date AND $5::date) AS period_credit,
+                sum(line_count) FILTER (WHERE month BETWEEN $4::date AND $5::date) AS period_lines
+           FROM ledger_account_monthly_totals
+          WHERE entity_id = $1 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month <= $12::date
+          GROUP BY account_id
+       ), edges AS (
+         SELECT l.account_id,
+                sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
+                sum(l.amount) FILTER (WHERE l.side = 'debit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_debit,
+                sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_credit,
+                count(*) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_lines
+           FROM ledger_lines l
+          WHERE l.entity_id = $1 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date OR l.entry_date BETWEEN $10::date AND $11::date)
+          GROUP BY l.account_id
+       )
+       SELECT a.id, a.group_id, a.code, a.name, a.type,
+              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::bigint AS opening_raw,
+              (coalesce(t.period_debit, 0) + coalesce(e.period_debit, 0))::bigint AS period_debit,
+              (coalesce(t.period_credit, 0) + coalesce(e.period_credit, 0))::bigint AS period_credit,
+              (coalesce(t.period_lines, 0) + coalesce(e.period_lines, 0))::bigint AS period_lines
          FROM ledger_accounts a
-         LEFT JOIN ledger_lines l ON l.entity_id = a.entity_id AND l.account_id = a.id AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date <= $4::date
-        WHERE a.entity_id = $1
-        GROUP BY a.id, a.group_id, a.code, a.name, a.type`,
-      [entityId, bookId, from, to],
+         LEFT JOIN totals t ON t.account_id = a.id
+         LEFT JOIN edges e ON e.account_id = a.id
+        WHERE a.entity_id = $1`,
+      [
+        entityId,
+        bookId,
+        before.monthsBefore,
+        months.first,
+        months.last,
+        before.days.from,
+        before.days.to,
+        range.days[0].from,
+        range.days[0].to,
+        range.days[1].from,
+        range.days[1].to,
+        monthStart(to),
+      ],
     );
     return rows.map((r) => ({
       accountId: r.id as string,
@@ -69,6 +111,43 @@ export class ReportQueries {
       periodCredit: Number(r.period_credit),
       periodLines: Number(r.period_lines),
     }));
+  }
+
+  /**
+   * Σdebit − Σcredit and the line count of one account over [from, to] (either end open):
+   * whole months from the monthly totals, edge days from the lines.
+   */
+  async accountRange(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null): Promise<{ raw: number; lines: number }> {
+    const start = from ?? '0001-01-01';
+    const end = to ?? '9999-12-31';
+    const range = splitRange(start, end);
+    const months = range.months ?? { first: '9999-12-01', last: '0001-01-01' };
+    const [row] = await this.query<{ raw: string; lines: string }>(
+      `SELECT (coalesce((SELECT sum(debit - credit) FROM ledger_account_monthly_totals
+                          WHERE entity_id = $1 AND account_id = $3 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month BETWEEN $4::date AND $5::date), 0)
+             + coalesce((SELECT sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FROM ledger_lines l
+                          WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+                            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)), 0))::bigint AS raw,
+              (coalesce((SELECT sum(line_count) FROM ledger_account_monthly_totals
+                          WHERE entity_id = $1 AND account_id = $3 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month BETWEEN $4::date AND $5::date), 0)
+             + (SELECT count(*) FROM ledger_lines l
+                 WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+                   AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)))::bigint AS lines`,
+      [entityId, bookId, accountId, months.first, months.last, range.days[0].from, range.days[0].to, range.days[1].from, range.days[1].to],
+    );
+    return { raw: Number(row.raw), lines: Number(row.lines) };
+  }
+
+  /** Σdebit − Σcredit of one account from inception through a line key (date, entry, line). */
+  async balanceThrough(entityId: string, bookId: string | null, accountId: string, key: { entryDate: string; entryId: string; lineId: string }): Promise<number> {
+    const before = await this.accountRange(entityId, bookId, accountId, null, addDays(key.entryDate, -1));
+    const [row] = await this.query<{ raw: string }>(
+      `SELECT coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END), 0)::bigint AS raw FROM ledger_lines l
+        WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+          AND l.entry_date = $4::date AND (l.entry_id, l.id) <= ($5::uuid, $6::uuid)`,
+      [entityId, bookId, accountId, key.entryDate, key.entryId, key.lineId],
+    );
+    return before.raw + Number(row.raw);
   }
 
   /**
@@ -154,16 +233,6 @@ export class ReportQueries {
       [entityId, lineId],
     );
     return row ? { entryDate: row.entry_date, entryId: row.entry_id, accountId: row.account_id } : null;
-  }
-
-  /** Σdebit − Σcredit of an account's lines matching `condition` (parameters from $4). */
-  async accountBalance(entityId: string, bookId: string | null, accountId: string, condition: string, params: unknown[] = []): Promise<{ raw: number; lines: number }> {
-    const [row] = await this.query<{ raw: string; lines: number }>(
-      `SELECT coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END), 0)::bigint AS raw, count(*)::int AS lines
-         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND ${condition}`,
-      [entityId, bookId, accountId, ...params],
-    );
-    return { raw: Number(row.raw), lines: row.lines };
   }
 
   /** D55: one account's lines in (entryDate, entryId, lineId) order after a key. */

@@ -6,6 +6,7 @@ import { isResultType } from '../../ledger/domain/account-types';
 import { ledgerAccountNotFound } from '../../ledger/domain/ledger-errors';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
+import { addDays } from './month-ranges';
 import { ReportQueries } from './report-queries';
 
 export interface Presentation {
@@ -193,25 +194,12 @@ export class ReportsService {
       if (!key || key.accountId !== query.accountId) throw invalid('cursor', 'must be the id of the last line of a previous page');
       after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
     }
-    const opening = query.from ? (await this.queries.accountBalance(entityId, scope.bookId, query.accountId, 'l.entry_date < $4::date', [query.from])).raw : 0;
-    const range = await this.queries.accountBalance(
-      entityId,
-      scope.bookId,
-      query.accountId,
-      `($4::date IS NULL OR l.entry_date >= $4::date) AND ($5::date IS NULL OR l.entry_date <= $5::date)`,
-      [query.from ?? null, query.to ?? null],
-    );
+    const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0;
+    const range = await this.queries.accountRange(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null);
     const rows = await this.queries.accountLines(entityId, scope.bookId, query.accountId, { from: query.from, to: query.to, after, limit: limit + 1 });
     const page = rows.slice(0, limit);
-    let running = after
-      ? (
-          await this.queries.accountBalance(entityId, scope.bookId, query.accountId, '(l.entry_date, l.entry_id, l.id) <= ($4::date, $5::uuid, $6::uuid)', [
-            after.entryDate,
-            after.entryId,
-            after.lineId,
-          ])
-        ).raw
-      : opening;
+    // The page costs O(page): its running balance starts from the monthly totals and that month's earlier lines.
+    let running = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
     const lines = page.map((r) => {
       const amount = Number(r.amount);
       running += r.side === 'debit' ? amount : -amount;

@@ -251,4 +251,47 @@ export class AllocationRecord {
   updatedAt: Date;
 }
 
-export const ENTRY_RECORDS = [LedgerEntryRecord, LedgerLineRecord, LineDimensionValueRecord, AllocationRecord];
+
+
+/**
+ * Per account, Book and month, the sums of live lines, kept in the same transaction as every
+ * posting, unbooking, booking and date or account change, so that balances cost O(accounts x
+ * months) rather than O(lines). `bookKey` is the Book or the nil UUID for common lines. Rows are
+ * spread over 8 slots by entry id, so concurrent postings on one account and month do not queue
+ * on one row; readers sum the slots.
+ */
+@Entity('ledger_account_monthly_totals')
+@Index('ledger_account_monthly_totals_month_idx', ['entityId', 'month'])
+export class AccountMonthlyTotalRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  accountId: string;
+
+  @PrimaryColumn('uuid')
+  bookKey: string;
+
+  @PrimaryColumn('date')
+  month: string;
+
+  @PrimaryColumn('smallint')
+  slot: number;
+
+  @ManyToOne(() => LedgerAccountRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'account_id', referencedColumnName: 'id' },
+  ])
+  account?: LedgerAccountRecord;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  debit: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  credit: number;
+
+  @Column('integer')
+  lineCount: number;
+}
+export const ENTRY_RECORDS = [LedgerEntryRecord, LedgerLineRecord, LineDimensionValueRecord, AllocationRecord, AccountMonthlyTotalRecord];

@@ -23,6 +23,26 @@ const LINES_INSERT = `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no
 const TAGS_INSERT = `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
    SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($17::uuid[], $18::uuid[], $19::uuid[]) AS t(line_id, dimension_id, value_id)`;
 
+const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Adds `sign` times the given lines (a relation with account_id, side, amount, entry_id,
+ * entry_date, book_id) to ledger_account_monthly_totals, when `condition` holds. The slot is
+ * taken from the entry id, spreading concurrent postings over 8 rows per account and month.
+ */
+function TOTALS_UPSERT(relation: string, condition: string, sign: string): string {
+  return `INSERT INTO ledger_account_monthly_totals AS t (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
+    SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), date_trunc('month', r.entry_date)::date,
+           get_byte(uuid_send(r.entry_id), 15) % 8,
+           ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'debit'), 0),
+           ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'credit'), 0),
+           ${sign} * count(*)
+      FROM ${relation} r WHERE ${condition}
+     GROUP BY r.account_id, r.book_id, date_trunc('month', r.entry_date), get_byte(uuid_send(r.entry_id), 15) % 8
+    ON CONFLICT (entity_id, account_id, book_key, month, slot)
+    DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`;
+}
+
 /** PostgreSQL's numeric text drops nothing; trailing zeros of numeric(24,12) are trimmed for display. */
 function rateText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -84,14 +104,19 @@ export class SqlEntryRepository extends EntryRepository {
     return this.txHost.tx.query(sql, values);
   }
 
-  /** The entry, its lines and their tags in one statement: one round trip per posting. */
+  /**
+   * The entry, its lines, their tags and (for a live entry) the monthly totals in one statement:
+   * one round trip per posting.
+   */
   async insert(entry: LedgerEntry): Promise<void> {
     const s = entry.snapshot();
+    const shift = (sql: string) => sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`);
     await this.query(
       `WITH entry AS (
          INSERT INTO ledger_entries (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
-       ), lines AS (${LINES_INSERT.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`)})
-       ${TAGS_INSERT.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`)}`,
+       ), lines AS (${shift(LINES_INSERT)} RETURNING account_id, side, amount, entry_id, entry_date, book_id),
+       tags AS (${shift(TAGS_INSERT)})
+       ${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')}`,
       [s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt, ...this.lineParameters(entry)],
     );
   }
@@ -120,6 +145,22 @@ export class SqlEntryRepository extends EntryRepository {
       tags.map((t) => t.dimensionId),
       tags.map((t) => t.id),
     ];
+  }
+
+  async shiftTotals(entityId: string, entryId: string, sign: 1 | -1): Promise<void> {
+    await this.query(
+      `WITH r AS (SELECT account_id, side, amount, entry_id, entry_date, book_id FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2)
+       ${TOTALS_UPSERT('r', 'true', String(sign))}`,
+      [entityId, entryId],
+    );
+  }
+
+  async shiftLineTotals(entityId: string, lineId: string, sign: 1 | -1): Promise<void> {
+    await this.query(
+      `WITH r AS (SELECT account_id, side, amount, entry_id, entry_date, book_id FROM ledger_lines WHERE entity_id = $1 AND id = $2)
+       ${TOTALS_UPSERT('r', 'true', String(sign))}`,
+      [entityId, lineId],
+    );
   }
 
   /** Lines and tags of an entry whose header row exists (scheduled entries' replaced line sets). */
