@@ -1,9 +1,13 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { httpBaseline } from './http-baseline';
 import { ledgerWrite } from './ledger-write';
+import { reports } from './reports';
+import { seed } from './seed';
 
 const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
+  seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
+  reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N]' },
 };
 

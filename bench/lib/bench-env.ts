@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDatabase, RunningPostgres, startEmbeddedPostgres } from '../../src/platform/embedded/embedded-postgres';
+import { RunningService, startService } from './service';
+
+export const BENCH_DIR = join(__dirname, '..', '..', '.data', 'bench');
+export const BENCH_STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
+
+export interface SeedInfo {
+  entityId: string;
+  lines: number;
+  entries: number;
+  accounts: Record<string, string>;
+  /** The account with the most lines (general-ledger depth). */
+  busiestAccountId: string;
+  receivableAccountId: string;
+  partnerIds: string[];
+  dimensionId: string;
+}
+
+/** A persistent bench environment under .data/bench: an embedded PostgreSQL and the built service. */
+export async function startBenchEnvironment(): Promise<{ postgres: RunningPostgres; databaseUrl: string; service: RunningService; stop(): Promise<void> }> {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+  mkdirSync(BENCH_DIR, { recursive: true });
+  chmodSync(BENCH_DIR, 0o755);
+  const postgres = await startEmbeddedPostgres({ directory: join(BENCH_DIR, 'postgres'), password: 'bench', persistent: true });
+  await ensureDatabase(postgres.urlFor('postgres'), 'bench');
+  const databaseUrl = postgres.urlFor('bench');
+  const service = await startService(
+    {
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: '10',
+      BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
+      BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
+      API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    },
+    join(BENCH_DIR, 'data'),
+  );
+  return {
+    postgres,
+    databaseUrl,
+    service,
+    stop: async () => {
+      await service.stop();
+      await postgres.stop();
+    },
+  };
+}
+
+export function readSeed(): SeedInfo {
+  const file = join(BENCH_DIR, 'seed.json');
+  if (!existsSync(file)) throw new Error('No seeded Entity: run `npm run bench -- seed --lines 1000000` first.');
+  return JSON.parse(readFileSync(file, 'utf8')) as SeedInfo;
+}
+
+export function writeSeed(seed: SeedInfo): void {
+  writeFileSync(join(BENCH_DIR, 'seed.json'), JSON.stringify(seed, null, 2));
+}
+
+export async function http(baseUrl: string, method: string, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(`${baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return { body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** Signs the bench staff User in and mints an API key for the run. */
+export async function benchKey(baseUrl: string): Promise<Record<string, string>> {
+  const signIn = await http(baseUrl, 'POST', '/api/auth/sign-in/email', BENCH_STAFF, {});
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+  const key = (await http(baseUrl, 'POST', '/api/auth/api-keys', { name: 'bench' }, { cookie })).body.key as string;
+  return { 'x-api-key': key, 'x-audit-actor': 'bench' };
+}
