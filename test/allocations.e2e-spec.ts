@@ -409,3 +409,39 @@ describe('reconciliation: allocations, match and open items', () => {
     });
   });
 });
+
+describe('partner pages with open balances (D45)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+  });
+  afterAll(() => t.close());
+
+  it('shows each partner open receivable and payable balance, lowered by allocations', async () => {
+    const world = await buildWorld(t);
+    const staff = world.staff;
+    const entityId = world.entityId;
+    const account = async (code: string, type: string, tracking: string, subtype: string | null) => {
+      const id = randomUUID();
+      await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id, name: code, code, type, tracking, subtype }).expect(201);
+      return id;
+    };
+    const receivable = await account('1105', 'asset', 'open_item', 'receivable');
+    const payable = await account('2101', 'liability', 'open_item', 'payable');
+    const bank = await account('1102', 'asset', 'balance', null);
+    const partnerId = randomUUID();
+    await staff.post(`/api/entities/${entityId}/partners`).send({ id: partnerId, name: 'Mixto Ltda', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+    const post = async (lines: Array<Record<string, unknown>>) =>
+      (await staff.post(`/api/entities/${entityId}/ledger/entries`).send({ id: randomUUID(), entryDate: '2026-06-01', memo: 'x', newLedgerEntryLines: lines }).expect(201)).body;
+    const invoice = await post([{ side: 'debit', ledgerAccountId: receivable, amount: 500, partnerId }, { side: 'credit', ledgerAccountId: bank, amount: 500 }]);
+    const payment = await post([{ side: 'credit', ledgerAccountId: receivable, amount: 200, partnerId }, { side: 'debit', ledgerAccountId: bank, amount: 200 }]);
+    await post([{ side: 'credit', ledgerAccountId: payable, amount: 70, partnerId }, { side: 'debit', ledgerAccountId: bank, amount: 70 }]);
+    const before = await staff.get(`/api/entities/${entityId}/partners/pages`);
+    expect(before.body.rows.find((r: { id: string }) => r.id === partnerId)).toMatchObject({ receivableOpenBalance: 300, payableOpenBalance: 70 });
+    await staff.post(`/api/entities/${entityId}/ledger/allocations/match`).send({ lineIds: [invoice.lines[0].id, payment.lines[0].id] }).expect(201);
+    const after = await staff.get(`/api/entities/${entityId}/partners/pages`);
+    expect(after.body.rows.find((r: { id: string }) => r.id === partnerId)).toMatchObject({ receivableOpenBalance: 300, payableOpenBalance: 70 });
+    const lines = await staff.get(`/api/entities/${entityId}/ledger/open-item-lines`).query({ accountId: receivable });
+    expect(lines.body.openTotal).toBe(300);
+  });
+});

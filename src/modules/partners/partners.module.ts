@@ -36,6 +36,9 @@ export class PartnersModule implements OnModuleInit {
       reason: 'default_purchase_account',
       accountIdsInUse: (entityId, accountIds) => this.partners.defaultPurchaseAccountIds(entityId, accountIds),
     });
-    this.service.registerProbe({ isNamed: (entityId, partnerId) => this.entries.partnerIsNamed(entityId, partnerId) });
+    this.service.registerProbe({
+      isNamed: (entityId, partnerId) => this.entries.partnerIsNamed(entityId, partnerId),
+      openBalances: (entityId, bookId, partnerIds) => this.entries.partnerOpenBalances(entityId, bookId, partnerIds),
+    });
   }
 }

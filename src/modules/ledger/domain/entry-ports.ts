@@ -113,5 +113,10 @@ export abstract class EntryRepository {
   /** Accounts with a live or scheduled line. */
   abstract accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<Set<string>>;
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
+  /**
+   * Open amounts per partner in one Book read: on receivable accounts debit-positive, on payable
+   * accounts credit-positive.
+   */
+  abstract partnerOpenBalances(entityId: string, bookId: string | null, partnerIds: string[]): Promise<Map<string, { receivable: number; payable: number }>>;
   abstract dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean>;
 }

@@ -491,6 +491,23 @@ export class SqlEntryRepository extends EntryRepository {
     return (await this.query(`SELECT 1 FROM ledger_lines WHERE entity_id = $1 AND partner_id = $2 LIMIT 1`, [entityId, partnerId])).length > 0;
   }
 
+  async partnerOpenBalances(entityId: string, bookId: string | null, partnerIds: string[]): Promise<Map<string, { receivable: number; payable: number }>> {
+    if (partnerIds.length === 0) return new Map();
+    const rows = await this.query<{ partner_id: string; receivable: string; payable: string }>(
+      `SELECT l.partner_id,
+              coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)
+                         FILTER (WHERE a.subtype IN ('receivable', 'unbilled_receivable')), 0)::bigint AS receivable,
+              coalesce(sum(CASE l.side WHEN 'credit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)
+                         FILTER (WHERE a.subtype = 'payable'), 0)::bigint AS payable
+         FROM ledger_lines l JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+        WHERE l.entity_id = $1 AND l.partner_id = ANY($2::uuid[]) AND l.is_open_item AND l.status IN ('active', 'reversed')
+          AND (l.book_id IS NULL OR l.book_id = $3::uuid)
+        GROUP BY l.partner_id`,
+      [entityId, partnerIds, bookId],
+    );
+    return new Map(rows.map((r) => [r.partner_id, { receivable: Number(r.receivable), payable: Number(r.payable) }]));
+  }
+
   async dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean> {
     return (await this.query(`SELECT 1 FROM ledger_line_dimension_values WHERE entity_id = $1 AND dimension_value_id = $2 LIMIT 1`, [entityId, valueId])).length > 0;
   }
