@@ -217,10 +217,10 @@ export async function seed(args: string[]): Promise<void> {
     await pool.query(
       `INSERT INTO ledger_account_monthly_totals (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
        SELECT entity_id, account_id, coalesce(book_id, '00000000-0000-0000-0000-000000000000'::uuid), date_trunc('month', entry_date)::date,
-              get_byte(uuid_send(entry_id), 15) % 8,
+              get_byte(uuid_send(entry_id), 15) % 32,
               coalesce(sum(amount) FILTER (WHERE side = 'debit'), 0), coalesce(sum(amount) FILTER (WHERE side = 'credit'), 0), count(*)
          FROM ledger_lines WHERE entity_id = $1 AND status IN ('active', 'reversed')
-        GROUP BY entity_id, account_id, book_id, date_trunc('month', entry_date), get_byte(uuid_send(entry_id), 15) % 8
+        GROUP BY entity_id, account_id, book_id, date_trunc('month', entry_date), get_byte(uuid_send(entry_id), 15) % 32
        ON CONFLICT (entity_id, account_id, book_key, month, slot)
        DO UPDATE SET debit = ledger_account_monthly_totals.debit + EXCLUDED.debit, credit = ledger_account_monthly_totals.credit + EXCLUDED.credit,
                      line_count = ledger_account_monthly_totals.line_count + EXCLUDED.line_count`,

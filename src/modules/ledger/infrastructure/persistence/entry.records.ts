@@ -257,7 +257,7 @@ export class AllocationRecord {
  * Per account, Book and month, the sums of live lines, kept in the same transaction as every
  * posting, unbooking, booking and date or account change, so that balances cost O(accounts x
  * months) rather than O(lines). `bookKey` is the Book or the nil UUID for common lines. Rows are
- * spread over 8 slots by entry id, so concurrent postings on one account and month do not queue
+ * spread over 32 slots by entry id, so concurrent postings on one account and month do not queue
  * on one row; readers sum the slots.
  */
 @Entity('ledger_account_monthly_totals')

@@ -24,21 +24,26 @@ const TAGS_INSERT = `INSERT INTO ledger_line_dimension_values (entity_id, line_i
    SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($17::uuid[], $18::uuid[], $19::uuid[]) AS t(line_id, dimension_id, value_id)`;
 
 const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
+/** Slots per account, Book and month (see AccountMonthlyTotalRecord). */
+export const TOTAL_SLOTS = 32;
 
 /**
  * Adds `sign` times the given lines (a relation with account_id, side, amount, entry_id,
  * entry_date, book_id) to ledger_account_monthly_totals, when `condition` holds. The slot is
- * taken from the entry id, spreading concurrent postings over 8 rows per account and month.
+ * taken from the entry id, spreading concurrent postings over TOTAL_SLOTS rows per account and
+ * month; readers sum the slots.
  */
 function TOTALS_UPSERT(relation: string, condition: string, sign: string): string {
   return `INSERT INTO ledger_account_monthly_totals AS t (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
     SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), date_trunc('month', r.entry_date)::date,
-           get_byte(uuid_send(r.entry_id), 15) % 8,
+           get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS},
            ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'debit'), 0),
            ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'credit'), 0),
            ${sign} * count(*)
       FROM ${relation} r WHERE ${condition}
-     GROUP BY r.account_id, r.book_id, date_trunc('month', r.entry_date), get_byte(uuid_send(r.entry_id), 15) % 8
+     GROUP BY r.account_id, r.book_id, date_trunc('month', r.entry_date), get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS}
+     -- One order for every writer: two postings locking the same total rows cannot deadlock.
+     ORDER BY 2, 3, 4, 5
     ON CONFLICT (entity_id, account_id, book_key, month, slot)
     DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`;
 }
