@@ -422,6 +422,25 @@ describe('financial reports', () => {
     });
   });
 
+  describe('general ledger pages at any depth', () => {
+    it('carries the running balance from inception through keys early and late in a month', async () => {
+      const expected = await t.sql<{ id: string; running: string }>(
+        `SELECT id, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) OVER (ORDER BY entry_date, entry_id, id)::text AS running
+           FROM ledger_lines WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') AND (book_id IS NULL OR book_id = $3)
+          ORDER BY entry_date, entry_id, id`,
+        [entityId, acc.caja, ifrs],
+      );
+      const seen: Array<{ lineId: string; runningBalance: number }> = [];
+      let cursor: string | null = null;
+      do {
+        const res = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: acc.caja, limit: 1, ...(cursor ? { cursor } : {}) });
+        seen.push(...res.body.lines);
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      expect(seen.map((l) => [l.lineId, l.runningBalance])).toEqual(expected.map((r) => [r.id, Number(r.running)]));
+    });
+  });
+
   describe('monthly totals', () => {
     it('equal the sums of live lines of every Entity', async () => {
       for (const { entity_id } of await t.sql<{ entity_id: string }>('SELECT DISTINCT entity_id FROM ledger_lines')) {

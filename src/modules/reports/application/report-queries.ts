@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../ledger/domain/account-types';
 import type { GroupInfo } from '../domain/statements';
-import { addDays, monthStart, splitBefore, splitRange } from './month-ranges';
+import { monthStart, splitBefore, splitRange } from './month-ranges';
 
 /**
  * The reports' read model: SQL straight over the ledger's tables (ARCHITECTURE allows read
@@ -138,16 +138,29 @@ export class ReportQueries {
     return { raw: Number(row.raw), lines: Number(row.lines) };
   }
 
-  /** Σdebit − Σcredit of one account from inception through a line key (date, entry, line). */
+  /**
+   * Σdebit − Σcredit of one account from inception through a line key (date, entry, line): the
+   * monthly totals, then the lines of the key's month on the shorter side of the key, so a page
+   * at any depth reads at most half a month of lines.
+   */
   async balanceThrough(entityId: string, bookId: string | null, accountId: string, key: { entryDate: string; entryId: string; lineId: string }): Promise<number> {
-    const before = await this.accountRange(entityId, bookId, accountId, null, addDays(key.entryDate, -1));
+    const start = monthStart(key.entryDate);
+    const early = Number(key.entryDate.slice(8, 10)) <= 15;
+    // Early in the month: months before it plus its lines up to the key; late: months through it minus its lines after the key.
     const [row] = await this.query<{ raw: string }>(
-      `SELECT coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END), 0)::bigint AS raw FROM ledger_lines l
-        WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-          AND l.entry_date = $4::date AND (l.entry_id, l.id) <= ($5::uuid, $6::uuid)`,
-      [entityId, bookId, accountId, key.entryDate, key.entryId, key.lineId],
+      `SELECT (coalesce((SELECT sum(debit - credit) FROM ledger_account_monthly_totals
+                          WHERE entity_id = $1 AND account_id = $3 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid)
+                            AND month ${early ? '<' : '<='} $4::date), 0)
+             ${early ? '+' : '-'} coalesce((SELECT sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FROM ledger_lines l
+                          WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+                            AND ${
+                              early
+                                ? `l.entry_date >= $4::date AND (l.entry_date, l.entry_id, l.id) <= ($5::date, $6::uuid, $7::uuid)`
+                                : `l.entry_date < ($4::date + interval '1 month') AND (l.entry_date, l.entry_id, l.id) > ($5::date, $6::uuid, $7::uuid)`
+                            }), 0))::bigint AS raw`,
+      [entityId, bookId, accountId, start, key.entryDate, key.entryId, key.lineId],
     );
-    return before.raw + Number(row.raw);
+    return Number(row.raw);
   }
 
   /**
