@@ -5,6 +5,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import type { AuditTrailRow, Page } from '../../../../libs/contracts/src';
 import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
+import { SqlConditions } from '../../../platform/database/sql-conditions';
 
 export interface AuditTrailFilter {
   from?: string;
@@ -64,40 +65,30 @@ export class AuditTrailQueryService {
     if (filter.from && filter.to && Date.parse(filter.to) < Date.parse(filter.from)) {
       throw new DomainError('VALIDATION_ERROR', 'to must be on or after from', { errors: [{ path: 'to', message: 'to must be on or after from' }] });
     }
-    const where = [`${column} = $1`];
-    const values: unknown[] = [id];
-    const add = (sql: string, value: unknown) => {
-      values.push(value);
-      where.push(sql.replace('?', `$${values.length}`));
-    };
+    const sql = new SqlConditions([`${column} = $1`], [id]);
     // A date means the whole day in the business time zone.
-    const zone = () => {
-      values.push(this.timeZone);
-      return `$${values.length}`;
-    };
     if (filter.from) {
-      if (filter.from.length === 10) add(`occurred_at >= (?::date)::timestamp AT TIME ZONE ${zone()}`, filter.from);
-      else add('occurred_at >= ?::timestamptz', filter.from);
+      if (filter.from.length === 10) sql.add('occurred_at >= (?::date)::timestamp AT TIME ZONE ?', filter.from, this.timeZone);
+      else sql.add('occurred_at >= ?::timestamptz', filter.from);
     }
     if (filter.to) {
-      if (filter.to.length === 10) add(`occurred_at < ((?::date) + 1)::timestamp AT TIME ZONE ${zone()}`, filter.to);
-      else add('occurred_at <= ?::timestamptz', filter.to);
+      if (filter.to.length === 10) sql.add('occurred_at < ((?::date) + 1)::timestamp AT TIME ZONE ?', filter.to, this.timeZone);
+      else sql.add('occurred_at <= ?::timestamptz', filter.to);
     }
-    if (filter.actorUserId) add('actor_user_id = ?', filter.actorUserId);
-    if (filter.resourceType) add('resource_type = ?', filter.resourceType);
-    if (filter.resourceId) add('resource_id = ?', filter.resourceId);
+    if (filter.actorUserId) sql.add('actor_user_id = ?', filter.actorUserId);
+    if (filter.resourceType) sql.add('resource_type = ?', filter.resourceType);
+    if (filter.resourceId) sql.add('resource_id = ?', filter.resourceId);
     if (filter.cursor) {
       const cursor = decodeCursor(filter.cursor);
-      values.push(cursor.occurredAt, cursor.id);
-      where.push(`(occurred_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+      sql.add('(occurred_at, id) < (?::timestamptz, ?::uuid)', cursor.occurredAt, cursor.id);
     }
-    values.push(limit + 1);
+    const limitParameter = sql.parameter(limit + 1);
     const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
       `SELECT id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
               method, path, action, resource_type, resource_id, request_id, reason
-         FROM audit_trail WHERE ${where.join(' AND ')}
-        ORDER BY occurred_at DESC, id DESC LIMIT $${values.length}`,
-      values,
+         FROM audit_trail WHERE ${sql.where}
+        ORDER BY occurred_at DESC, id DESC LIMIT ${limitParameter}`,
+      sql.values,
     );
     const page = rows.slice(0, limit).map(
       (row): AuditTrailRow => ({

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { SqlConditions } from '../../../platform/database/sql-conditions';
 import type { AccountType } from '../../ledger/domain/account-types';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
@@ -209,24 +210,15 @@ export class ReportQueries {
     bookId: string | null,
     filter: { from?: string; to?: string; search?: string; after?: { entryDate: string; entryId: string; lineId: string }; limit: number },
   ): Promise<Array<Record<string, unknown>>> {
-    const where = [`l.entity_id = $1`, LIVE, bookCondition(bookId, '$2::uuid')];
-    const values: unknown[] = [entityId, bookId];
-    const add = (sql: string, ...params: unknown[]) => {
-      let text = sql;
-      for (const param of params) {
-        values.push(param);
-        text = text.replace('?', `$${values.length}`);
-      }
-      where.push(text);
-    };
-    if (filter.from) add('l.entry_date >= ?::date', filter.from);
-    if (filter.to) add('l.entry_date <= ?::date', filter.to);
+    const sql = new SqlConditions([`l.entity_id = $1`, LIVE, bookCondition(bookId, '$2::uuid')], [entityId, bookId]);
+    if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
+    if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
     if (filter.search) {
       const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
-      add('(e.memo ILIKE ? OR l.description ILIKE ? OR a.code ILIKE ? OR a.name ILIKE ? OR p.name ILIKE ?)', pattern, pattern, pattern, pattern, pattern);
+      sql.add('(e.memo ILIKE ? OR l.description ILIKE ? OR a.code ILIKE ? OR a.name ILIKE ? OR p.name ILIKE ?)', pattern, pattern, pattern, pattern, pattern);
     }
-    if (filter.after) add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
-    values.push(filter.limit);
+    if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
+    const limit = sql.parameter(filter.limit);
     return this.query(
       `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
               a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
@@ -234,9 +226,9 @@ export class ReportQueries {
          JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
          JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
          LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${where.join(' AND ')}
-        ORDER BY l.entry_date, l.entry_id, l.id LIMIT $${values.length}`,
-      values,
+        WHERE ${sql.where}
+        ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`,
+      sql.values,
     );
   }
 
@@ -255,26 +247,16 @@ export class ReportQueries {
     accountId: string,
     filter: { from?: string; to?: string; after?: { entryDate: string; entryId: string; lineId: string }; limit: number },
   ): Promise<Array<Record<string, unknown>>> {
-    const where = [`l.entity_id = $1`, `l.account_id = $3`, LIVE, bookCondition(bookId, '$2::uuid')];
-    const values: unknown[] = [entityId, bookId, accountId];
-    if (filter.from) {
-      values.push(filter.from);
-      where.push(`l.entry_date >= $${values.length}::date`);
-    }
-    if (filter.to) {
-      values.push(filter.to);
-      where.push(`l.entry_date <= $${values.length}::date`);
-    }
-    if (filter.after) {
-      values.push(filter.after.entryDate, filter.after.entryId, filter.after.lineId);
-      where.push(`(l.entry_date, l.entry_id, l.id) > ($${values.length - 2}::date, $${values.length - 1}::uuid, $${values.length}::uuid)`);
-    }
-    values.push(filter.limit);
+    const sql = new SqlConditions([`l.entity_id = $1`, `l.account_id = $3`, LIVE, bookCondition(bookId, '$2::uuid')], [entityId, bookId, accountId]);
+    if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
+    if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
+    if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
+    const limit = sql.parameter(filter.limit);
     return this.query(
       `SELECT l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.partner_id, l.description, l.allocated_amount, l.is_open_item
          FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.entry_id, l.id LIMIT $${values.length}`,
-      values,
+        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`,
+      sql.values,
     );
   }
 

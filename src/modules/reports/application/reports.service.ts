@@ -30,6 +30,27 @@ function checkRange(from: string, to: string, fromName = 'from', toName = 'to'):
   if (to < from) throw invalid(toName, `must be on or after ${fromName}`);
 }
 
+/** Ledger rows with the balance after each, debit-positive (D55, D56). */
+function withRunningBalance(rows: Array<Record<string, unknown>>, start: number) {
+  let running = start;
+  return rows.map((row) => {
+    const amount = Number(row.amount);
+    running += row.side === 'debit' ? amount : -amount;
+    return {
+      row,
+      line: {
+        lineId: row.line_id as string,
+        entryId: row.entry_id as string,
+        entryDate: row.entry_date as string,
+        memo: row.memo as string,
+        side: row.side as string,
+        amount,
+        runningBalance: running,
+      },
+    };
+  });
+}
+
 /** Journal cursor, in the spec's form `date~entryId~lineId`. */
 function readJournalCursor(cursor: string): { entryDate: string; entryId: string; lineId: string } {
   const [entryDate, entryId, lineId] = cursor.split('~');
@@ -199,22 +220,12 @@ export class ReportsService {
     const rows = await this.queries.accountLines(entityId, scope.bookId, query.accountId, { from: query.from, to: query.to, after, limit: limit + 1 });
     const page = rows.slice(0, limit);
     // The page costs O(page): its running balance starts from the monthly totals and that month's earlier lines.
-    let running = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
-    const lines = page.map((r) => {
-      const amount = Number(r.amount);
-      running += r.side === 'debit' ? amount : -amount;
-      return {
-        lineId: r.line_id as string,
-        entryId: r.entry_id as string,
-        entryDate: r.entry_date as string,
-        memo: r.memo as string,
-        side: r.side as string,
-        amount,
-        partnerId: r.partner_id as string | null,
-        description: r.description as string | null,
-        runningBalance: running,
-      };
-    });
+    const start = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
+    const lines = withRunningBalance(page, start).map(({ row: r, line }) => ({
+      ...line,
+      partnerId: r.partner_id as string | null,
+      description: r.description as string | null,
+    }));
     return {
       lines,
       nextCursor: rows.length > limit && page.length > 0 ? (page[page.length - 1].line_id as string) : null,
@@ -243,24 +254,12 @@ export class ReportsService {
     partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
-      let running = openingBalance;
-      const mine = lines
-        .filter((l) => (l.partner_id ?? null) === partnerId)
-        .map((l) => {
-          const amount = Number(l.amount);
-          running += l.side === 'debit' ? amount : -amount;
-          return {
-            lineId: l.line_id as string,
-            entryId: l.entry_id as string,
-            entryDate: l.entry_date as string,
-            memo: l.memo as string,
-            side: l.side as string,
-            amount,
-            runningBalance: running,
-            openAmount: amount - Number(l.allocated_amount),
-          };
-        });
-      return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance: running, lines: mine };
+      const mine = withRunningBalance(
+        lines.filter((l) => (l.partner_id ?? null) === partnerId),
+        openingBalance,
+      ).map(({ row, line }) => ({ ...line, openAmount: line.amount - Number(row.allocated_amount) }));
+      const closingBalance = mine.length > 0 ? mine[mine.length - 1].runningBalance : openingBalance;
+      return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance, lines: mine };
     };
     return {
       accountId: query.accountId,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
 
@@ -261,50 +262,36 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {
-    const where = ['e.entity_id = $1', 'e.status = ANY($2::text[])'];
-    const values: unknown[] = [entityId, statusCondition(filter.status)];
-    const add = (sql: string, ...params: unknown[]) => {
-      let text = sql;
-      for (const param of params) {
-        values.push(param);
-        text = text.replace('?', `$${values.length}`);
-      }
-      where.push(text);
-    };
-    if (filter.from) add('e.entry_date >= ?::date', filter.from);
-    if (filter.to) add('e.entry_date <= ?::date', filter.to);
-    if (filter.bookId === null) where.push('e.book_id IS NULL');
-    else if (filter.bookId) add('(e.book_id IS NULL OR e.book_id = ?::uuid)', filter.bookId);
-    if (filter.search) add(`(e.memo ILIKE ? OR e.notes ILIKE ?)`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
-    if (filter.accountId) add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
-    if (filter.partnerId) add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
-    if (filter.after) add('(e.entry_date, e.id) < (?::date, ?::uuid)', filter.after.entryDate, filter.after.id);
-    values.push(filter.limit);
+    const sql = new SqlConditions(['e.entity_id = $1', 'e.status = ANY($2::text[])'], [entityId, statusCondition(filter.status)]);
+    if (filter.from) sql.add('e.entry_date >= ?::date', filter.from);
+    if (filter.to) sql.add('e.entry_date <= ?::date', filter.to);
+    if (filter.bookId === null) sql.add('e.book_id IS NULL');
+    else if (filter.bookId) sql.add('(e.book_id IS NULL OR e.book_id = ?::uuid)', filter.bookId);
+    if (filter.search) sql.add(`(e.memo ILIKE ? OR e.notes ILIKE ?)`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
+    if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
+    if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
+    if (filter.after) sql.add('(e.entry_date, e.id) < (?::date, ?::uuid)', filter.after.entryDate, filter.after.id);
+    const limit = sql.parameter(filter.limit);
     const rows = await this.query(
       `SELECT ${ENTRY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ')} FROM ledger_entries e
-        WHERE ${where.join(' AND ')} ORDER BY e.entry_date DESC, e.id DESC LIMIT $${values.length}`,
-      values,
+        WHERE ${sql.where} ORDER BY e.entry_date DESC, e.id DESC LIMIT ${limit}`,
+      sql.values,
     );
     return this.hydrate(entityId, rows);
   }
 
   async listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]> {
-    const where = ['l.entity_id = $1', 'l.status = ANY($2::text[])'];
-    const values: unknown[] = [entityId, statusCondition(filter.status)];
-    const add = (sql: string, param: unknown) => {
-      values.push(param);
-      where.push(sql.replace('?', `$${values.length}`));
-    };
-    if (filter.accountId) add('l.account_id = ?::uuid', filter.accountId);
-    if (filter.partnerId) add('l.partner_id = ?::uuid', filter.partnerId);
-    if (filter.from) add('l.entry_date >= ?::date', filter.from);
-    if (filter.to) add('l.entry_date <= ?::date', filter.to);
-    if (filter.bookId === null) where.push('l.book_id IS NULL');
-    else if (filter.bookId) add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
+    const sql = new SqlConditions(['l.entity_id = $1', 'l.status = ANY($2::text[])'], [entityId, statusCondition(filter.status)]);
+    if (filter.accountId) sql.add('l.account_id = ?::uuid', filter.accountId);
+    if (filter.partnerId) sql.add('l.partner_id = ?::uuid', filter.partnerId);
+    if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
+    if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
+    if (filter.bookId === null) sql.add('l.book_id IS NULL');
+    else if (filter.bookId) sql.add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
     const rows = await this.query(
       `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.entry_id, l.line_no`,
-      values,
+        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no`,
+      sql.values,
     );
     const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
     return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
