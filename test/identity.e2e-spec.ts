@@ -35,6 +35,21 @@ class AuditProbeController {
     throw new Error('failure after the write');
   }
 
+  private attempts = 0;
+
+  /** Gives up the first attempt as PostgreSQL does on a deadlock, after writing. */
+  @Post('deadlock-once')
+  @HttpCode(200)
+  @Audit('probe.retry', 'organization')
+  @ApiOkResponse({ description: 'writes a row; the first attempt dies of a deadlock' })
+  async deadlockOnce(): Promise<{ id: string; attempts: number }> {
+    const id = randomUUID();
+    await this.insertOrganization(id);
+    this.attempts += 1;
+    if (this.attempts === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    return { id, attempts: this.attempts };
+  }
+
   private async insertOrganization(id: string): Promise<void> {
     await this.txHost.tx.query(
       `INSERT INTO organizations (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $2, now(), now())`,
@@ -512,6 +527,16 @@ describe('identity and access', () => {
       expect(res.body.code).toBe('INTERNAL_SERVER_ERROR');
       expect(await countRows(t, 'organizations', 'id = $1', ['0f6b0c51-0c0f-4b59-8a39-5c1f3b7a9d00'])).toBe(0);
       expect(await countRows(t, 'audit_trail')).toBe(auditBefore);
+    });
+
+    it('a transaction given up for a deadlock runs again: one write, one audit row', async () => {
+      const staff = await signInStaff(t);
+      const before = await countRows(t, 'organizations');
+      const res = await staff.post('/api/test-audit/deadlock-once').set('x-request-id', 'retry-1');
+      expect(res.status).toBe(200);
+      expect(res.body.attempts).toBe(2);
+      expect(await countRows(t, 'organizations')).toBe(before + 1);
+      expect(await countRows(t, 'audit_trail', 'request_id = $1', ['retry-1'])).toBe(1);
     });
 
     it('a mutation refused by a domain rule writes no audit row', async () => {

@@ -4,6 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { isUuid } from '../../../libs/shared-kernel/src';
+import { isTransientConflict } from '../database/pg-errors';
 import { tenantOf } from '../auth/guards/tenant.guard';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../auth/principal';
 import { AuditContext } from './audit-context';
@@ -41,7 +42,7 @@ export class AuditInterceptor implements NestInterceptor {
     const description = this.reflector.get<AuditDescription | undefined>(AUDIT_METADATA, context.getHandler());
 
     return from(
-      this.txHost.withTransaction(async () => {
+      retryTransientConflicts(() => this.txHost.withTransaction(async () => {
         const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const details = this.auditContext.details();
         const principal = principalOf(request);
@@ -64,7 +65,23 @@ export class AuditInterceptor implements NestInterceptor {
           reason: headerValue(request, 'x-audit-reason'),
         });
         return result;
-      }),
+      })),
     );
+  }
+}
+
+const ATTEMPTS = 3;
+
+/**
+ * Runs the mutation's transaction again when PostgreSQL gave it up for a deadlock or a
+ * serialization failure (nothing of it was committed); the handler is invoked afresh.
+ */
+async function retryTransientConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !isTransientConflict(error)) throw error;
+    }
   }
 }

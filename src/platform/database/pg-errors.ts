@@ -42,3 +42,9 @@ export async function translateUniqueViolation<T>(
     throw (constraint && byConstraint[constraint] ? byConstraint[constraint] : otherwise)();
   }
 }
+
+/** A deadlock or serialization failure: the transaction may succeed when run again. */
+export function isTransientConflict(error: unknown): boolean {
+  const code = driverError(error)?.code;
+  return code === '40P01' || code === '40001';
+}
