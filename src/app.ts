@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { SessionMiddleware } from './modules/identity/infrastructure/http/session';
 import type { RuntimeConfig } from './platform/config/app-config';
+import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
@@ -22,6 +23,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware);
+  app.use(authSurfaceMiddleware);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);

@@ -411,6 +411,8 @@ describe('identity and access', () => {
         ['post', '/api/auth/api-keys'],
         ['post', '/api/auth/sign-in/email'],
         ['post', '/api/auth/sign-out'],
+        ['get', '/api/auth/no-such-route'],
+        ['post', '/api/auth'],
       ] as const) {
         const res = await t.http[method](path).set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: 'x' });
         expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'API_KEY_FORBIDDEN_ON_AUTH_ERROR' });

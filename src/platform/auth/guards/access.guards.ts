@@ -22,14 +22,22 @@ function isAuthSurface(request: Request): boolean {
   return path === '/api/auth' || path.startsWith('/api/auth/');
 }
 
-/** 1. Keys are barred from /api/auth/*: 403 before the auth layer. */
+const keyOnAuthSurface = () => new DomainError('API_KEY_FORBIDDEN_ON_AUTH_ERROR', 'API keys are not accepted on /api/auth routes');
+
+/**
+ * Keys are barred from /api/auth/*, any path there, routed or not: this runs as the first
+ * middleware after the request id, before body parsing and routing.
+ */
+export function authSurfaceMiddleware(request: Request, _response: unknown, next: (error?: unknown) => void): void {
+  next(isAuthSurface(request) && request.headers['x-api-key'] !== undefined ? keyOnAuthSurface() : undefined);
+}
+
+/** 1. The same rule as a guard, so the routed pipeline states it too. */
 @Injectable()
 export class AuthSurfaceGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = requestOf(context);
-    if (isAuthSurface(request) && request.headers['x-api-key'] !== undefined) {
-      throw new DomainError('API_KEY_FORBIDDEN_ON_AUTH_ERROR', 'API keys are not accepted on /api/auth routes');
-    }
+    if (isAuthSurface(request) && request.headers['x-api-key'] !== undefined) throw keyOnAuthSurface();
     return true;
   }
 }
