@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import { Audit } from '../src/platform/audit/audit.decorator';
+import { TodoAccess } from '../src/platform/auth/decorators';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
 import type { TestApp } from './harness/test-app';
 import { createWorldApp, World } from './harness/world';
@@ -33,5 +37,39 @@ describe('Entity routes: the access matrix', () => {
       body: () => ({ organizationId: world.organizationId }),
       staffOnly: true,
     });
+  });
+});
+
+/** A route that exists only in this test, to drive the To-do rule (D17) before the to-do module. */
+@Controller('entities/:entityId/test-todos')
+class TodoProbeController {
+  @Get()
+  @TodoAccess()
+  @ApiOkResponse({ description: 'probe' })
+  list(@Param('entityId') entityId: string) {
+    return { entityId };
+  }
+
+  @Post()
+  @TodoAccess()
+  @Audit('probe.todo', 'todo')
+  @ApiOkResponse({ description: 'probe' })
+  create(@Param('entityId') entityId: string) {
+    return { entityId };
+  }
+}
+
+describe('To-do access (D16, D17)', () => {
+  let t: TestApp;
+  let world: World;
+
+  beforeAll(async () => {
+    ({ t, world } = await createWorldApp({ extraControllers: [TodoProbeController] }));
+  });
+  afterAll(() => t.close());
+
+  it('admits global staff and staff members only, reading or writing', async () => {
+    await checkAccessMatrix(t, world, { method: 'get', path: (id) => `/api/entities/${id}/test-todos`, todo: true });
+    await checkAccessMatrix(t, world, { method: 'post', path: (id) => `/api/entities/${id}/test-todos`, todo: true });
   });
 });
