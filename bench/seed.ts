@@ -86,7 +86,7 @@ export async function seed(args: string[]): Promise<void> {
     };
     process.stdout.write(`Entity ${entityId}: chart of ${chart.accounts.length} accounts\n`);
     const partnerIds: string[] = [];
-    for (let p = 0; p < 200; p++) {
+    for (let p = 0; p < 2000; p++) {
       const id = randomUUID();
       await http(base, 'POST', `/api/entities/${entityId}/partners`, { id, name: `Partner ${String(p).padStart(3, '0')} SpA`, type: 'company', country: 'CL', taxId: rut(p) }, headers);
       partnerIds.push(id);
