@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -52,3 +53,23 @@ export const IfPresent = () => ValidateIf((_, value) => value !== undefined);
 
 /** Names and codes are stored trimmed: one of only spaces would be stored empty. */
 export const NotBlank = () => Matches(/\S/, { message: '$property must not be blank' });
+
+/** An optional reference that `null` clears: absent, null, or a UUID (documented for OpenAPI). */
+export function OptionalNullableUuid(description?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description }),
+    IsOptional(),
+    ValidateIf((_, value) => value !== null),
+    IsUUID(),
+  );
+}
+
+/** An optional enum value that `null` clears. */
+export function OptionalNullableIn(values: readonly string[], description?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: values, nullable: true, description }),
+    IsOptional(),
+    ValidateIf((_, value) => value !== null),
+    IsIn(values as string[]),
+  );
+}

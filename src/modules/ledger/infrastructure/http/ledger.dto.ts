@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { IfPresent, NotBlank } from '../../../../platform/http/validators';
+import { IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IfPresent, NotBlank, OptionalNullableIn, OptionalNullableUuid } from '../../../../platform/http/validators';
 import { ACCOUNT_TYPES, AccountType, NormalSide, SUBTYPES, Subtype, Tracking, TRACKINGS } from '../../domain/account-types';
 
 /** A non-empty display name. */
@@ -12,11 +12,7 @@ const Code = () => applyDecorators(IsString(), IsNotEmpty(), NotBlank(), MaxLeng
 export class CreateGroupBody {
   @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  parentGroupId?: string | null;
+  @OptionalNullableUuid() parentGroupId?: string | null;
 
   @ApiProperty({ example: '11' }) @Code() codePrefix: string;
   @ApiProperty({ example: 'Activo corriente' }) @Name() name: string;
@@ -30,17 +26,9 @@ export class CreateAccountBody {
   @ApiProperty({ enum: ACCOUNT_TYPES }) @IsIn(ACCOUNT_TYPES) type: AccountType;
   @ApiProperty({ enum: TRACKINGS }) @IsIn(TRACKINGS) tracking: Tracking;
 
-  @ApiPropertyOptional({ enum: SUBTYPES, nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsIn(SUBTYPES)
-  subtype?: Subtype | null;
+  @OptionalNullableIn(SUBTYPES) subtype?: Subtype | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  groupId?: string | null;
+  @OptionalNullableUuid() groupId?: string | null;
 }
 
 export class UpdateAccountBody {
@@ -49,17 +37,9 @@ export class UpdateAccountBody {
   @ApiPropertyOptional({ enum: ACCOUNT_TYPES }) @IfPresent() @IsIn(ACCOUNT_TYPES) type?: AccountType;
   @ApiPropertyOptional({ enum: TRACKINGS }) @IfPresent() @IsIn(TRACKINGS) tracking?: Tracking;
 
-  @ApiPropertyOptional({ enum: SUBTYPES, nullable: true, description: 'null clears' })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsIn(SUBTYPES)
-  subtype?: Subtype | null;
+  @OptionalNullableIn(SUBTYPES, 'null clears') subtype?: Subtype | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  groupId?: string | null;
+  @OptionalNullableUuid() groupId?: string | null;
 }
 
 export class InitializeChartBody {
@@ -87,22 +67,14 @@ export class CreateDimensionValueBody {
   @ApiProperty({ example: 'CC-01' }) @Code() code: string;
   @ApiProperty({ example: 'Santiago' }) @Name() name: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  parentId?: string | null;
+  @OptionalNullableUuid() parentId?: string | null;
 }
 
 export class UpdateDimensionValueBody {
   @ApiPropertyOptional() @IfPresent() @Code() code?: string;
   @ApiPropertyOptional() @IfPresent() @Name() name?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  parentId?: string | null;
+  @OptionalNullableUuid() parentId?: string | null;
 }
 
 export class AccountGroupResponse {

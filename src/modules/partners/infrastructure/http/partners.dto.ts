@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { IfPresent, IsCursor, NotBlank, PageLimit } from '../../../../platform/http/validators';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IfPresent, IsCursor, NotBlank, OptionalNullableUuid, PageLimit } from '../../../../platform/http/validators';
 import { PARTNER_TYPES, PartnerType } from '../../domain/partner';
 
 export class CreatePartnerBody {
@@ -15,11 +15,7 @@ export class CreatePartnerBody {
   @MaxLength(50)
   taxId: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  defaultPurchaseAccountId?: string | null;
+  @OptionalNullableUuid() defaultPurchaseAccountId?: string | null;
 }
 
 export class UpdatePartnerBody {
@@ -28,11 +24,7 @@ export class UpdatePartnerBody {
   @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() country?: string;
   @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(50) taxId?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null clears' })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  defaultPurchaseAccountId?: string | null;
+  @OptionalNullableUuid('null clears') defaultPurchaseAccountId?: string | null;
 }
 
 export class PartnerPageQuery {
