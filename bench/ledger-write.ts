@@ -9,7 +9,7 @@ import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
-const CONNECTIONS = 8;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
 function arg(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -86,6 +86,22 @@ async function sqlCeiling(databaseUrl: string, entityId: string, accounts: strin
   };
 }
 
+async function printStatementStatistics(databaseUrl: string, requests: number): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await pool.query(
+      `SELECT calls, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS exec_ms,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+         FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 12`,
+    );
+    process.stdout.write(`Statements (${requests} measured requests plus the warm-up):\n`);
+    for (const r of rows) process.stdout.write(`  ${String(r.calls).padStart(7)} calls  plan ${String(r.plan_ms).padStart(8)} ms  exec ${String(r.exec_ms).padStart(8)} ms  ${r.query}\n`);
+  } finally {
+    await pool.end();
+  }
+}
+
 /** `npm run bench -- ledger-write [--seconds N]`: entries through the HTTP API against the SQL ceiling. */
 export async function ledgerWrite(args: string[]): Promise<void> {
   const seconds = arg(args, 'seconds', 20);
@@ -94,7 +110,14 @@ export async function ledgerWrite(args: string[]): Promise<void> {
 
   const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
   chmodSync(root, 0o755);
-  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false });
+  // --statements: where the database's time goes, per statement (pg_stat_statements).
+  const statements = args.includes('--statements');
+  const postgres = await startEmbeddedPostgres({
+    directory: join(root, 'postgres'),
+    password: 'bench',
+    persistent: false,
+    settings: statements ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track_planning=on'] : [],
+  });
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
   const service = await startService(
@@ -131,6 +154,7 @@ export async function ledgerWrite(args: string[]): Promise<void> {
       expectStatus: 201,
     });
     const rss = service.rssMiB();
+    if (statements) await printStatementStatistics(databaseUrl, api.requests);
     const ceiling = await sqlCeiling(databaseUrl, entityId, accounts, seconds);
     process.stdout.write(`${formatLoad(`API POST entries (2-6 lines, API key, ${CONNECTIONS} connections)`, api)}; service RSS ${rss} MiB\n`);
     process.stdout.write(`${formatLoad(`SQL ceiling (3-line entry + audit row, one statement, ${CONNECTIONS} clients)`, ceiling)}\n`);

@@ -5,13 +5,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * call: the key request's hot path is one round trip. The key is found by prefix and accepted
  * only with the right secret hash, unrevoked and unexpired at `p_now`; only then does it count.
  * Its row is locked while counting, so concurrent requests of one key cannot all see room for one
- * more, and lastUsedAt is noted at most once a minute.
+ * more, and lastUsedAt is noted at most once a minute. (The next migration's down restores this
+ * first version.)
  */
-export class ApiKeyAuthentication1795337000000 implements MigrationInterface {
-  name = 'ApiKeyAuthentication1795337000000';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
+export const AUTHENTICATE_API_KEY_V1 = `
       CREATE FUNCTION authenticate_api_key(p_prefix text, p_secret_hash text, p_limit integer, p_now timestamptz)
       RETURNS TABLE (api_key_id uuid, user_id uuid, permissions jsonb, entity_id uuid, email text, name text, role text,
                      allowed boolean, retry_after_seconds integer)
@@ -52,7 +49,13 @@ export class ApiKeyAuthentication1795337000000 implements MigrationInterface {
         RETURN QUERY SELECT v_key.id, v_key.user_id, v_key.permissions, v_key.entity_id, usr.email, usr.name, usr.role, allowed, retry_after_seconds
           FROM users usr WHERE usr.id = v_key.user_id;
       END
-      $$`);
+      $$`;
+
+export class ApiKeyAuthentication1795337000000 implements MigrationInterface {
+  name = 'ApiKeyAuthentication1795337000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(AUTHENTICATE_API_KEY_V1);
     await queryRunner.query(`DROP FUNCTION consume_api_key_request(uuid, integer)`);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
+import type { AuditRecord } from './audit-recorder';
 
 export interface AuditDetails {
   resourceId?: string | null;
@@ -10,6 +11,12 @@ export interface AuditDetails {
 }
 
 const KEY = 'audit:details';
+const STATEMENT_ROW = 'audit:statement-row';
+
+interface StatementRow {
+  draft: AuditRecord;
+  claimed: boolean;
+}
 
 /** What a handler knows about the change it made, for the audit row written after it. */
 @Injectable()
@@ -22,5 +29,27 @@ export class AuditContext {
 
   details(): AuditDetails {
     return (this.cls.isActive() ? this.cls.get<AuditDetails>(KEY) : undefined) ?? {};
+  }
+
+  /** Set by the audit interceptor on a single-statement route (see AuditDescription). */
+  offerStatementRow(draft: AuditRecord): void {
+    this.cls.set<StatementRow>(STATEMENT_ROW, { draft, claimed: false });
+  }
+
+  /**
+   * The audit row a single-statement write must insert together with its change, or null when
+   * the request's transaction records it (any other route, or a call from inside a larger
+   * mutation). Claiming it tells the interceptor that the write inserts it.
+   */
+  statementRow(resourceId: string): AuditRecord | null {
+    const offered = this.cls.isActive() ? this.cls.get<StatementRow | undefined>(STATEMENT_ROW) : undefined;
+    if (!offered) return null;
+    offered.claimed = true;
+    return { ...offered.draft, resourceId };
+  }
+
+  /** Whether the handler's own statement inserted the offered row. */
+  statementRowClaimed(): boolean {
+    return (this.cls.isActive() ? this.cls.get<StatementRow | undefined>(STATEMENT_ROW) : undefined)?.claimed ?? false;
   }
 }

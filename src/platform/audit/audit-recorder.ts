@@ -18,4 +18,10 @@ export interface AuditRecord {
 /** Port: writes the audit row inside the mutation's transaction (implemented by the audit module). */
 export abstract class AuditRecorder {
   abstract record(row: AuditRecord): Promise<void>;
+  /**
+   * The row's INSERT for a single-statement write to run as one of its data-modifying CTEs,
+   * numbering its parameters from `firstParameter`; `when` is an SQL condition (e.g. that the
+   * change was written) on which the row is inserted.
+   */
+  abstract insertion(row: AuditRecord, firstParameter: number, when: string): { sql: string; values: unknown[] };
 }

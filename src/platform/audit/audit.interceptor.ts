@@ -9,7 +9,7 @@ import { tenantOf } from '../auth/guards/tenant.guard';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../auth/principal';
 import { AuditContext } from './audit-context';
 import { AUDIT_METADATA, AuditDescription } from './audit.decorator';
-import { AuditRecorder } from './audit-recorder';
+import { AuditRecord, AuditRecorder } from './audit-recorder';
 
 function headerValue(request: RequestWithPrincipal, name: string): string | null {
   const value = request.headers[name];
@@ -25,7 +25,9 @@ function idOf(result: unknown): string | null {
 
 /**
  * D18: runs each mutation in one database transaction together with its audit row. A refused or
- * failed mutation rolls back and writes no row; the response is sent after the commit.
+ * failed mutation rolls back and writes no row; the response is sent after the commit. A
+ * single-statement route (AuditDescription.singleStatement) gets its row to insert in that
+ * statement instead, with the same guarantees and no transaction around it.
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
@@ -41,32 +43,53 @@ export class AuditInterceptor implements NestInterceptor {
     if (isReadMethod(request.method) || request.method === 'OPTIONS') return next.handle();
     const description = this.reflector.get<AuditDescription | undefined>(AUDIT_METADATA, context.getHandler());
 
+    if (description?.singleStatement) {
+      return from(
+        retryTransientConflicts(async () => {
+          this.auditContext.offerStatementRow(this.auditRecord(request, description, undefined));
+          const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+          // A handler that did not need its single statement after all (nothing to write in it)
+          // still leaves its row.
+          if (!this.auditContext.statementRowClaimed()) {
+            await this.txHost.withTransaction(() => this.recorder.record(this.auditRecord(request, description, result)));
+          }
+          return result;
+        }),
+      );
+    }
+
     return from(
-      retryTransientConflicts(() => this.txHost.withTransaction(async () => {
-        const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        const details = this.auditContext.details();
-        const principal = principalOf(request);
-        const params = request.params ?? {};
-        const tenant = tenantOf(request);
-        const pathIds = Object.values(params).filter(isUuid);
-        await this.recorder.record({
-          entityId: details.entityId ?? tenant?.entityId ?? null,
-          organizationId: details.organizationId ?? tenant?.organizationId ?? (isUuid(params.organizationId) ? params.organizationId : null),
-          actorUserId: details.actorUserId ?? principal?.user.id ?? null,
-          declaredActor: principal?.credential === 'api_key' ? headerValue(request, 'x-audit-actor') : null,
-          credential: principal?.credential ?? (details.actorUserId ? 'session' : null),
-          apiKeyId: principal?.apiKey?.id ?? null,
-          method: request.method,
-          path: request.originalUrl.split('?')[0],
-          action: description?.action ?? `${request.method} ${request.route?.path ?? request.path}`,
-          resourceType: description?.resourceType ?? null,
-          resourceId: details.resourceId !== undefined ? details.resourceId : (idOf(result) ?? pathIds.at(-1) ?? null),
-          requestId: request.id,
-          reason: headerValue(request, 'x-audit-reason'),
-        });
-        return result;
-      })),
+      retryTransientConflicts(() =>
+        this.txHost.withTransaction(async () => {
+          const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+          await this.recorder.record(this.auditRecord(request, description, result));
+          return result;
+        }),
+      ),
     );
+  }
+
+  private auditRecord(request: RequestWithPrincipal, description: AuditDescription | undefined, result: unknown): AuditRecord {
+    const details = this.auditContext.details();
+    const principal = principalOf(request);
+    const params = request.params ?? {};
+    const tenant = tenantOf(request);
+    const pathIds = Object.values(params).filter(isUuid);
+    return {
+      entityId: details.entityId ?? tenant?.entityId ?? null,
+      organizationId: details.organizationId ?? tenant?.organizationId ?? (isUuid(params.organizationId) ? params.organizationId : null),
+      actorUserId: details.actorUserId ?? principal?.user.id ?? null,
+      declaredActor: principal?.credential === 'api_key' ? headerValue(request, 'x-audit-actor') : null,
+      credential: principal?.credential ?? (details.actorUserId ? 'session' : null),
+      apiKeyId: principal?.apiKey?.id ?? null,
+      method: request.method,
+      path: request.originalUrl.split('?')[0],
+      action: description?.action ?? `${request.method} ${request.route?.path ?? request.path}`,
+      resourceType: description?.resourceType ?? null,
+      resourceId: details.resourceId !== undefined ? details.resourceId : (idOf(result) ?? pathIds.at(-1) ?? null),
+      requestId: request.id,
+      reason: headerValue(request, 'x-audit-reason'),
+    };
   }
 }
 

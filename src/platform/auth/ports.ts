@@ -4,9 +4,10 @@ import type { Principal } from './principal';
 export abstract class CredentialVerifier {
   /**
    * The principal of a raw `x-api-key` value, or null when unknown, revoked or expired. The
-   * request is counted against the key's rate limit in the same call (D14).
+   * request is counted against the key's rate limit in the same call (D14). Given the route's
+   * Entity id, the same call reads the tenant scope the tenant guard needs.
    */
-  abstract verifyApiKey(rawKey: string): Promise<Principal | null>;
+  abstract verifyApiKey(rawKey: string, entityId?: string): Promise<Principal | null>;
   /** The principal of a signed-in session's user, or null when the user no longer exists. */
   abstract principalForSessionUser(userId: string): Promise<Principal | null>;
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { TenantScope } from './ports';
 
 export type GlobalRole = 'staff' | 'client';
 
@@ -15,6 +16,8 @@ export interface Principal {
     /** D14: counted when the key was authenticated, in the same database call. */
     rateLimit: { allowed: boolean; retryAfterSeconds: number };
   };
+  /** The tenant scope of the route's Entity, read with the credential (null: no such Entity). */
+  tenantScope?: { entityId: string; scope: TenantScope | null };
 }
 
 export type RequestWithPrincipal = Request & { principal?: Principal; id: string };

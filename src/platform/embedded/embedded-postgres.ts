@@ -23,6 +23,8 @@ export interface EmbeddedPostgresOptions {
   persistent: boolean;
   /** Trade durability for speed (test clusters only). */
   fast?: boolean;
+  /** More server settings, as `name=value` (benchmarks: statement statistics). */
+  settings?: string[];
   onLog?: (message: string) => void;
 }
 
@@ -53,6 +55,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (options.fast) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
+  for (const setting of options.settings ?? []) flags.push('-c', setting);
   const log = options.onLog ?? (() => undefined);
   const server = new EmbeddedPostgres({
     databaseDir: options.directory,

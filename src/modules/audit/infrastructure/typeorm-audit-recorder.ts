@@ -5,6 +5,15 @@ import { newId } from '../../../../libs/shared-kernel/src';
 import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 
+const COLUMNS = `id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
+  method, path, action, resource_type, resource_id, request_id, reason`;
+
+/** $n::type placeholders for the 15 columns, typed so the row can come from a SELECT. */
+function placeholders(first: number): string {
+  const types = ['uuid', 'timestamptz', 'uuid', 'uuid', 'uuid', 'text', 'text', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
+  return types.map((type, i) => `$${first + i}::${type}`).join(', ');
+}
+
 @Injectable()
 export class TypeOrmAuditRecorder extends AuditRecorder {
   constructor(
@@ -19,27 +28,30 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
       throw new Error('The audit row must be written in the transaction of its mutation');
     }
     // Plain SQL: this runs with every mutation.
-    await this.txHost.tx.query(
-      `INSERT INTO audit_trail (id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
-                                method, path, action, resource_type, resource_id, request_id, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
-        newId(),
-        this.clock.now(),
-        row.entityId,
-        row.organizationId,
-        row.actorUserId,
-        row.declaredActor,
-        row.credential,
-        row.apiKeyId,
-        row.method,
-        row.path,
-        row.action,
-        row.resourceType,
-        row.resourceId,
-        row.requestId,
-        row.reason,
-      ],
-    );
+    await this.txHost.tx.query(`INSERT INTO audit_trail (${COLUMNS}) VALUES (${placeholders(1)})`, this.values(row));
+  }
+
+  insertion(row: AuditRecord, firstParameter: number, when: string): { sql: string; values: unknown[] } {
+    return { sql: `INSERT INTO audit_trail (${COLUMNS}) SELECT ${placeholders(firstParameter)} WHERE ${when}`, values: this.values(row) };
+  }
+
+  private values(row: AuditRecord): unknown[] {
+    return [
+      newId(),
+      this.clock.now(),
+      row.entityId,
+      row.organizationId,
+      row.actorUserId,
+      row.declaredActor,
+      row.credential,
+      row.apiKeyId,
+      row.method,
+      row.path,
+      row.action,
+      row.resourceType,
+      row.resourceId,
+      row.requestId,
+      row.reason,
+    ];
   }
 }

@@ -26,16 +26,20 @@ export class CredentialVerificationService extends CredentialVerifier {
     this.rateLimitPerHour = config.get('apiKeyRateLimitPerHour', { infer: true });
   }
 
-  /** One database call: the key by prefix and secret hash, usable now, counted against its limit. */
-  async verifyApiKey(rawKey: string): Promise<Principal | null> {
+  /**
+   * One database call: the key by prefix and secret hash, usable now, counted against its limit,
+   * and the tenant scope of `entityId` when the route names one.
+   */
+  async verifyApiKey(rawKey: string, entityId?: string): Promise<Principal | null> {
     const material = parseApiKey(rawKey.trim());
     if (!material) return null;
-    const found = await this.apiKeys.authenticate(material.prefix, hashSecret(material.secret), this.rateLimitPerHour, this.clock.now());
+    const found = await this.apiKeys.authenticate(material.prefix, hashSecret(material.secret), this.rateLimitPerHour, this.clock.now(), entityId ?? null);
     if (!found) return null;
     return {
       user: found.owner,
       credential: 'api_key',
       apiKey: { id: found.apiKeyId, readOnly: found.permissions !== null, entityId: found.entityId, rateLimit: found.rateLimit },
+      ...(entityId !== undefined && found.tenant !== undefined ? { tenantScope: { entityId, scope: found.tenant } } : {}),
     };
   }
 

@@ -6,6 +6,11 @@ export interface AuthenticatedKey {
   entityId: string | null;
   owner: { id: string; email: string; name: string; role: 'staff' | 'client' };
   rateLimit: { allowed: boolean; retryAfterSeconds: number };
+  /**
+   * When asked for an Entity: its Organization and the owner's Membership role there, or null
+   * when the Entity does not exist; undefined when no Entity was asked for.
+   */
+  tenant?: { organizationId: string; membershipRole: 'staff' | 'client' | 'viewer' | null } | null;
 }
 import type { User } from './user';
 
@@ -21,9 +26,10 @@ export abstract class UserRepository {
 export abstract class ApiKeyRepository {
   /**
    * The key with this prefix and secret hash, unrevoked and unexpired at `now`, with its owner;
-   * counts the request against `limitPerHour` and notes lastUsedAt (at most once a minute).
+   * counts the request against `limitPerHour` and notes lastUsedAt (at most once a minute); with
+   * an Entity id, also reads the tenant scope of that Entity for the key's owner.
    */
-  abstract authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date): Promise<AuthenticatedKey | null>;
+  abstract authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date, entityId: string | null): Promise<AuthenticatedKey | null>;
   abstract findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null>;
   abstract listOwned(userId: string): Promise<ApiKey[]>;
   abstract insert(apiKey: ApiKey): Promise<void>;

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditContext } from '../../../platform/audit/audit-context';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { isResultType } from '../domain/account-types';
-import { AllocationRow, EntryRepository, ListedLine, PostingReader } from '../domain/entry-ports';
+import { AllocationRow, EntryRepository, ListedLine, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../domain/entry-ports';
 import { resolveBook } from '../domain/books-dimensions';
 import {
   assertEntryDate,
@@ -77,6 +80,8 @@ export class LedgerEntriesService {
     private readonly reference: ReferenceDataService,
     private readonly hooks: EntryLifecycleHooks,
     private readonly clock: Clock,
+    private readonly auditContext: AuditContext,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
@@ -89,15 +94,44 @@ export class LedgerEntriesService {
     return this.post(entityId, input, 'scheduled');
   }
 
-  /** The hot path: one read (PostingReader) and one write for the entry and its lines. */
+  /**
+   * The hot path: one read of the posting facts (PostingReader) and one statement that writes
+   * the entry, its lines, totals and audit row only if those facts still hold under the Entity's
+   * share lock. Should they have changed in between (a lock date moved, a Book was added), the
+   * entry is judged again against facts read under that lock, in a transaction.
+   */
   private async post(entityId: string, input: NewEntryInput, kind: 'booked' | 'scheduled'): Promise<LedgerEntry> {
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
-    const facts = await this.postingReader.read(
-      entityId,
-      lines.map((l) => l.ledgerAccountId),
-      lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])),
-      lines.flatMap((l) => l.dimensionValueIds),
-    );
+    const references: PostingReferences = {
+      accountIds: [...new Set(lines.map((l) => l.ledgerAccountId))],
+      partnerIds: [...new Set(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])))],
+      valueIds: [...new Set(lines.flatMap((l) => l.dimensionValueIds))],
+    };
+    const audit = this.auditContext.statementRow(input.id);
+    const insert = (entry: LedgerEntry, write: PostingWrite) =>
+      translateUniqueViolation(() => this.entries.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
+
+    if (!this.txHost.isTransactionActive()) {
+      const facts = await this.postingReader.read(entityId, references, false);
+      const entry = this.judge(entityId, input, lines, kind, facts);
+      if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
+    }
+    return this.txHost.withTransaction(async () => {
+      const facts = await this.postingReader.read(entityId, references, true);
+      const entry = this.judge(entityId, input, lines, kind, facts);
+      await insert(entry, {});
+      return entry;
+    });
+  }
+
+  /** The entry as posted against these facts, or the refusal. */
+  private judge(
+    entityId: string,
+    input: NewEntryInput,
+    lines: Array<NewEntryInput['lines'][number] & { id: string }>,
+    kind: 'booked' | 'scheduled',
+    facts: PostingFacts | null,
+  ): LedgerEntry {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
     const bookId = resolveBook(facts.bookIds.map((id) => ({ id })), input.bookId);
     if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
@@ -109,7 +143,7 @@ export class LedgerEntriesService {
       dimensionValue: (id) => facts.dimensionValues.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };
-    const entry = LedgerEntry.post(
+    return LedgerEntry.post(
       {
         entityId,
         id: input.id,
@@ -124,8 +158,6 @@ export class LedgerEntriesService {
       context,
       this.clock.now(),
     );
-    await translateUniqueViolation(() => this.entries.insert(entry), () => alreadyExists(input.id), {});
-    return entry;
   }
 
   async get(entityId: string, entryId: string): Promise<EntryDetail> {

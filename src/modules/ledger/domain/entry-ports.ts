@@ -1,5 +1,6 @@
 import type { AccountType, Tracking } from './account-types';
 import type { EntryLine, EntryStatus, LedgerEntry } from './ledger-entry';
+import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 
 /** What a new entry is judged against, read together (PostingReader). */
 export interface PostingFacts {
@@ -9,11 +10,34 @@ export interface PostingFacts {
   accounts: Map<string, { type: AccountType; tracking: Tracking }>;
   partnerIds: Set<string>;
   dimensionValues: Map<string, { dimensionId: string }>;
+  /** Identifies these facts: a posting judged against them is written only while they hold. */
+  fingerprint: string;
+}
+
+/** The ids a new entry names, distinct. */
+export interface PostingReferences {
+  accountIds: string[];
+  partnerIds: string[];
+  valueIds: string[];
 }
 
 export abstract class PostingReader {
-  /** Null when the Entity does not exist. Share-locks the Entity until the posting commits. */
-  abstract read(entityId: string, accountIds: string[], partnerIds: string[], valueIds: string[]): Promise<PostingFacts | null>;
+  /**
+   * Null when the Entity does not exist. With `lock`, share-locks the Entity until the
+   * transaction ends, so its posting terms cannot change before the posting commits (D24).
+   */
+  abstract read(entityId: string, ids: PostingReferences, lock: boolean): Promise<PostingFacts | null>;
+}
+
+/** How a posting is written (EntryRepository.insert). */
+export interface PostingWrite {
+  /**
+   * Write only if the facts of these references still have this fingerprint, checked under the
+   * Entity's share lock in the writing statement itself; without it the caller holds that lock.
+   */
+  unchanged?: { references: PostingReferences; fingerprint: string };
+  /** The request's audit row, inserted by the same statement (single-statement routes). */
+  audit?: AuditRecord | null;
 }
 
 export interface EntryListFilter {
@@ -79,7 +103,8 @@ export interface AllocationRow {
 
 /** Ledger entries and lines; every method takes the Entity first. */
 export abstract class EntryRepository {
-  abstract insert(entry: LedgerEntry): Promise<void>;
+  /** Writes the entry, its lines, their tags and totals; false when `unchanged` did not hold. */
+  abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<boolean>;
   abstract find(entityId: string, entryId: string): Promise<LedgerEntry | null>;
   /** Locks the entry row (FOR UPDATE) for the rest of the transaction. */
   abstract lock(entityId: string, entryId: string): Promise<LedgerEntry | null>;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
 import { IS_PUBLIC, IS_STAFF_ONLY } from '../decorators';
 import { CredentialVerifier } from '../ports';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../principal';
@@ -56,7 +56,8 @@ export class AuthenticationGuard implements CanActivate {
     const rawKey = request.headers['x-api-key'];
     if (rawKey !== undefined) {
       // A request presenting a key is judged by the key alone, whatever cookie it carries.
-      const principal = typeof rawKey === 'string' ? await this.verifier.verifyApiKey(rawKey) : null;
+      const entityId = request.params?.entityId;
+      const principal = typeof rawKey === 'string' ? await this.verifier.verifyApiKey(rawKey, isUuid(entityId) ? entityId : undefined) : null;
       if (!principal) throw unauthenticated();
       request.principal = principal;
       return true;

@@ -40,7 +40,7 @@ export class TenantGuard implements CanActivate {
     if (!isUuid(entityId)) throw new RequestValidationError([{ path: 'entityId', message: 'entityId must be a UUID' }]);
 
     if (principal.apiKey?.entityId && principal.apiKey.entityId !== entityId) throw hidden(entityId);
-    const scope = await this.access.scopeFor(entityId, principal.user.id);
+    const scope = principal.tenantScope?.entityId === entityId ? principal.tenantScope.scope : await this.access.scopeFor(entityId, principal.user.id);
     if (!scope) throw hidden(entityId);
     const isStaff = principal.user.role === 'staff';
     if (!isStaff && scope.membershipRole === null) throw hidden(entityId);

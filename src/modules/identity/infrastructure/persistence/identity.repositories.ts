@@ -64,11 +64,11 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return this.txHost.tx.getRepository(ApiKeyRecord);
   }
 
-  /** On every key request: one call (migration ApiKeyAuthentication). */
-  async authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date): Promise<AuthenticatedKey | null> {
+  /** On every key request: one call (migration ApiKeyAuthenticationWithTenant). */
+  async authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date, entityId: string | null): Promise<AuthenticatedKey | null> {
     const [row]: Array<Record<string, unknown>> = await this.txHost.tx.query(
-      'SELECT * FROM authenticate_api_key($1, $2, $3, $4)',
-      [prefix, secretHash, limitPerHour, now],
+      'SELECT * FROM authenticate_api_key($1, $2, $3, $4, $5)',
+      [prefix, secretHash, limitPerHour, now, entityId],
     );
     if (!row) return null;
     return {
@@ -77,6 +77,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
       entityId: row.entity_id as string | null,
       owner: { id: row.user_id as string, email: row.email as string, name: row.name as string, role: row.role as 'staff' | 'client' },
       rateLimit: { allowed: row.allowed as boolean, retryAfterSeconds: row.retry_after_seconds as number },
+      tenant:
+        entityId === null
+          ? undefined
+          : row.tenant_found
+            ? { organizationId: row.tenant_organization_id as string, membershipRole: row.tenant_membership_role as 'staff' | 'client' | 'viewer' | null }
+            : null,
     };
   }
 

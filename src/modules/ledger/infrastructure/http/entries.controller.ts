@@ -73,7 +73,7 @@ export class EntriesController {
   }
 
   @Post('entries')
-  @Audit('ledger_entry.create', 'ledger_entry')
+  @Audit('ledger_entry.create', 'ledger_entry', { singleStatement: true })
   @ApiCreatedResponse({ type: EntryResponse, description: 'The posted entry with its lines' })
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: POSTING_404 })
@@ -124,7 +124,7 @@ export class EntriesController {
   }
 
   @Post('scheduled-entries')
-  @Audit('scheduled_entry.create', 'ledger_entry')
+  @Audit('scheduled_entry.create', 'ledger_entry', { singleStatement: true })
   @ApiCreatedResponse({ type: EntryResponse, description: 'The scheduled entry with its lines' })
   @ApiBadRequestResponse({ description: `${POSTING_400}; transaction-currency lines are refused` })
   @ApiNotFoundResponse({ description: POSTING_404 })

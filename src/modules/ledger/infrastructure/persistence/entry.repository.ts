@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
+import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
-import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
+import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
+import { postingFactsJson } from './posting-reader';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
 
 type Row = Record<string, unknown>;
@@ -12,17 +15,51 @@ const LINE_COLUMNS = `l.entity_id, l.id, l.entry_id, l.line_no, l.side, l.accoun
   l.transaction_currency, l.transaction_amount, l.exchange_rate::text AS exchange_rate, l.is_open_item, l.allocated_amount,
   l.book_id, l.entry_date, l.status`;
 
-/** Parameters $1-$19 of lineParameters(): lines of one entry, then their Dimension Value tags. */
-const LINES_INSERT = `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
+/**
+ * Parameters $1-$19 of lineParameters(): lines of one entry, then their Dimension Value tags.
+ * `also` names more relations to select from (the posting's inserted entry row, so lines are
+ * written only with it).
+ */
+const LINES_INSERT = (also = '') => `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
                              transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
                              book_id, entry_date, status)
    SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
           l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
      FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
                  $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
-       AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)`;
-const TAGS_INSERT = `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
-   SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($17::uuid[], $18::uuid[], $19::uuid[]) AS t(line_id, dimension_id, value_id)`;
+       AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)${also}`;
+const TAGS_INSERT = (also = '') => `INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
+   SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($17::uuid[], $18::uuid[], $19::uuid[]) AS t(line_id, dimension_id, value_id)${also}`;
+
+/** Parameters of the posting statement before lineParameters() and after them. */
+const ENTRY_PARAMETERS = 12;
+const LINE_PARAMETERS = 19;
+const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + by}`);
+
+/**
+ * One statement per posting (one round trip, and no transaction of its own): an optional guard
+ * that share-locks the Entity row and checks the posting facts are still those the entry was
+ * judged against; the entry row (only when the guard passed); its lines, their tags and the
+ * monthly totals of a live entry (only with the entry row); the optional audit row; and the
+ * count of entries written.
+ */
+function postingStatement(guarded: boolean, audit: ((firstParameter: number, when: string) => string) | null): string {
+  const guardParameter = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
+  const guard = guarded
+    ? `guard AS (SELECT 1 FROM entities e
+                  WHERE e.id = $1 AND ${postingFactsJson(guardParameter, guardParameter + 1, guardParameter + 2)} = $${guardParameter + 3}
+                    FOR SHARE OF e),`
+    : '';
+  const auditInsert = audit ? `, audit AS (${audit(guardParameter + (guarded ? 4 : 0), 'EXISTS (SELECT 1 FROM entry)')})` : '';
+  return `WITH ${guard}
+     entry AS (
+       INSERT INTO ledger_entries (${ENTRY_COLUMNS})
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 ${guarded ? 'FROM guard' : ''} RETURNING id
+     ), lines AS (${shift(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING account_id, side, amount, entry_id, entry_date, book_id),
+     tags AS (${shift(TAGS_INSERT(', entry'), ENTRY_PARAMETERS)}),
+     totals AS (${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')})${auditInsert}
+     SELECT count(*)::int AS written FROM entry`;
+}
 
 const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 /** Slots per account, Book and month (see AccountMonthlyTotalRecord). */
@@ -102,7 +139,10 @@ function statusCondition(status: string | undefined): string[] {
 
 @Injectable()
 export class SqlEntryRepository extends EntryRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditRecorder,
+  ) {
     super();
   }
 
@@ -110,21 +150,27 @@ export class SqlEntryRepository extends EntryRepository {
     return this.txHost.tx.query(sql, values);
   }
 
-  /**
-   * The entry, its lines, their tags and (for a live entry) the monthly totals in one statement:
-   * one round trip per posting.
-   */
-  async insert(entry: LedgerEntry): Promise<void> {
+  /** The posting statement (postingStatement()), prepared: it runs on every posting. */
+  async insert(entry: LedgerEntry, write: PostingWrite = {}): Promise<boolean> {
     const s = entry.snapshot();
-    const shift = (sql: string) => sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 12}`);
-    await this.query(
-      `WITH entry AS (
-         INSERT INTO ledger_entries (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
-       ), lines AS (${shift(LINES_INSERT)} RETURNING account_id, side, amount, entry_id, entry_date, book_id),
-       tags AS (${shift(TAGS_INSERT)})
-       ${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')}`,
-      [s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt, ...this.lineParameters(entry)],
-    );
+    const values: unknown[] = [
+      ...[s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
+      ...this.lineParameters(entry),
+    ];
+    if (write.unchanged) {
+      const { references, fingerprint } = write.unchanged;
+      values.push(references.accountIds, references.partnerIds, references.valueIds, fingerprint);
+    }
+    const auditRow = write.audit;
+    const audit = auditRow
+      ? (firstParameter: number, when: string) => {
+          const insertion = this.audit.insertion(auditRow, firstParameter, when);
+          values.push(...insertion.values);
+          return insertion.sql;
+        }
+      : null;
+    const [row] = await preparedQuery<{ written: number }>(this.txHost.tx, postingStatement(!!write.unchanged, audit), values);
+    return row.written === 1;
   }
 
   private lineParameters(entry: LedgerEntry): unknown[] {
@@ -171,7 +217,7 @@ export class SqlEntryRepository extends EntryRepository {
 
   /** Lines and tags of an entry whose header row exists (scheduled entries' replaced line sets). */
   private async insertLines(entry: LedgerEntry): Promise<void> {
-    await this.query(`WITH lines AS (${LINES_INSERT}) ${TAGS_INSERT}`, this.lineParameters(entry));
+    await this.query(`WITH lines AS (${LINES_INSERT()}) ${TAGS_INSERT()}`, this.lineParameters(entry));
   }
 
   async find(entityId: string, entryId: string): Promise<LedgerEntry | null> {
