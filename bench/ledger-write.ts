@@ -146,6 +146,7 @@ export async function ledgerWrite(args: string[]): Promise<void> {
 
     // Warm up, then measure.
     await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds: 2, next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }), expectStatus: 201 });
+    const cpuBefore = service.cpuSeconds();
     const api = await runLoad({
       baseUrl: service.baseUrl,
       connections: CONNECTIONS,
@@ -154,9 +155,10 @@ export async function ledgerWrite(args: string[]): Promise<void> {
       expectStatus: 201,
     });
     const rss = service.rssMiB();
+    const cpuPerRequestMs = ((service.cpuSeconds() - cpuBefore) * 1000) / api.requests;
     if (statements) await printStatementStatistics(databaseUrl, api.requests);
     const ceiling = await sqlCeiling(databaseUrl, entityId, accounts, seconds);
-    process.stdout.write(`${formatLoad(`API POST entries (2-6 lines, API key, ${CONNECTIONS} connections)`, api)}; service RSS ${rss} MiB\n`);
+    process.stdout.write(`${formatLoad(`API POST entries (2-6 lines, API key, ${CONNECTIONS} connections)`, api)}; service RSS ${rss} MiB, service CPU ${cpuPerRequestMs.toFixed(2)} ms per request\n`);
     process.stdout.write(`${formatLoad(`SQL ceiling (3-line entry + audit row, one statement, ${CONNECTIONS} clients)`, ceiling)}\n`);
     process.stdout.write(`API / ceiling: ${((100 * api.requestsPerSecond) / ceiling.requestsPerSecond).toFixed(1)}%\n`);
   } finally {

@@ -3,9 +3,9 @@ import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
-import { countRows } from './harness/db-checks';
+import { countRows, expectAudited, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
-import { Agent, createWorldApp, freshEntity, World } from './harness/world';
+import { Agent, bootstrapStaffId, createWorldApp, freshEntity, mintKey, World } from './harness/world';
 
 /** 15:00 UTC on 15 June 2026 is 15 June in Santiago: "today" is 2026-06-15. */
 const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
@@ -431,6 +431,81 @@ describe('ledger entries and lines', () => {
       expect([subtype.status, subtype.body.code]).toEqual([409, 'LEDGER_ACCOUNT_SUBTYPE_LOCKED_ERROR']);
       const remove = await staff.delete(`${base()}/accounts/${ledger.sales}`);
       expect([remove.status, remove.body.code, remove.body.params.blockedBy]).toEqual([409, 'LEDGER_ACCOUNT_IN_USE_ERROR', 'entries']);
+    });
+  });
+
+  describe('the posting statement (facts read, then written only while they hold)', () => {
+    it('writes the entry and its audit row in one statement, naming the key and its declared actor', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const { id: keyId, key } = await mintKey(staff);
+      const body = sale(b, 700);
+      const res = await expectAudited(t, t.http.post(`${base(b.entityId)}/entries`).set('x-api-key', key).set('x-audit-actor', 'erp-sync').send(body), 201, {
+        action: 'ledger_entry.create',
+        resource_type: 'ledger_entry',
+        resource_id: body.id,
+        entity_id: b.entityId,
+        organization_id: world.organizationId,
+        actor_user_id: await bootstrapStaffId(t),
+        credential: 'api_key',
+        api_key_id: keyId,
+        declared_actor: 'erp-sync',
+        method: 'POST',
+        path: `${base(b.entityId)}/entries`,
+      });
+      expect(res.body.id).toBe(body.id);
+    });
+
+    it('writes no audit row for a refused posting', async () => {
+      const before = await countRows(t, 'audit_trail');
+      const res = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-16' });
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR']);
+      expect(await countRows(t, 'audit_trail')).toBe(before);
+    });
+
+    it('judges a posting again when the lock date moves over it between its read and its write, and refuses it', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const before = await countRows(t, 'audit_trail');
+      const res = await whileTableLocked(
+        t,
+        'ledger_entries',
+        1,
+        () => staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10)),
+        () => staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-10' }).expect(200),
+      );
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect(await countRows(t, 'ledger_account_monthly_totals', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect(await countRows(t, 'audit_trail')).toBe(before + 1); // the lock-date change only
+    });
+
+    it('judges a posting again when a Book is added between its read and its write (BOOK_REQUIRED_ERROR)', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const res = await whileTableLocked(
+        t,
+        'ledger_entries',
+        1,
+        () => staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10)),
+        () => staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201),
+      );
+      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(0);
+    });
+
+    it('writes a posting whose facts changed in a way that does not touch it, once, with one audit row', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const body = sale(b, 10);
+      const before = await countRows(t, 'audit_trail', 'resource_id = $1', [body.id]);
+      const res = await whileTableLocked(
+        t,
+        'ledger_entries',
+        1,
+        () => staff.post(`${base(b.entityId)}/entries`).send(body),
+        () => staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-01' }).expect(200),
+      );
+      expect(res.status).toBe(201);
+      expect(await countRows(t, 'ledger_lines', 'entry_id = $1', [body.id])).toBe(2);
+      expect(await countRows(t, 'audit_trail', 'resource_id = $1', [body.id])).toBe(before + 1);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
     });
   });
 

@@ -12,6 +12,8 @@ export interface RunningService {
   dataDir: string;
   /** Resident set size of the service process, in MiB. */
   rssMiB(): number;
+  /** CPU time the service process has used so far (user and system), in seconds. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
   const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, join(ROOT, 'dist', 'src', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -52,6 +54,11 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return Math.round(kb / 1024);
+    },
+    cpuSeconds: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesized command name, in clock ticks.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -57,20 +57,23 @@ export async function expectAudited(t: TestApp, request: Test, status: number, e
 
 /**
  * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,
- * until `waiters` of them wait on it; then lets them all go at once. Deterministic races.
+ * until `waiters` of them wait on it; runs `meanwhile` (a change that lands between the waiting
+ * requests' reads and writes); then lets them all go at once. Deterministic races.
  */
-export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>): Promise<T> {
+export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>, meanwhile?: () => Promise<unknown>): Promise<T> {
   const blocker = new Client({ connectionString: t.databaseUrl });
   await blocker.connect();
   try {
     await blocker.query('BEGIN');
     await blocker.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
-    const pending = start();
+    // Promise.resolve sends a supertest request, which is lazy until then() is called.
+    const pending = Promise.resolve(start());
     for (;;) {
       const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass', [table]);
       if (row.n >= waiters) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
+    await meanwhile?.();
     await blocker.query('COMMIT');
     return await pending;
   } finally {
