@@ -509,6 +509,34 @@ describe('ledger entries and lines', () => {
     });
   });
 
+  describe('posting facts remembered from earlier postings', () => {
+    it('are checked by the posting statement: a Book added since makes the next posting BOOK_REQUIRED_ERROR', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      await post(sale(b, 10), b);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const before = await countRows(t, 'audit_trail');
+      const res = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10));
+      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(1);
+      expect(await countRows(t, 'audit_trail')).toBe(before);
+    });
+
+    it('never refuse by themselves: a partner created after a PARTNER_NOT_FOUND_ERROR is found on the next posting', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const partnerId = randomUUID();
+      const withPartner = () => {
+        const body = sale(b, 10);
+        (body.newLedgerEntryLines[0] as Record<string, unknown>).partnerId = partnerId;
+        return body;
+      };
+      const missing = await staff.post(`${base(b.entityId)}/entries`).send(withPartner());
+      expect([missing.status, missing.body.code]).toEqual([404, 'PARTNER_NOT_FOUND_ERROR']);
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Norte', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const entry = await post(withPartner(), b);
+      expect(entry.lines[0].partnerId).toBe(partnerId);
+    });
+  });
+
   describe('concurrency', () => {
     it('keeps every acknowledged entry and debits equal to credits under parallel posting', async () => {
       const b = await setUpBooks(await freshEntity(world));

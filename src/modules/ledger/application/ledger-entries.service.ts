@@ -24,6 +24,7 @@ import { ledgerAccountNotFound } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
+import { RecentPostingFacts } from './recent-posting-facts';
 
 export interface NewEntryInput {
   id: string;
@@ -84,6 +85,8 @@ export class LedgerEntriesService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
+  private readonly recentFacts = new RecentPostingFacts();
+
   /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
   async create(entityId: string, input: NewEntryInput): Promise<LedgerEntry> {
     return this.post(entityId, input, 'booked');
@@ -95,26 +98,37 @@ export class LedgerEntriesService {
   }
 
   /**
-   * The hot path: one read of the posting facts (PostingReader) and one statement that writes
-   * the entry, its lines, totals and audit row only if those facts still hold under the Entity's
-   * share lock. Should they have changed in between (a lock date moved, a Book was added), the
-   * entry is judged again against facts read under that lock, in a transaction.
+   * The hot path: the posting facts (remembered from a recent posting with the same references,
+   * else read by PostingReader) and one statement that writes the entry, its lines, totals and
+   * audit row only if those facts still hold under the Entity's share lock. Should they have
+   * changed (a lock date moved, a Book was added), the entry is judged again against facts read
+   * afresh, and in the end under that lock, in a transaction.
    */
   private async post(entityId: string, input: NewEntryInput, kind: 'booked' | 'scheduled'): Promise<LedgerEntry> {
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
+    const distinct = (ids: string[]) => [...new Set(ids)].sort();
     const references: PostingReferences = {
-      accountIds: [...new Set(lines.map((l) => l.ledgerAccountId))],
-      partnerIds: [...new Set(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])))],
-      valueIds: [...new Set(lines.flatMap((l) => l.dimensionValueIds))],
+      accountIds: distinct(lines.map((l) => l.ledgerAccountId)),
+      partnerIds: distinct(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : []))),
+      valueIds: distinct(lines.flatMap((l) => l.dimensionValueIds)),
     };
     const audit = this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
       translateUniqueViolation(() => this.entries.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
 
     if (!this.txHost.isTransactionActive()) {
+      const key = RecentPostingFacts.key(entityId, references);
+      const remembered = this.recentFacts.recall(key);
+      if (remembered) {
+        const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
+        if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
+        this.recentFacts.forget(key);
+      }
       const facts = await this.postingReader.read(entityId, references, false);
+      if (facts) this.recentFacts.remember(key, facts);
       const entry = this.judge(entityId, input, lines, kind, facts);
       if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
+      this.recentFacts.forget(key);
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
@@ -122,6 +136,16 @@ export class LedgerEntriesService {
       await insert(entry, {});
       return entry;
     });
+  }
+
+  /** A refusal on remembered facts is not given: they are read afresh and judged again. */
+  private judgedOrNull(judge: () => LedgerEntry): LedgerEntry | null {
+    try {
+      return judge();
+    } catch (error) {
+      if (error instanceof DomainError) return null;
+      throw error;
+    }
   }
 
   /** The entry as posted against these facts, or the refusal. */

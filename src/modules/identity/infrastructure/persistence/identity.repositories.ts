@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { newId } from '../../../../../libs/shared-kernel/src';
 import { ApiKey, ApiKeyPermissions } from '../../domain/api-key';
@@ -66,10 +67,13 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
 
   /** On every key request: one call (migration ApiKeyAuthenticationWithTenant). */
   async authenticate(prefix: string, secretHash: string, limitPerHour: number, now: Date, entityId: string | null): Promise<AuthenticatedKey | null> {
-    const [row]: Array<Record<string, unknown>> = await this.txHost.tx.query(
-      'SELECT * FROM authenticate_api_key($1, $2, $3, $4, $5)',
-      [prefix, secretHash, limitPerHour, now, entityId],
-    );
+    const [row] = await preparedQuery<Record<string, unknown>>(this.txHost.tx, 'SELECT * FROM authenticate_api_key($1, $2, $3, $4, $5)', [
+      prefix,
+      secretHash,
+      limitPerHour,
+      now,
+      entityId,
+    ]);
     if (!row) return null;
     return {
       apiKeyId: row.api_key_id as string,
