@@ -36,6 +36,12 @@ const ENTRY_PARAMETERS = 12;
 const LINE_PARAMETERS = 19;
 const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + by}`);
 
+const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
+const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
+const POSTING_AUDIT_CONDITION = 'EXISTS (SELECT 1 FROM entry)';
+/** The texts of postingStatement(), built once per variant: guarded or not, audited or not. */
+const postingStatements = new Map<string, string>();
+
 /**
  * One statement per posting (one round trip, and no transaction of its own): an optional guard
  * that share-locks the Entity row and checks the posting facts are still those the entry was
@@ -43,14 +49,12 @@ const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$$
  * monthly totals of a live entry (only with the entry row); the optional audit row; and the
  * count of entries written.
  */
-function postingStatement(guarded: boolean, audit: ((firstParameter: number, when: string) => string) | null): string {
-  const guardParameter = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
+function postingStatement(guarded: boolean, auditInsertion: string | null): string {
+  const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
-    ? `guard AS (SELECT 1 FROM entities e
-                  WHERE e.id = $1 AND ${postingFactsJson(guardParameter, guardParameter + 1, guardParameter + 2)} = $${guardParameter + 3}
-                    FOR SHARE OF e),`
+    ? `guard AS (SELECT 1 FROM entities e WHERE e.id = $1 AND ${postingFactsJson(g, g + 1, g + 2)} = $${g + 3} FOR SHARE OF e),`
     : '';
-  const auditInsert = audit ? `, audit AS (${audit(guardParameter + (guarded ? 4 : 0), 'EXISTS (SELECT 1 FROM entry)')})` : '';
+  const auditInsert = auditInsertion ? `, audit AS (${auditInsertion})` : '';
   return `WITH ${guard}
      entry AS (
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
@@ -161,15 +165,16 @@ export class SqlEntryRepository extends EntryRepository {
       const { references, fingerprint } = write.unchanged;
       values.push(references.accountIds, references.partnerIds, references.valueIds, fingerprint);
     }
-    const auditRow = write.audit;
-    const audit = auditRow
-      ? (firstParameter: number, when: string) => {
-          const insertion = this.audit.insertion(auditRow, firstParameter, when);
-          values.push(...insertion.values);
-          return insertion.sql;
-        }
-      : null;
-    const [row] = await preparedQuery<{ written: number }>(this.txHost.tx, postingStatement(!!write.unchanged, audit), values);
+    const guarded = write.unchanged !== undefined;
+    const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), POSTING_AUDIT_CONDITION) : null;
+    if (audit) values.push(...audit.values);
+    const variant = `${guarded}|${audit?.sql ?? ''}`;
+    let text = postingStatements.get(variant);
+    if (text === undefined) {
+      text = postingStatement(guarded, audit?.sql ?? null);
+      postingStatements.set(variant, text);
+    }
+    const [row] = await preparedQuery<{ written: number }>(this.txHost.tx, text, values);
     return row.written === 1;
   }
 
