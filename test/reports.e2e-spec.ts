@@ -336,6 +336,96 @@ describe('financial reports', () => {
     });
   });
 
+  describe('partner ledger after edits of its lines', () => {
+    let other: string;
+    const ourl = (path: string) => `/api/entities/${other}${path}`;
+    const a: Record<string, string> = {};
+    const p: Record<string, string> = {};
+
+    /** D56 from the raw lines: live lines of the account, openings before `from`, running balances in ledger order. */
+    const fromRawLines = async (accountId: string, from: string, to: string, partners: Array<string | null>) => {
+      const lines = await t.sql<{ id: string; entry_id: string; entry_date: string; memo: string; side: string; amount: number; allocated: number; partner_id: string | null }>(
+        `SELECT l.id, l.entry_id, l.entry_date::text, e.memo, l.side, l.amount::int, l.allocated_amount::int AS allocated, l.partner_id
+           FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+          WHERE l.entity_id = $1 AND l.account_id = $2 AND l.status IN ('active', 'reversed') AND l.entry_date <= $3
+          ORDER BY l.entry_date, l.entry_id, l.id`,
+        [other, accountId, to],
+      );
+      const names = new Map((await t.sql<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1', [other])).map((n) => [n.id, n.name]));
+      return partners.map((partnerId) => {
+        const mine = lines.filter((l) => l.partner_id === partnerId);
+        const openingBalance = mine.filter((l) => l.entry_date < from).reduce((sum, l) => sum + (l.side === 'debit' ? l.amount : -l.amount), 0);
+        let running = openingBalance;
+        const inRange = mine
+          .filter((l) => l.entry_date >= from)
+          .map((l) => {
+            running += l.side === 'debit' ? l.amount : -l.amount;
+            return { lineId: l.id, entryId: l.entry_id, entryDate: l.entry_date, memo: l.memo, side: l.side, amount: l.amount, runningBalance: running, openAmount: l.amount - l.allocated };
+          });
+        return { partnerId, partnerName: partnerId ? names.get(partnerId) : null, openingBalance, closingBalance: running, lines: inRange };
+      });
+    };
+
+    beforeAll(async () => {
+      other = (await createEntity(staff, world.organizationId)).id;
+      const account = async (key: string, code: string, type: string, tracking = 'balance') => {
+        a[key] = randomUUID();
+        await staff.post(ourl('/ledger/accounts')).send({ id: a[key], code, name: key, type, tracking }).expect(201);
+      };
+      await account('caja', '1101', 'asset');
+      await account('clientes', '1105', 'asset', 'open_item');
+      await account('documentos', '1106', 'asset', 'open_item');
+      await account('ventas', '4101', 'income');
+      const partner = async (key: string, name: string, taxId: string) => {
+        p[key] = randomUUID();
+        await staff.post(ourl('/partners')).send({ id: p[key], name, type: 'company', country: 'CL', taxId }).expect(201);
+      };
+      await partner('alfa', 'Alfa SpA', '11.111.111-1');
+      await partner('beta', 'Beta Ltda', '12.345.678-5');
+      await partner('gamma', 'Gamma EIRL', '22.222.222-2');
+      const entry = async (entryDate: string, lines: Array<Record<string, unknown>>) =>
+        (await staff.post(ourl('/ledger/entries')).send({ id: randomUUID(), entryDate, memo: `Asiento ${entryDate}`, newLedgerEntryLines: lines }).expect(201)).body;
+      const sale = (entryDate: string, amount: number, partnerId: string | null) =>
+        entry(entryDate, [{ ledgerAccountId: a.clientes, side: 'debit', amount, partnerId }, { ledgerAccountId: a.ventas, side: 'credit', amount }]);
+
+      const opening = await sale('2024-11-10', 500, p.alfa);
+      const toGammaBefore = await sale('2024-12-05', 300, p.beta);
+      await sale('2025-02-01', 200, p.alfa);
+      const payment = await entry('2025-03-01', [{ ledgerAccountId: a.caja, side: 'debit', amount: 450 }, { ledgerAccountId: a.clientes, side: 'credit', amount: 450, partnerId: p.alfa }]);
+      await staff.post(ourl('/ledger/allocations/match')).send({ lineIds: [opening.lines[0].id, payment.lines[1].id] }).expect(201);
+      const reversed = await sale('2025-04-01', 120, p.beta);
+      await staff.post(ourl(`/ledger/entries/${reversed.id}/reverse`)).send({ id: randomUUID(), reversalDate: '2025-04-10' }).expect(201);
+      const unbooked = await sale('2025-05-01', 80, p.gamma);
+      await staff.delete(ourl(`/ledger/entries/${unbooked.id}`)).expect(200);
+      const moved = await sale('2025-06-01', 60, p.beta);
+      await staff.patch(ourl(`/ledger/lines/${moved.lines[0].id}/account`)).send({ ledgerAccountId: a.documentos }).expect(200);
+      await sale('2025-07-01', 33, null);
+      const toBeta = await sale('2025-08-01', 70, p.gamma);
+      await staff.patch(ourl(`/ledger/lines/${toBeta.lines[0].id}/partner`)).send({ partnerId: p.beta }).expect(200);
+      await staff.patch(ourl(`/ledger/lines/${toGammaBefore.lines[0].id}/partner`)).send({ partnerId: p.gamma }).expect(200);
+      await sale('2026-01-10', 999, p.alfa);
+    });
+
+    it('agrees with the raw lines after a match, a reversal, an unbooking and partner and account changes', async () => {
+      const range = { from: '2025-01-01', to: '2025-12-31' };
+      const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, ...range, includeUnassigned: 'true' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ accountId: a.clientes, ...range, bookId: null, partners: await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.beta, p.gamma, null]) });
+      // By hand: Alfa 500 + 200 - 450; Beta's 120 reversed, plus the 70 moved from Gamma; Gamma keeps the 300 moved from Beta before the range.
+      expect(res.body.partners.map((g: { openingBalance: number; closingBalance: number }) => [g.openingBalance, g.closingBalance])).toEqual([
+        [500, 250],
+        [0, 70],
+        [300, 300],
+        [0, 33],
+      ]);
+      const chosen = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=${range.from}&to=${range.to}&partnerIds=${p.gamma}&partnerIds=${p.beta}`);
+      expect(chosen.body.partners).toEqual(await fromRawLines(a.clientes, range.from, range.to, [p.beta, p.gamma]));
+      const documentos = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.documentos, ...range });
+      expect(documentos.body.partners).toEqual(await fromRawLines(a.documentos, range.from, range.to, [p.beta]));
+      expect(documentos.body.partners[0].closingBalance).toBe(60);
+    });
+  });
+
   describe('eight-column balance against a published Chilean worked example', () => {
     /*
      * "Ejercicio Clase 16 de Junio", balance de 8 columnas (Chilean accounting class exercise,

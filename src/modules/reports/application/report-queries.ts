@@ -260,7 +260,7 @@ export class ReportQueries {
     );
   }
 
-  /** D56: per partner on one account, the balance before `from` and the lines of the range. */
+  /** D56: per partner on one account, the balance before `from` and the lines of the range (in ledger order). */
   async partnerFigures(
     entityId: string,
     bookId: string | null,
@@ -269,7 +269,7 @@ export class ReportQueries {
     to: string,
     partnerIds: string[] | null,
     includeUnassigned: boolean,
-  ): Promise<{ openings: Map<string | null, number>; lines: Array<Record<string, unknown>>; names: Map<string, string> }> {
+  ): Promise<{ openings: Map<string | null, number>; lines: Map<string | null, Array<Record<string, unknown>>>; names: Map<string, string> }> {
     const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
     const openings = await this.query<{ partner_id: string | null; raw: string }>(
@@ -279,15 +279,25 @@ export class ReportQueries {
         GROUP BY l.partner_id`,
       params,
     );
-    const lines = await this.query<Record<string, unknown>>(
-      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.allocated_amount
-         FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+    // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date,
+              (SELECT e.memo FROM ledger_entries e WHERE e.entity_id = l.entity_id AND e.id = l.entry_id) AS memo,
+              l.side, l.amount, l.allocated_amount
+         FROM ledger_lines l
         WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
           AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition}
-        ORDER BY l.entry_date, l.entry_id, l.id`,
+        ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id`,
       params,
     );
-    const ids = [...new Set([...openings.map((o) => o.partner_id), ...lines.map((l) => l.partner_id as string | null), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
+    const lines = new Map<string | null, Array<Record<string, unknown>>>();
+    for (const row of rows) {
+      const partnerId = row.partner_id as string | null;
+      const mine = lines.get(partnerId);
+      if (mine) mine.push(row);
+      else lines.set(partnerId, [row]);
+    }
+    const ids = [...new Set([...openings.map((o) => o.partner_id), ...lines.keys(), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
     const names = await this.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])', [entityId, ids]);
     return {
       openings: new Map(openings.map((o) => [o.partner_id, Number(o.raw)])),

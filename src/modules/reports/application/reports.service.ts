@@ -30,23 +30,21 @@ function checkRange(from: string, to: string, fromName = 'from', toName = 'to'):
   if (to < from) throw invalid(toName, `must be on or after ${fromName}`);
 }
 
-/** Ledger rows with the balance after each, debit-positive (D55, D56). */
-function withRunningBalance(rows: Array<Record<string, unknown>>, start: number) {
+/** Ledger rows as lines with the balance after each, debit-positive (D55, D56), and the report's own fields. */
+function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: number, own: (row: Record<string, unknown>) => T) {
   let running = start;
   return rows.map((row) => {
     const amount = Number(row.amount);
     running += row.side === 'debit' ? amount : -amount;
     return {
-      row,
-      line: {
-        lineId: row.line_id as string,
-        entryId: row.entry_id as string,
-        entryDate: row.entry_date as string,
-        memo: row.memo as string,
-        side: row.side as string,
-        amount,
-        runningBalance: running,
-      },
+      lineId: row.line_id as string,
+      entryId: row.entry_id as string,
+      entryDate: row.entry_date as string,
+      memo: row.memo as string,
+      side: row.side as string,
+      amount,
+      runningBalance: running,
+      ...own(row),
     };
   });
 }
@@ -221,11 +219,7 @@ export class ReportsService {
     const page = rows.slice(0, limit);
     // The page costs O(page): its running balance starts from the monthly totals and that month's earlier lines.
     const start = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
-    const lines = withRunningBalance(page, start).map(({ row: r, line }) => ({
-      ...line,
-      partnerId: r.partner_id as string | null,
-      description: r.description as string | null,
-    }));
+    const lines = withRunningBalance(page, start, (r) => ({ partnerId: r.partner_id as string | null, description: r.description as string | null }));
     return {
       lines,
       nextCursor: rows.length > limit && page.length > 0 ? (page[page.length - 1].line_id as string) : null,
@@ -250,14 +244,11 @@ export class ReportsService {
     const { openings, lines, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned);
     const partners = ids
       ? ids.filter((id) => names.has(id))
-      : [...new Set([...openings.keys(), ...lines.map((l) => l.partner_id as string | null)])].filter((id): id is string => id !== null);
+      : [...new Set([...openings.keys(), ...lines.keys()])].filter((id): id is string => id !== null);
     partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
-      const mine = withRunningBalance(
-        lines.filter((l) => (l.partner_id ?? null) === partnerId),
-        openingBalance,
-      ).map(({ row, line }) => ({ ...line, openAmount: line.amount - Number(row.allocated_amount) }));
+      const mine = withRunningBalance(lines.get(partnerId) ?? [], openingBalance, (row) => ({ openAmount: Number(row.amount) - Number(row.allocated_amount) }));
       const closingBalance = mine.length > 0 ? mine[mine.length - 1].runningBalance : openingBalance;
       return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance, lines: mine };
     };
