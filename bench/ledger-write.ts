@@ -146,6 +146,14 @@ export async function ledgerWrite(args: string[]): Promise<void> {
 
     // Warm up, then measure.
     await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds: 2, next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }), expectStatus: 201 });
+    if (args.includes('--floor')) {
+      // The request pipeline's own cost: an authenticated read of a few rows (key, rate limit,
+      // tenant scope, one query), with no body to validate and nothing to write.
+      const cpuAtStart = service.cpuSeconds();
+      const floor = await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds, next: () => ({ method: 'GET', path: `/api/entities/${entityId}/books`, headers }), expectStatus: 200 });
+      const cpuMs = ((service.cpuSeconds() - cpuAtStart) * 1000) / floor.requests;
+      process.stdout.write(`${formatLoad(`Pipeline floor: GET books (API key, ${CONNECTIONS} connections)`, floor)}; service CPU ${cpuMs.toFixed(2)} ms per request\n`);
+    }
     const cpuBefore = service.cpuSeconds();
     const api = await runLoad({
       baseUrl: service.baseUrl,
