@@ -53,7 +53,8 @@ export class AppModule {
         DatabaseModule,
         ClsModule.forRoot({
           global: true,
-          middleware: { mount: true },
+          // No Proxy Providers here: resolving them would cost every request a dynamic import.
+          middleware: { mount: true, resolveProxyProviders: false },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
