@@ -132,6 +132,24 @@ describe('financial reports', () => {
       expect(res.body.totals.assets).toBe(res.body.totals.liabilitiesAndEquity);
     });
 
+    it('judges the presentation pair (400) before the Book rules (409, 404)', async () => {
+      const foreign = randomUUID();
+      const other = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreign, name: 'Otra' }).expect(201);
+      for (const pair of [{ presentationCurrency: 'USD' }, { presentationRate: '0.001' }, { presentationCurrency: 'XXQ', presentationRate: '1' }, { presentationCurrency: 'USD', presentationRate: '0' }]) {
+        for (const book of [{}, { bookId: foreign }]) {
+          for (const path of ['/reports/balance-sheet', '/ledger/reports/eight-column-balance']) {
+            const res = await staff.get(url(path)).query({ ...exercise, ...book, ...pair });
+            expect({ path, pair, book, status: res.status, code: res.body.code }).toEqual({ path, pair, book, status: 400, code: 'VALIDATION_ERROR' });
+          }
+          const statement = await staff.get(url('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-12-31', ...book, ...pair });
+          expect({ pair, book, status: statement.status, code: statement.body.code }).toEqual({ pair, book, status: 400, code: 'VALIDATION_ERROR' });
+        }
+      }
+      const pair = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, presentationCurrency: 'USD' });
+      expect(pair.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'presentationRate', message: expect.any(String) }] } });
+    });
+
     it('refuses bad parameters with 400 and applies the Book rules', async () => {
       for (const query of [
         { exerciseStart: '2025-01-01' },

@@ -68,20 +68,23 @@ export class ReportsService {
     private readonly reference: ReferenceDataService,
   ) {}
 
-  /** Book rules (spec "Books") and the presentation pair (D57), the same for every report. */
+  /**
+   * Book rules (spec "Books") and the presentation pair (D57), the same for every report. The
+   * pair is request shape, so it is judged (400) before the Book and the Entity are read (404, 409).
+   */
   private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
-    const resolvedBook = await this.books.resolve(entityId, bookId);
-    const currency = (await this.entities.get(entityId)).snapshot().currency;
     const { presentationCurrency, presentationRate } = presentation;
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
       throw invalid(presentationCurrency === undefined ? 'presentationCurrency' : 'presentationRate', 'presentationCurrency and presentationRate go together');
     }
-    if (presentationCurrency === undefined || presentationRate === undefined) {
+    const to = presentationCurrency === undefined ? null : this.reference.findCurrency(presentationCurrency);
+    if (presentationCurrency !== undefined && !to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
+    if (presentationRate !== undefined && !isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
+    const resolvedBook = await this.books.resolve(entityId, bookId);
+    const currency = (await this.entities.get(entityId)).snapshot().currency;
+    if (!to || presentationCurrency === undefined || presentationRate === undefined) {
       return { bookId: resolvedBook, currency, presentation: null, convert: presentationConverter(null) };
     }
-    const to = this.reference.findCurrency(presentationCurrency);
-    if (!to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
-    if (!isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
     const fromExponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
     return {
       bookId: resolvedBook,
