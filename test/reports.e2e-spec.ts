@@ -132,6 +132,22 @@ describe('financial reports', () => {
       expect(res.body.totals.assets).toBe(res.body.totals.liabilitiesAndEquity);
     });
 
+    it('gives the period results as the converted income statements give them, rounding going to equity (D57)', async () => {
+      const pair = { presentationCurrency: 'USD', presentationRate: '0.003' };
+      const res = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: ifrs, ...pair });
+      expect(res.status).toBe(200);
+      const statement = await staff.get(url('/reports/income-statement')).query({ from: exercise.exerciseStart, to: exercise.cutoffDate, bookId: ifrs, ...pair });
+      // By hand at 0.3 cents per peso: income 30, other income 2 (2.4), cost 9, rent 27, interest 2 (1.5) give -6;
+      // converting the peso result of -17 once would give -5.
+      expect(statement.body.netResult).toBe(-6);
+      expect(res.body.equity).toMatchObject({ currentPeriodResult: -6, priorPeriodsResult: 60, presentationRoundingDifference: 1, total: 355 });
+      // Caja 325 (324.9) and Clientes 36 (35.7); IVA 6 (5.7); Capital 300.
+      expect(res.body.assets.total).toBe(361);
+      expect(res.body.liabilities.total).toBe(6);
+      expect(res.body.equity.groups[0].total).toBe(300);
+      expect(res.body.totals).toEqual({ assets: 361, liabilitiesAndEquity: 361 });
+    });
+
     it('judges the presentation pair (400) before the Book rules (409, 404)', async () => {
       const foreign = randomUUID();
       const other = (await createEntity(staff, world.organizationId)).id;
@@ -233,6 +249,35 @@ describe('financial reports', () => {
       expect(res.body.result).toEqual({ kind: 'loss', amount: 17 });
       const totals = res.body.totals;
       expect(totals).toEqual({ debit: 3450, credit: 3450, debtorBalance: 1327, creditorBalance: 1327, asset: 1219, liability: 1219, loss: 125, profit: 125 });
+    });
+  });
+
+  describe('eight-column balance in a presentation currency (D53, D57)', () => {
+    it('converts each row, derives the other columns, puts the rounding difference in one equity row and keeps the four identities', async () => {
+      const functional = (await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs })).body;
+      const res = await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs, presentationCurrency: 'USD', presentationRate: '0.003' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ...exercise, currency: 'CLP', bookId: ifrs, presentation: { currency: 'USD', rate: '0.003' } });
+      // Each functional row, debit and credit converted half up (0.3 cents per peso), the rest derived from them.
+      const convert = (amount: number) => Math.round(amount * 0.3);
+      const rows = res.body.rows as Array<Record<string, number | string | null>>;
+      expect(rows.slice(0, functional.rows.length).map((r) => [r.accountId, r.name, r.debit, r.credit])).toEqual(
+        functional.rows.map((r: Record<string, number | string | null>) => [r.accountId, r.name, convert(r.debit as number), convert(r.credit as number)]),
+      );
+      expect(rows.find((r) => r.code === '1101')).toMatchObject({ debit: 662, credit: 337, debtorBalance: 325, creditorBalance: 0, asset: 325 });
+      expect(rows.find((r) => r.code === '5101')).toMatchObject({ debit: 327, credit: 300, debtorBalance: 27, loss: 27 });
+      // Debits 1,036 and credits 1,035 after rounding: one credit in the rounding row.
+      expect(rows.slice(functional.rows.length)).toEqual([
+        { accountId: null, code: null, name: 'Presentation rounding difference', type: 'equity', debit: 0, credit: 1, debtorBalance: 0, creditorBalance: 1, asset: 0, liability: 1, loss: 0, profit: 0 },
+      ]);
+      const columns = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
+      for (const column of columns) expect({ column, sum: rows.reduce((sum, r) => sum + (r[column] as number), 0) }).toEqual({ column, sum: res.body.subtotals[column] });
+      expect(res.body.result).toEqual({ kind: 'loss', amount: res.body.subtotals.loss - res.body.subtotals.profit });
+      const totals = res.body.totals;
+      expect(totals.debit).toBe(1036);
+      expect([totals.debit, totals.debtorBalance, totals.asset, totals.loss]).toEqual([totals.credit, totals.creditorBalance, totals.liability, totals.profit]);
+      // Without a presentation currency there is no rounding row.
+      expect(functional.rows.some((r: { name: string }) => r.name === 'Presentation rounding difference')).toBe(false);
     });
   });
 

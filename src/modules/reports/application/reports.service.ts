@@ -168,7 +168,7 @@ export class ReportsService {
       currency: scope.currency,
       bookId: scope.bookId,
       presentation: scope.presentation,
-      ...eightColumnBalance(figures, scope.convert),
+      ...eightColumnBalance(figures, scope.convert, scope.presentation !== null),
     };
   }
 

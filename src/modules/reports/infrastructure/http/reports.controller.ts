@@ -110,7 +110,10 @@ export class ReportsController {
   }
 
   @Get('ledger/reports/eight-column-balance')
-  @ApiOkResponse({ description: 'D53: `{ exerciseStart, cutoffDate, rows, subtotals, result, totals }`' })
+  @ApiOkResponse({
+    description:
+      'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities',
+  })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
   eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
