@@ -378,6 +378,18 @@ describe('financial reports', () => {
       expect(column(v.sur)).toMatchObject({ operatingExpense: { total: 20 }, netResult: -20 });
       // Untagged in January: rent of 5 and the sale of 100 to Alfa.
       expect(res.body.unassigned).toMatchObject({ income: { total: 100 }, operatingExpense: { total: 5 }, netResult: 95 });
+      expect(res.body).toMatchObject({ dimensionId, from: '2025-01-01', to: '2025-01-31', currency: 'CLP', bookId: null, presentation: null });
+      expect(res.body.columns.map((c: { code: string }) => c.code)).toEqual(['N', 'N1', 'S']);
+      // Each statement is a whole income statement body, the same fields in the same order.
+      const plain = await staff.get(ourl('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-01-31' });
+      for (const statement of [...res.body.columns.map((c: { statement: unknown }) => c.statement), res.body.unassigned]) {
+        expect(Object.keys(statement)).toEqual(Object.keys(plain.body));
+        expect(statement).toMatchObject({ from: '2025-01-01', to: '2025-01-31', currency: 'CLP', bookId: null, presentation: null });
+      }
+      // With nothing tagged in the range, the unassigned statement is the income statement itself.
+      const untagged = { from: '2025-02-01', to: '2025-03-31' };
+      const february = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId, ...untagged });
+      expect(february.body.unassigned).toEqual((await staff.get(ourl('/reports/income-statement')).query(untagged)).body);
       const missing = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId: randomUUID(), from: '2025-01-01', to: '2025-01-31' });
       expect([missing.status, missing.body.code]).toEqual([404, 'DIMENSION_NOT_FOUND_ERROR']);
     });

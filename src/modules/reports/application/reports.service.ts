@@ -140,10 +140,18 @@ export class ReportsService {
       await this.queries.dimensionFigures(entityId, scope.bookId, query.dimensionId, query.from, query.to),
     ];
     const results = chart.filter((a) => isResultType(a.type));
+    // Each column's `statement` is a whole income statement body, as GET income-statement gives it (D52).
     const statementFor = (valueId: string | null) => {
       const mine = new Map(rows.filter((r) => r.valueId === valueId).map((r) => [r.accountId, r]));
       const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
-      return incomeStatement(accounts, groups, scope.convert);
+      return {
+        from: query.from,
+        to: query.to,
+        currency: scope.currency,
+        bookId: scope.bookId,
+        presentation: scope.presentation,
+        ...incomeStatement(accounts, groups, scope.convert),
+      };
     };
     return {
       dimensionId: query.dimensionId,

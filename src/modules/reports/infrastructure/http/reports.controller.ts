@@ -94,7 +94,9 @@ export class ReportsController {
   }
 
   @Get('reports/income-statement-by-dimension')
-  @ApiOkResponse({ description: 'D52: `{ dimensionId, from, to, columns: [{ dimensionValueId, code, name, statement }], unassigned }`' })
+  @ApiOkResponse({
+    description: 'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body',
+  })
   @ApiNotFoundResponse({ description: `DIMENSION_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
   incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery) {
