@@ -485,7 +485,7 @@ describe('financial reports', () => {
       const range = { from: '2025-01-01', to: '2025-12-31' };
       const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, ...range, includeUnassigned: 'true' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ accountId: a.clientes, ...range, bookId: null, partners: await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.beta, p.gamma, null]) });
+      expect(res.body).toEqual({ accountId: a.clientes, ...range, currency: 'CLP', bookId: null, partners: await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.beta, p.gamma, null]) });
       // By hand: Alfa 500 + 200 - 450; Beta's 120 reversed, plus the 70 moved from Gamma; Gamma keeps the 300 moved from Beta before the range.
       expect(res.body.partners.map((g: { openingBalance: number; closingBalance: number }) => [g.openingBalance, g.closingBalance])).toEqual([
         [500, 250],
@@ -498,6 +498,27 @@ describe('financial reports', () => {
       const documentos = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.documentos, ...range });
       expect(documentos.body.partners).toEqual(await fromRawLines(a.documentos, range.from, range.to, [p.beta]));
       expect(documentos.body.partners[0].closingBalance).toBe(60);
+    });
+
+    it('leaves out a partner whose opening balance is zero and who has no line in the range, unless asked for by id (D56)', async () => {
+      // 11 April to 31 May 2025: Beta's sale of 120 and its reversal net to 0 before the range, Gamma's sale in it was unbooked.
+      const range = { from: '2025-04-11', to: '2025-05-31' };
+      const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, ...range });
+      expect(res.status).toBe(200);
+      expect(res.body.partners).toEqual(await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.gamma]));
+      const asked = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=${range.from}&to=${range.to}&partnerIds=${p.beta}`);
+      expect(asked.body.partners).toEqual([{ partnerId: p.beta, partnerName: 'Beta Ltda', openingBalance: 0, closingBalance: 0, lines: [] }]);
+    });
+
+    it('answers 404 PARTNER_NOT_FOUND_ERROR for a partnerIds entry that is not a partner of the Entity', async () => {
+      const elsewhere = randomUUID();
+      const otherEntity = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${otherEntity}/partners`).send({ id: elsewhere, name: 'Delta', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      for (const unknown of [randomUUID(), elsewhere]) {
+        const res = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=2025-01-01&to=2025-12-31&partnerIds=${p.alfa}&partnerIds=${unknown}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 404, code: 'PARTNER_NOT_FOUND_ERROR', message: expect.any(String), params: { partnerId: unknown } });
+      }
     });
   });
 

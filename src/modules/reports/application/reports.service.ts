@@ -253,9 +253,13 @@ export class ReportsService {
     const includeUnassigned = query.includeUnassigned ?? false;
     const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
     const { openings, lines, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned);
+    // A partner asked for by id is shown even without figures, and must exist (the names read them all).
+    const unknown = ids?.find((id) => !names.has(id));
+    if (unknown) throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId: unknown });
+    // Otherwise D56: every partner with an opening balance (not zero) or a line in the range.
     const partners = ids
-      ? ids.filter((id) => names.has(id))
-      : [...new Set([...openings.keys(), ...lines.keys()])].filter((id): id is string => id !== null);
+      ? ids
+      : [...new Set([...[...openings].filter(([, opening]) => opening !== 0).map(([id]) => id), ...lines.keys()])].filter((id): id is string => id !== null);
     partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
@@ -267,6 +271,7 @@ export class ReportsService {
       accountId: query.accountId,
       from: query.from,
       to: query.to,
+      currency: scope.currency,
       bookId: scope.bookId,
       partners: [...partners.map(group), ...(includeUnassigned ? [group(null)] : [])],
     };

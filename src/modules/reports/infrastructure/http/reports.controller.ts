@@ -131,8 +131,8 @@ export class ReportsController {
   }
 
   @Get('ledger/partner-ledger')
-  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
-  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
+  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
+  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
   partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery) {
     return this.reports.partnerLedger(entityId, query);
