@@ -200,8 +200,9 @@ describe('reconciliation: allocations, match and open items', () => {
     });
 
     it('answers 404 LEDGER_LINE_NOT_FOUND_ERROR when listing for an unknown line', async () => {
-      const res = await staff.get(`${base()}/allocations`).query({ lineId: randomUUID() });
-      expect([res.status, res.body.code]).toEqual([404, 'LEDGER_LINE_NOT_FOUND_ERROR']);
+      const lineId = randomUUID();
+      const res = await staff.get(`${base()}/allocations`).query({ lineId });
+      expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 404, code: 'LEDGER_LINE_NOT_FOUND_ERROR', message: expect.any(String), params: { lineId } });
       expect((await staff.get(`${base()}/allocations`)).status).toBe(400);
     });
   });
@@ -251,6 +252,24 @@ describe('reconciliation: allocations, match and open items', () => {
       ).body.lines[0].id;
       await expectRefused(t, TABLES, match([d, bookCredit]), 409, 'RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR');
       expect((await match([d, c])).status).toBe(201);
+    });
+
+    it('takes at most 500 line ids: 501 is 400 VALIDATION_ERROR on lineIds', async () => {
+      const res = await expectRefused(t, TABLES, staff.post(`${base()}/allocations/match`).send({ lineIds: Array.from({ length: 501 }, () => randomUUID()) }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors).toEqual([{ path: 'lineIds', message: expect.stringContaining('500') }]);
+      // 500 unknown ids pass validation and are judged: the first missing one is named.
+      const five = await staff.post(`${base()}/allocations/match`).send({ lineIds: Array.from({ length: 500 }, () => randomUUID()) });
+      expect([five.status, five.body.code]).toEqual([404, 'RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR']);
+    });
+
+    it('refuses a line of an entry that is not live with 409 LEDGER_ENTRY_NOT_LIVE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const d = await openItem(b, 'debit', 10);
+      const c = await openItem(b, 'credit', 10);
+      const entryOfCredit = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable })).body.find((l: { id: string }) => l.id === c).entryId;
+      await staff.delete(`${base(b.entityId)}/entries/${entryOfCredit}`).expect(200);
+      const res = await expectRefused(t, TABLES, staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: [d, c] }), 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+      expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 409, code: 'LEDGER_ENTRY_NOT_LIVE_ERROR', message: expect.any(String), params: { lineId: c, status: 'deleted' } });
     });
   });
 

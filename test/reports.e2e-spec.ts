@@ -132,6 +132,40 @@ describe('financial reports', () => {
       expect(res.body.totals.assets).toBe(res.body.totals.liabilitiesAndEquity);
     });
 
+    it('gives the period results as the converted income statements give them, rounding going to equity (D57)', async () => {
+      const pair = { presentationCurrency: 'USD', presentationRate: '0.003' };
+      const res = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, bookId: ifrs, ...pair });
+      expect(res.status).toBe(200);
+      const statement = await staff.get(url('/reports/income-statement')).query({ from: exercise.exerciseStart, to: exercise.cutoffDate, bookId: ifrs, ...pair });
+      // By hand at 0.3 cents per peso: income 30, other income 2 (2.4), cost 9, rent 27, interest 2 (1.5) give -6;
+      // converting the peso result of -17 once would give -5.
+      expect(statement.body.netResult).toBe(-6);
+      expect(res.body.equity).toMatchObject({ currentPeriodResult: -6, priorPeriodsResult: 60, presentationRoundingDifference: 1, total: 355 });
+      // Caja 325 (324.9) and Clientes 36 (35.7); IVA 6 (5.7); Capital 300.
+      expect(res.body.assets.total).toBe(361);
+      expect(res.body.liabilities.total).toBe(6);
+      expect(res.body.equity.groups[0].total).toBe(300);
+      expect(res.body.totals).toEqual({ assets: 361, liabilitiesAndEquity: 361 });
+    });
+
+    it('judges the presentation pair (400) before the Book rules (409, 404)', async () => {
+      const foreign = randomUUID();
+      const other = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreign, name: 'Otra' }).expect(201);
+      for (const pair of [{ presentationCurrency: 'USD' }, { presentationRate: '0.001' }, { presentationCurrency: 'XXQ', presentationRate: '1' }, { presentationCurrency: 'USD', presentationRate: '0' }]) {
+        for (const book of [{}, { bookId: foreign }]) {
+          for (const path of ['/reports/balance-sheet', '/ledger/reports/eight-column-balance']) {
+            const res = await staff.get(url(path)).query({ ...exercise, ...book, ...pair });
+            expect({ path, pair, book, status: res.status, code: res.body.code }).toEqual({ path, pair, book, status: 400, code: 'VALIDATION_ERROR' });
+          }
+          const statement = await staff.get(url('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-12-31', ...book, ...pair });
+          expect({ pair, book, status: statement.status, code: statement.body.code }).toEqual({ pair, book, status: 400, code: 'VALIDATION_ERROR' });
+        }
+      }
+      const pair = await staff.get(url('/reports/balance-sheet')).query({ ...exercise, presentationCurrency: 'USD' });
+      expect(pair.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'presentationRate', message: expect.any(String) }] } });
+    });
+
     it('refuses bad parameters with 400 and applies the Book rules', async () => {
       for (const query of [
         { exerciseStart: '2025-01-01' },
@@ -215,6 +249,35 @@ describe('financial reports', () => {
       expect(res.body.result).toEqual({ kind: 'loss', amount: 17 });
       const totals = res.body.totals;
       expect(totals).toEqual({ debit: 3450, credit: 3450, debtorBalance: 1327, creditorBalance: 1327, asset: 1219, liability: 1219, loss: 125, profit: 125 });
+    });
+  });
+
+  describe('eight-column balance in a presentation currency (D53, D57)', () => {
+    it('converts each row, derives the other columns, puts the rounding difference in one equity row and keeps the four identities', async () => {
+      const functional = (await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs })).body;
+      const res = await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs, presentationCurrency: 'USD', presentationRate: '0.003' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ...exercise, currency: 'CLP', bookId: ifrs, presentation: { currency: 'USD', rate: '0.003' } });
+      // Each functional row, debit and credit converted half up (0.3 cents per peso), the rest derived from them.
+      const convert = (amount: number) => Math.round(amount * 0.3);
+      const rows = res.body.rows as Array<Record<string, number | string | null>>;
+      expect(rows.slice(0, functional.rows.length).map((r) => [r.accountId, r.name, r.debit, r.credit])).toEqual(
+        functional.rows.map((r: Record<string, number | string | null>) => [r.accountId, r.name, convert(r.debit as number), convert(r.credit as number)]),
+      );
+      expect(rows.find((r) => r.code === '1101')).toMatchObject({ debit: 662, credit: 337, debtorBalance: 325, creditorBalance: 0, asset: 325 });
+      expect(rows.find((r) => r.code === '5101')).toMatchObject({ debit: 327, credit: 300, debtorBalance: 27, loss: 27 });
+      // Debits 1,036 and credits 1,035 after rounding: one credit in the rounding row.
+      expect(rows.slice(functional.rows.length)).toEqual([
+        { accountId: null, code: null, name: 'Presentation rounding difference', type: 'equity', debit: 0, credit: 1, debtorBalance: 0, creditorBalance: 1, asset: 0, liability: 1, loss: 0, profit: 0 },
+      ]);
+      const columns = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
+      for (const column of columns) expect({ column, sum: rows.reduce((sum, r) => sum + (r[column] as number), 0) }).toEqual({ column, sum: res.body.subtotals[column] });
+      expect(res.body.result).toEqual({ kind: 'loss', amount: res.body.subtotals.loss - res.body.subtotals.profit });
+      const totals = res.body.totals;
+      expect(totals.debit).toBe(1036);
+      expect([totals.debit, totals.debtorBalance, totals.asset, totals.loss]).toEqual([totals.credit, totals.creditorBalance, totals.liability, totals.profit]);
+      // Without a presentation currency there is no rounding row.
+      expect(functional.rows.some((r: { name: string }) => r.name === 'Presentation rounding difference')).toBe(false);
     });
   });
 
@@ -315,6 +378,18 @@ describe('financial reports', () => {
       expect(column(v.sur)).toMatchObject({ operatingExpense: { total: 20 }, netResult: -20 });
       // Untagged in January: rent of 5 and the sale of 100 to Alfa.
       expect(res.body.unassigned).toMatchObject({ income: { total: 100 }, operatingExpense: { total: 5 }, netResult: 95 });
+      expect(res.body).toMatchObject({ dimensionId, from: '2025-01-01', to: '2025-01-31', currency: 'CLP', bookId: null, presentation: null });
+      expect(res.body.columns.map((c: { code: string }) => c.code)).toEqual(['N', 'N1', 'S']);
+      // Each statement is a whole income statement body, the same fields in the same order.
+      const plain = await staff.get(ourl('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-01-31' });
+      for (const statement of [...res.body.columns.map((c: { statement: unknown }) => c.statement), res.body.unassigned]) {
+        expect(Object.keys(statement)).toEqual(Object.keys(plain.body));
+        expect(statement).toMatchObject({ from: '2025-01-01', to: '2025-01-31', currency: 'CLP', bookId: null, presentation: null });
+      }
+      // With nothing tagged in the range, the unassigned statement is the income statement itself.
+      const untagged = { from: '2025-02-01', to: '2025-03-31' };
+      const february = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId, ...untagged });
+      expect(february.body.unassigned).toEqual((await staff.get(ourl('/reports/income-statement')).query(untagged)).body);
       const missing = await staff.get(ourl('/reports/income-statement-by-dimension')).query({ dimensionId: randomUUID(), from: '2025-01-01', to: '2025-01-31' });
       expect([missing.status, missing.body.code]).toEqual([404, 'DIMENSION_NOT_FOUND_ERROR']);
     });
@@ -410,7 +485,7 @@ describe('financial reports', () => {
       const range = { from: '2025-01-01', to: '2025-12-31' };
       const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, ...range, includeUnassigned: 'true' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ accountId: a.clientes, ...range, bookId: null, partners: await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.beta, p.gamma, null]) });
+      expect(res.body).toEqual({ accountId: a.clientes, ...range, currency: 'CLP', bookId: null, partners: await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.beta, p.gamma, null]) });
       // By hand: Alfa 500 + 200 - 450; Beta's 120 reversed, plus the 70 moved from Gamma; Gamma keeps the 300 moved from Beta before the range.
       expect(res.body.partners.map((g: { openingBalance: number; closingBalance: number }) => [g.openingBalance, g.closingBalance])).toEqual([
         [500, 250],
@@ -423,6 +498,27 @@ describe('financial reports', () => {
       const documentos = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.documentos, ...range });
       expect(documentos.body.partners).toEqual(await fromRawLines(a.documentos, range.from, range.to, [p.beta]));
       expect(documentos.body.partners[0].closingBalance).toBe(60);
+    });
+
+    it('leaves out a partner whose opening balance is zero and who has no line in the range, unless asked for by id (D56)', async () => {
+      // 11 April to 31 May 2025: Beta's sale of 120 and its reversal net to 0 before the range, Gamma's sale in it was unbooked.
+      const range = { from: '2025-04-11', to: '2025-05-31' };
+      const res = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, ...range });
+      expect(res.status).toBe(200);
+      expect(res.body.partners).toEqual(await fromRawLines(a.clientes, range.from, range.to, [p.alfa, p.gamma]));
+      const asked = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=${range.from}&to=${range.to}&partnerIds=${p.beta}`);
+      expect(asked.body.partners).toEqual([{ partnerId: p.beta, partnerName: 'Beta Ltda', openingBalance: 0, closingBalance: 0, lines: [] }]);
+    });
+
+    it('answers 404 PARTNER_NOT_FOUND_ERROR for a partnerIds entry that is not a partner of the Entity', async () => {
+      const elsewhere = randomUUID();
+      const otherEntity = (await createEntity(staff, world.organizationId)).id;
+      await staff.post(`/api/entities/${otherEntity}/partners`).send({ id: elsewhere, name: 'Delta', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      for (const unknown of [randomUUID(), elsewhere]) {
+        const res = await staff.get(ourl('/ledger/partner-ledger')).query(`accountId=${a.clientes}&from=2025-01-01&to=2025-12-31&partnerIds=${p.alfa}&partnerIds=${unknown}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 404, code: 'PARTNER_NOT_FOUND_ERROR', message: expect.any(String), params: { partnerId: unknown } });
+      }
     });
   });
 

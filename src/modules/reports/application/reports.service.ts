@@ -68,20 +68,23 @@ export class ReportsService {
     private readonly reference: ReferenceDataService,
   ) {}
 
-  /** Book rules (spec "Books") and the presentation pair (D57), the same for every report. */
+  /**
+   * Book rules (spec "Books") and the presentation pair (D57), the same for every report. The
+   * pair is request shape, so it is judged (400) before the Book and the Entity are read (404, 409).
+   */
   private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
-    const resolvedBook = await this.books.resolve(entityId, bookId);
-    const currency = (await this.entities.get(entityId)).snapshot().currency;
     const { presentationCurrency, presentationRate } = presentation;
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
       throw invalid(presentationCurrency === undefined ? 'presentationCurrency' : 'presentationRate', 'presentationCurrency and presentationRate go together');
     }
-    if (presentationCurrency === undefined || presentationRate === undefined) {
+    const to = presentationCurrency === undefined ? null : this.reference.findCurrency(presentationCurrency);
+    if (presentationCurrency !== undefined && !to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
+    if (presentationRate !== undefined && !isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
+    const resolvedBook = await this.books.resolve(entityId, bookId);
+    const currency = (await this.entities.get(entityId)).snapshot().currency;
+    if (!to || presentationCurrency === undefined || presentationRate === undefined) {
       return { bookId: resolvedBook, currency, presentation: null, convert: presentationConverter(null) };
     }
-    const to = this.reference.findCurrency(presentationCurrency);
-    if (!to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
-    if (!isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
     const fromExponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
     return {
       bookId: resolvedBook,
@@ -137,10 +140,18 @@ export class ReportsService {
       await this.queries.dimensionFigures(entityId, scope.bookId, query.dimensionId, query.from, query.to),
     ];
     const results = chart.filter((a) => isResultType(a.type));
+    // Each column's `statement` is a whole income statement body, as GET income-statement gives it (D52).
     const statementFor = (valueId: string | null) => {
       const mine = new Map(rows.filter((r) => r.valueId === valueId).map((r) => [r.accountId, r]));
       const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
-      return incomeStatement(accounts, groups, scope.convert);
+      return {
+        from: query.from,
+        to: query.to,
+        currency: scope.currency,
+        bookId: scope.bookId,
+        presentation: scope.presentation,
+        ...incomeStatement(accounts, groups, scope.convert),
+      };
     };
     return {
       dimensionId: query.dimensionId,
@@ -165,7 +176,7 @@ export class ReportsService {
       currency: scope.currency,
       bookId: scope.bookId,
       presentation: scope.presentation,
-      ...eightColumnBalance(figures, scope.convert),
+      ...eightColumnBalance(figures, scope.convert, scope.presentation !== null),
     };
   }
 
@@ -242,9 +253,13 @@ export class ReportsService {
     const includeUnassigned = query.includeUnassigned ?? false;
     const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
     const { openings, lines, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned);
+    // A partner asked for by id is shown even without figures, and must exist (the names read them all).
+    const unknown = ids?.find((id) => !names.has(id));
+    if (unknown) throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId: unknown });
+    // Otherwise D56: every partner with an opening balance (not zero) or a line in the range.
     const partners = ids
-      ? ids.filter((id) => names.has(id))
-      : [...new Set([...openings.keys(), ...lines.keys()])].filter((id): id is string => id !== null);
+      ? ids
+      : [...new Set([...[...openings].filter(([, opening]) => opening !== 0).map(([id]) => id), ...lines.keys()])].filter((id): id is string => id !== null);
     partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
@@ -256,6 +271,7 @@ export class ReportsService {
       accountId: query.accountId,
       from: query.from,
       to: query.to,
+      currency: scope.currency,
       bookId: scope.bookId,
       partners: [...partners.map(group), ...(includeUnassigned ? [group(null)] : [])],
     };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ACCOUNT_TYPES, AccountType } from '../../ledger/domain/account-types';
-import { balanceSheet, eightColumnBalance, PeriodFigures, presentationConverter } from './statements';
+import { isResultType } from '../../ledger/domain/account-types';
+import { balanceSheet, eightColumnBalance, incomeStatement, PeriodFigures, PRESENTATION_ROUNDING_ROW, presentationConverter } from './statements';
 
 const ACCOUNTS = ACCOUNT_TYPES.flatMap((type, i) => [0, 1].map((n) => ({ accountId: `${type}-${n}`, code: `${i + 1}${n}`, name: `${type} ${n}`, type, groupId: null })));
 const identity = presentationConverter(null);
@@ -61,6 +62,52 @@ describe('statements on any valid ledger', () => {
         expect(totals.debtorBalance).toBe(totals.creditorBalance);
         expect(totals.asset).toBe(totals.liability);
         expect(totals.loss).toBe(totals.profit);
+      }),
+    );
+  });
+
+  it('give an eight-column balance in a presentation currency whose rows are converted and whose four pairs are equal', () => {
+    fc.assert(
+      fc.property(ledger, fc.constantFrom('0.001', '0.3', '1.5', '0.000123', '950.25'), (figures, rate) => {
+        const convert = presentationConverter({ rate, fromExponent: 0, toExponent: 2 });
+        const functional = eightColumnBalance(figures, identity);
+        const { rows, subtotals, result, totals } = eightColumnBalance(figures, convert, true);
+        // Every row of the functional report is there, its debit and credit converted, the rest derived.
+        expect(rows.slice(0, functional.rows.length).map((r) => [r.accountId, r.name, r.debit, r.credit])).toEqual(
+          functional.rows.map((r) => [r.accountId, r.name, convert(r.debit), convert(r.credit)]),
+        );
+        for (const r of rows) {
+          expect(r.debtorBalance).toBe(Math.max(r.debit - r.credit, 0));
+          expect(r.creditorBalance).toBe(Math.max(r.credit - r.debit, 0));
+          expect(r.asset + r.liability + r.loss + r.profit).toBe(r.debtorBalance + r.creditorBalance);
+        }
+        // At most one more row: the rounding difference, in equity, never zero.
+        expect(rows.slice(functional.rows.length).map((r) => [r.name, r.type, r.debit + r.credit > 0])).toEqual(
+          rows.length > functional.rows.length ? [[PRESENTATION_ROUNDING_ROW, 'equity', true]] : [],
+        );
+        expect(result.amount).toBe(Math.abs(subtotals.profit - subtotals.loss));
+        expect(totals.debit).toBe(totals.credit);
+        expect(totals.debtorBalance).toBe(totals.creditorBalance);
+        expect(totals.asset).toBe(totals.liability);
+        expect(totals.loss).toBe(totals.profit);
+      }),
+    );
+  });
+
+  it('give a balance sheet whose period results equal the converted income statements', () => {
+    fc.assert(
+      fc.property(ledger, fc.constantFrom('0.001', '0.3', '0.000123', '950.25'), (figures, rate) => {
+        const convert = presentationConverter({ rate, fromExponent: 0, toExponent: 2 });
+        const sheet = balanceSheet(figures, [], convert, true);
+        const results = figures.filter((f) => isResultType(f.type));
+        const current = incomeStatement(results.map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 })), [], convert);
+        const prior = incomeStatement(results.map((f) => ({ ...f, raw: f.openingRaw, moved: false })), [], convert);
+        expect(sheet.equity.currentPeriodResult).toBe(current.netResult);
+        expect(sheet.equity.priorPeriodsResult).toBe(prior.netResult);
+        expect(sheet.equity.total).toBe(
+          sheet.equity.accounts.reduce((s, a) => s + a.balance, 0) + sheet.equity.currentPeriodResult + sheet.equity.priorPeriodsResult + (sheet.equity.presentationRoundingDifference ?? 0),
+        );
+        expect(sheet.totals.assets).toBe(sheet.totals.liabilitiesAndEquity);
       }),
     );
   });

@@ -160,6 +160,9 @@ export interface EightColumnFigures {
   periodCredit: number;
 }
 
+/** Name of the eight-column row that takes the presentation rounding difference (D57). */
+export const PRESENTATION_ROUNDING_ROW = 'Presentation rounding difference';
+
 const COLUMNS: Array<keyof EightColumns> = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
 
 function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>, debit: number, credit: number, convert: Convert): EightColumnRow {
@@ -187,8 +190,14 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
  * Result Accounts' balance before the exercise is one equity row. The result row balances the
  * last four columns; totals then have debit = credit, debtor = creditor, asset = liability and
  * loss = profit.
+ *
+ * In a presentation currency (D57) each row's debit and credit are converted and the other
+ * columns derived from them, so every row keeps its own rules. Converted debits and credits can
+ * then differ by rounding; that difference is one more equity row (`Presentation rounding
+ * difference`, omitted when zero), as the balance sheet puts it in equity, so the four
+ * identities still hold.
  */
-export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert) {
+export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert, presenting = false) {
   const rows: EightColumnRow[] = [];
   let priorResult = 0;
   for (const f of [...figures].sort((a, b) => a.code.localeCompare(b.code))) {
@@ -205,6 +214,12 @@ export function eightColumnBalance(figures: EightColumnFigures[], convert: Conve
   }
   if (priorResult !== 0) {
     rows.push(row({ accountId: null, code: null, name: 'Prior periods result', type: 'equity' }, Math.max(priorResult, 0), Math.max(-priorResult, 0), convert));
+  }
+  if (presenting) {
+    const rounding = rows.reduce((s, r) => s + r.debit - r.credit, 0);
+    if (rounding !== 0) {
+      rows.push(row({ accountId: null, code: null, name: PRESENTATION_ROUNDING_ROW, type: 'equity' }, Math.max(-rounding, 0), Math.max(rounding, 0), (amount) => amount));
+    }
   }
   const subtotals = Object.fromEntries(COLUMNS.map((c) => [c, rows.reduce((s, r) => s + r[c], 0)])) as EightColumns;
   const zero = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as EightColumns;
@@ -242,8 +257,16 @@ export function balanceSheet(figures: PeriodFigures[], groups: GroupInfo[], conv
   const assets = section('asset');
   const liabilities = section('liability');
   const equityAccounts = section('equity');
-  const currentPeriodResult = convert(-result.reduce((s, f) => s + f.periodDebit - f.periodCredit, 0));
-  const priorPeriodsResult = convert(-result.reduce((s, f) => s + f.openingRaw, 0));
+  // The results are sums of converted Result Account balances, exactly as the income statement
+  // of the same range and presentation pair gives its net result (D57: totals of converted leaves).
+  const netResult = (raw: (f: PeriodFigures) => number) =>
+    incomeStatement(
+      result.map((f) => ({ ...f, raw: raw(f), moved: false })),
+      [],
+      convert,
+    ).netResult;
+  const currentPeriodResult = netResult((f) => f.periodDebit - f.periodCredit);
+  const priorPeriodsResult = netResult((f) => f.openingRaw);
   let total = equityAccounts.total + currentPeriodResult + priorPeriodsResult;
   const equity: Section & { currentPeriodResult: number; priorPeriodsResult: number; presentationRoundingDifference?: number } = {
     ...equityAccounts,

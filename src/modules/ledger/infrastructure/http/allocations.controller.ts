@@ -22,7 +22,7 @@ class CreateAllocationBody {
 }
 
 class MatchBody {
-  @ApiProperty({ type: [String], minItems: 2 })
+  @ApiProperty({ type: [String], minItems: 2, maxItems: 500 })
   @IsArray()
   @ArrayMinSize(2)
   @ArrayMaxSize(500)
@@ -103,11 +103,11 @@ export class AllocationsController {
   @Post('allocations/match')
   @Audit('allocation.match', 'allocation')
   @ApiCreatedResponse({ type: MatchResponse, description: '`{ allocations, settledLines, openTotal }` (D39)' })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (at least 2 line ids)' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (2 to 500 line ids)' })
   @ApiNotFoundResponse({ description: 'RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR' })
   @ApiConflictResponse({
     description:
-      'RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR, RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR, RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR, RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR',
+      'RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR, RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR, RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR, RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR, LEDGER_ENTRY_NOT_LIVE_ERROR',
   })
   async match(@Param('entityId') entityId: string, @Body() body: MatchBody): Promise<MatchResponse> {
     const result = await this.allocations.match(entityId, body.lineIds);

@@ -94,7 +94,9 @@ export class ReportsController {
   }
 
   @Get('reports/income-statement-by-dimension')
-  @ApiOkResponse({ description: 'D52: `{ dimensionId, from, to, columns: [{ dimensionValueId, code, name, statement }], unassigned }`' })
+  @ApiOkResponse({
+    description: 'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body',
+  })
   @ApiNotFoundResponse({ description: `DIMENSION_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
   incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery) {
@@ -110,7 +112,10 @@ export class ReportsController {
   }
 
   @Get('ledger/reports/eight-column-balance')
-  @ApiOkResponse({ description: 'D53: `{ exerciseStart, cutoffDate, rows, subtotals, result, totals }`' })
+  @ApiOkResponse({
+    description:
+      'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities',
+  })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
   eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
@@ -126,8 +131,8 @@ export class ReportsController {
   }
 
   @Get('ledger/partner-ledger')
-  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
-  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
+  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
+  @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
   partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery) {
     return this.reports.partnerLedger(entityId, query);
