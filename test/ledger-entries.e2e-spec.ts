@@ -3,7 +3,7 @@ import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
-import { countRows, expectAudited, whileTableLocked } from './harness/db-checks';
+import { countRows, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, bootstrapStaffId, createWorldApp, freshEntity, mintKey, World } from './harness/world';
 
@@ -283,13 +283,11 @@ describe('ledger entries and lines', () => {
       expect(net.every((row) => row.net === '0')).toBe(true);
     });
 
-    it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked or future period', async () => {
+    it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked period', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const entry = await post(sale(b, 10), b);
       const early = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' });
       expect([early.status, early.body.code]).toEqual([409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
-      const future = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-16' });
-      expect([future.status, future.body.code]).toEqual([409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR']);
       const reversal = (await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201)).body.reversalEntry;
       const twice = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
       expect([twice.status, twice.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR']);
@@ -299,6 +297,37 @@ describe('ledger entries and lines', () => {
       await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-12' }).expect(200);
       const locked = await staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
       expect([locked.status, locked.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
+    });
+
+    it('posts a reversal dated after today (D36 names no such refusal): the mirror is active on its date', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 120), b);
+      const reversalId = randomUUID();
+      const res = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-07-01' });
+      expect(res.status).toBe(201);
+      expect(res.body.reversalEntry).toMatchObject({ id: reversalId, status: 'active', source: 'reversal', entryDate: '2026-07-01' });
+      expect(res.body.reversedEntry).toMatchObject({ id: entry.id, status: 'reversed', reversedByEntryId: reversalId });
+      expect((await staff.get(`${base(b.entityId)}/entries/${reversalId}`)).body).toMatchObject({ status: 'active', entryDate: '2026-07-01' });
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
+    it('judges the state before the dates, and answers a replayed reversal id with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 10), b);
+      const body = { id: randomUUID(), reversalDate: '2026-06-12' };
+      await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send(body).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'audit_trail'];
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send(body), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      // Any existing entry id is taken, not only the reversal's.
+      const other = await post(sale(b, 12), b);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: entry.id, reversalDate: '2026-06-12' }), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-13' }).expect(200);
+      // Reversed already, and the date is both locked and not after the original: the state decides.
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-01' }), 409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+      // Then the date against the original, then the lock date.
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-01' }), 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${randomUUID()}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
     });
 
     it('unbooks a reversal: the original is active again, its allocations gone and open amounts restored', async () => {

@@ -244,12 +244,11 @@ export class LedgerEntriesService {
   async reverse(entityId: string, entryId: string, input: { id: string; reversalDate: string; memo?: string }): Promise<ReversalResult> {
     const terms = await this.entities.postingTerms(entityId);
     const original = await this.locked(entityId, entryId);
-    assertOpenPeriod(input.reversalDate, terms.ledgerLockDate);
-    if (input.reversalDate > this.clock.today()) {
-      throw new DomainError('LEDGER_ENTRY_DATE_IN_FUTURE_ERROR', 'The reversal date is after today', { reversalDate: input.reversalDate, today: this.clock.today() });
-    }
+    // The reversal id is the idempotency id: a replay answers that it exists, not that the
+    // original (reversed by the first call) is no longer reversible.
+    if (await this.entries.exists(entityId, input.id)) throw alreadyExists(input.id);
     const now = this.clock.now();
-    const mirror = original.reverse({ ...input, lineIds: original.lines.map(() => newId()) }, now);
+    const mirror = original.reverse({ ...input, lineIds: original.lines.map(() => newId()), ledgerLockDate: terms.ledgerLockDate }, now);
     await translateUniqueViolation(() => this.entries.insert(mirror), () => alreadyExists(input.id));
     await this.entries.saveHeader(original);
 

@@ -86,7 +86,7 @@ describe('LedgerEntry', () => {
     fc.assert(
       fc.property(balancedLines, (lines) => {
         const original = post(lines);
-        const mirror = original.reverse({ id: 'rev', reversalDate: '2026-06-01', lineIds: lines.map((_, i) => `r${i}`) }, now);
+        const mirror = original.reverse({ id: 'rev', reversalDate: '2026-06-01', lineIds: lines.map((_, i) => `r${i}`), ledgerLockDate: null }, now);
         const net = new Map<string, number>();
         for (const l of [...original.lines, ...mirror.lines]) {
           net.set(l.ledgerAccountId, (net.get(l.ledgerAccountId) ?? 0) + (l.side === 'debit' ? l.amount : -l.amount));
@@ -142,10 +142,16 @@ describe('LedgerEntry', () => {
     expect(codeOf(() => scheduled.cancel(now))).toBe('LEDGER_ENTRY_NOT_SCHEDULED_ERROR');
 
     const entry = post([line('debit', 'bank', 5), line('credit', 'sales', 5)]);
-    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'] }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
-    const mirror = entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'] }, now);
-    expect(codeOf(() => entry.reverse({ id: 'r2', reversalDate: '2026-06-02', lineIds: ['c', 'd'] }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
-    expect(codeOf(() => mirror.reverse({ id: 'r3', reversalDate: '2026-06-02', lineIds: ['e', 'f'] }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    // D36's order: the date against the original, then against the lock date; a future date is no refusal.
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'], ledgerLockDate: '2026-06-01' }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'], ledgerLockDate: '2026-06-01' }, now))).toBe('LEDGER_PERIOD_LOCKED_ERROR');
+    expect(entry.status).toBe('active');
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'], ledgerLockDate: null }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
+    const mirror = entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'], ledgerLockDate: null }, now);
+    expect(codeOf(() => entry.reverse({ id: 'r2', reversalDate: '2026-06-02', lineIds: ['c', 'd'], ledgerLockDate: null }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    expect(codeOf(() => mirror.reverse({ id: 'r3', reversalDate: '2026-06-02', lineIds: ['e', 'f'], ledgerLockDate: null }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    // The state is judged before any date: a reversed original is not reversible whatever the lock date.
+    expect(codeOf(() => entry.reverse({ id: 'r4', reversalDate: '2026-05-01', lineIds: ['g', 'h'], ledgerLockDate: '2026-12-31' }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
     expect(codeOf(() => entry.unbook(now))).toBe('LEDGER_ENTRY_HAS_REVERSAL_ERROR');
     mirror.unbook(now);
     entry.restoreAfterReversalUnbooked(now);

@@ -249,10 +249,13 @@ export class LedgerEntry {
   }
 
   /**
-   * D36: the mirror of an active, non-reversal entry, dated after it, with every line on the
-   * other side. The original becomes `reversed`.
+   * D36: the mirror of an active, non-reversal entry, dated after it and after the lock date, with
+   * every line on the other side. The original becomes `reversed`. The refusals come in D36's
+   * order: the original's state, then the reversal date against the original, then against the
+   * lock date. A reversal may be dated after today: D33's future-date rule is for create and
+   * PATCH, and D36 names every refusal of a reversal.
    */
-  reverse(input: { id: string; reversalDate: string; memo?: string; lineIds: string[] }, now: Date): LedgerEntry {
+  reverse(input: { id: string; reversalDate: string; memo?: string; lineIds: string[]; ledgerLockDate: string | null }, now: Date): LedgerEntry {
     if (this.state.status !== 'active' || this.state.source === 'reversal' || this.state.reversalOfEntryId !== null) {
       throw err('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR', 'Only an active entry that is not itself a reversal can be reversed', {
         entryId: this.state.id,
@@ -265,6 +268,7 @@ export class LedgerEntry {
         reversalDate: input.reversalDate,
       });
     }
+    assertOpenPeriod(input.reversalDate, input.ledgerLockDate);
     const mirror = new LedgerEntry({
       entityId: this.state.entityId,
       id: input.id,

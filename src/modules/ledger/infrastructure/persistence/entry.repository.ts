@@ -230,6 +230,10 @@ export class SqlEntryRepository extends EntryRepository {
     return row ? (await this.hydrate(entityId, [row]))[0] : null;
   }
 
+  async exists(entityId: string, entryId: string): Promise<boolean> {
+    return (await this.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId])).length > 0;
+  }
+
   async lock(entityId: string, entryId: string): Promise<LedgerEntry | null> {
     const [row] = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, entryId]);
     return row ? (await this.hydrate(entityId, [row]))[0] : null;
