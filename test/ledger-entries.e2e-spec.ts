@@ -330,6 +330,42 @@ describe('ledger entries and lines', () => {
       await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${randomUUID()}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
     });
 
+    it('answers reverse and unbook with the entries as stored: open amounts after the netting and the released allocations equal a GET', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const detail = async (id: string) => {
+        const res = await staff.get(`${base(b.entityId)}/entries/${id}`).expect(200);
+        const { relatedInvoices: _i, relatedBankMovements: _m, allocations: _a, ...entry } = res.body;
+        return entry;
+      };
+      const entry = await post(sale(b, 500), b);
+      const reversalId = randomUUID();
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-12' }).expect(201);
+      expect(reversed.body.reversedEntry.lines[0].openAmount).toBe(0);
+      expect(reversed.body.reversalEntry.lines[0].openAmount).toBe(0);
+      expect(reversed.body.reversedEntry).toEqual(await detail(entry.id));
+      expect(reversed.body.reversalEntry).toEqual(await detail(reversalId));
+
+      const unbookedReversal = await staff.delete(`${base(b.entityId)}/entries/${reversalId}`).expect(200);
+      expect(unbookedReversal.body.unbookedEntry).toEqual(await detail(reversalId));
+      expect(unbookedReversal.body.settledChainEntries).toEqual([await detail(entry.id)]);
+      expect(unbookedReversal.body.settledChainEntries[0].lines[0].openAmount).toBe(500);
+
+      // A sale partly settled by a payment: unbooking it gives the allocation back.
+      const invoice = await post(sale(b, 300), b);
+      const payment = await post(
+        { ...sale(b, 100), newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 100 }, { side: 'credit', ledgerAccountId: b.receivable, amount: 100 }] },
+        b,
+      );
+      await staff
+        .post(`${base(b.entityId)}/allocations`)
+        .send({ id: randomUUID(), debitLineId: invoice.lines[0].id, creditLineId: payment.lines[1].id, amount: 100 })
+        .expect(201);
+      const unbooked = await staff.delete(`${base(b.entityId)}/entries/${invoice.id}`).expect(200);
+      expect(unbooked.body.unbookedEntry.lines[0].openAmount).toBe(300);
+      expect(unbooked.body.unbookedEntry).toEqual(await detail(invoice.id));
+      expect((await detail(payment.id)).lines[1].openAmount).toBe(100);
+    });
+
     it('unbooks a reversal: the original is active again, its allocations gone and open amounts restored', async () => {
       const entry = await post(sale(ledger, 700));
       const reversal = (await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }).expect(201)).body.reversalEntry;

@@ -269,7 +269,18 @@ export class LedgerEntriesService {
       }));
     await this.entries.insertAllocations(netting);
     const severed = await this.hooks.entriesLeftBooks(entityId, [original.id]);
-    return { reversalEntry: mirror, reversedEntry: original, settledChainEntries: [], ...severed };
+    const [reversalEntry, reversedEntry] = await this.persisted(entityId, [mirror, original]);
+    return { reversalEntry, reversedEntry, settledChainEntries: [], ...severed };
+  }
+
+  /**
+   * The entries as stored at the end of a mutation: allocations made or removed by it change
+   * open amounts that the aggregates in hand do not follow (the response must equal a GET).
+   */
+  private async persisted(entityId: string, entries: LedgerEntry[]): Promise<LedgerEntry[]> {
+    const stored = await this.entries.findMany(entityId, entries.map((e) => e.id));
+    if (stored.length !== entries.length) throw new Error('An entry written by this mutation could not be read back');
+    return stored;
   }
 
   /**
@@ -296,7 +307,8 @@ export class LedgerEntriesService {
     }
     const severed = await this.hooks.entriesLeftBooks(entityId, [entry.id]);
     await this.hooks.entriesGone(entityId, [entry.id]);
-    return { unbookedEntry: entry, settledChainEntries, ...severed };
+    const [unbookedEntry, ...settled] = await this.persisted(entityId, [entry, ...settledChainEntries]);
+    return { unbookedEntry, settledChainEntries: settled, ...severed };
   }
 
   async bookScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {

@@ -230,6 +230,13 @@ export class SqlEntryRepository extends EntryRepository {
     return row ? (await this.hydrate(entityId, [row]))[0] : null;
   }
 
+  async findMany(entityId: string, entryIds: string[]): Promise<LedgerEntry[]> {
+    if (entryIds.length === 0) return [];
+    const rows = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, entryIds]);
+    const byId = new Map((await this.hydrate(entityId, rows)).map((entry) => [entry.id, entry]));
+    return entryIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async exists(entityId: string, entryId: string): Promise<boolean> {
     return (await this.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId])).length > 0;
   }
