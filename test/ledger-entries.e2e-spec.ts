@@ -369,8 +369,6 @@ describe('ledger entries and lines', () => {
     it('unbooks a reversal: the original is active again, its allocations gone and open amounts restored', async () => {
       const entry = await post(sale(ledger, 700));
       const reversal = (await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }).expect(201)).body.reversalEntry;
-      const hasReversal = await staff.delete(`${base()}/entries/${entry.id}`);
-      expect([hasReversal.status, hasReversal.body.code]).toEqual([409, 'LEDGER_ENTRY_HAS_REVERSAL_ERROR']);
       const res = await staff.delete(`${base()}/entries/${reversal.id}`);
       expect(res.status).toBe(200);
       expect(res.body.unbookedEntry).toMatchObject({ id: reversal.id, status: 'deleted' });
@@ -380,6 +378,28 @@ describe('ledger entries and lines', () => {
       expect(original.body.lines[0].openAmount).toBe(700);
       expect(original.body.allocations).toEqual([]);
       const again = await staff.delete(`${base()}/entries/${reversal.id}`);
+      expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+    });
+
+    it('unbooks an original that has been reversed (a live entry, spec state table) together with its reversal', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 900), b);
+      const reversalId = randomUUID();
+      await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-13' }).expect(201);
+      const res = await expectAudited(t, staff.delete(`${base(b.entityId)}/entries/${entry.id}`), 200, {
+        action: 'ledger_entry.unbook',
+        resource_id: entry.id,
+      });
+      expect(res.body.unbookedEntry).toMatchObject({ id: entry.id, status: 'deleted', reversedByEntryId: reversalId });
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: reversalId, status: 'deleted', reversalOfEntryId: entry.id })]);
+      expect(res.body).toMatchObject({ severedInvoices: [], severedMovements: [] });
+      // Nothing of the pair is left in the books: no live line, no allocation, totals back to zero.
+      expect(await countRows(t, 'ledger_lines', "entity_id = $1 AND status <> 'deleted'", [b.entityId])).toBe(0);
+      expect(await countRows(t, 'reconciliation_allocations', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect(res.body.unbookedEntry.lines[0].openAmount).toBe(900);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+      expect((await staff.get(`${base(b.entityId)}/entries`)).body.entries).toEqual([]);
+      const again = await staff.delete(`${base(b.entityId)}/entries/${reversalId}`);
       expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
     });
 

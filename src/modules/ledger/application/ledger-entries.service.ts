@@ -285,18 +285,25 @@ export class LedgerEntriesService {
 
   /**
    * D35: a live entry becomes `deleted`; its lines' allocations go (the other sides get their
-   * open amounts back). Unbooking a reversal puts its original back to `active`.
+   * open amounts back). Unbooking a reversal puts its original back to `active`; unbooking an
+   * original that has been reversed takes its reversal with it (both `deleted`, the reversal
+   * listed among the settled chain entries).
    */
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
+    const reversal = entry.status === 'reversed' && entry.reversedByEntryId ? await this.entries.lock(entityId, entry.reversedByEntryId) : null;
+    if (reversal) assertOpenPeriod(reversal.entryDate, terms.ledgerLockDate);
     const now = this.clock.now();
-    entry.unbook(now);
-    await this.releaseAllocations(entityId, entry.lines.map((l) => l.id));
-    await this.entries.saveHeader(entry);
-    await this.entries.shiftTotals(entityId, entryId, -1);
-    const settledChainEntries: LedgerEntry[] = [];
+    entry.unbook(now, reversal);
+    const gone = reversal ? [entry, reversal] : [entry];
+    await this.releaseAllocations(entityId, gone.flatMap((e) => e.lines.map((l) => l.id)));
+    for (const e of gone) {
+      await this.entries.saveHeader(e);
+      await this.entries.shiftTotals(entityId, e.id, -1);
+    }
+    const settledChainEntries: LedgerEntry[] = reversal ? [reversal] : [];
     if (entry.reversalOfEntryId) {
       const original = await this.entries.lock(entityId, entry.reversalOfEntryId);
       if (original) {
@@ -305,8 +312,8 @@ export class LedgerEntriesService {
         settledChainEntries.push(original);
       }
     }
-    const severed = await this.hooks.entriesLeftBooks(entityId, [entry.id]);
-    await this.hooks.entriesGone(entityId, [entry.id]);
+    const severed = await this.hooks.entriesLeftBooks(entityId, gone.map((e) => e.id));
+    await this.hooks.entriesGone(entityId, gone.map((e) => e.id));
     const [unbookedEntry, ...settled] = await this.persisted(entityId, [entry, ...settledChainEntries]);
     return { unbookedEntry, settledChainEntries: settled, ...severed };
   }

@@ -152,13 +152,22 @@ describe('LedgerEntry', () => {
     expect(codeOf(() => mirror.reverse({ id: 'r3', reversalDate: '2026-06-02', lineIds: ['e', 'f'], ledgerLockDate: null }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
     // The state is judged before any date: a reversed original is not reversible whatever the lock date.
     expect(codeOf(() => entry.reverse({ id: 'r4', reversalDate: '2026-05-01', lineIds: ['g', 'h'], ledgerLockDate: '2026-12-31' }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
-    expect(codeOf(() => entry.unbook(now))).toBe('LEDGER_ENTRY_HAS_REVERSAL_ERROR');
+    expect(() => entry.unbook(now)).toThrow(/unbooked together with its reversal/);
     mirror.unbook(now);
     entry.restoreAfterReversalUnbooked(now);
     expect(entry.status).toBe('active');
     entry.unbook(now);
     expect(entry.status).toBe('deleted');
     expect(codeOf(() => entry.unbook(now))).toBe('LEDGER_ENTRY_NOT_LIVE_ERROR');
+
+    // A reversed original leaves the books with its reversal.
+    const original = post([line('debit', 'bank', 7), line('credit', 'sales', 7)]);
+    const reversal = original.reverse({ id: 'r5', reversalDate: '2026-06-01', lineIds: ['i', 'j'], ledgerLockDate: null }, now);
+    const stranger = post([line('debit', 'bank', 7), line('credit', 'sales', 7)]);
+    expect(() => original.unbook(now, stranger)).toThrow(/unbooked together with its reversal/);
+    original.unbook(now, reversal);
+    expect([original.status, reversal.status]).toEqual(['deleted', 'deleted']);
+    expect([original.reversedByEntryId, reversal.reversalOfEntryId]).toEqual(['r5', original.id]);
   });
 
   it('judges dates against today and the lock date (D24, D33)', () => {

@@ -295,16 +295,18 @@ export class LedgerEntry {
   }
 
   /**
-   * D35: unbooking makes a live entry `deleted`. An original that has been reversed is unbooked
-   * only after its reversal (which puts it back to `active`), so no reversal is left orphaned.
+   * D35: unbooking makes a live entry (`active` or `reversed`, spec state table) `deleted`. An
+   * original that has been reversed leaves the books with its reversal, which is passed in and
+   * becomes `deleted` too: a reversal left without its original would misstate every account it
+   * touches. Both keep their links (`reversedByEntryId`, `reversalOfEntryId`) as history.
    */
-  unbook(now: Date): void {
+  unbook(now: Date, reversal: LedgerEntry | null = null): void {
     if (!this.isLive) throw entryNotLive(this.state.id, this.state.status);
     if (this.state.status === 'reversed') {
-      throw err('LEDGER_ENTRY_HAS_REVERSAL_ERROR', 'Unbook the reversal of this entry first', {
-        entryId: this.state.id,
-        reversedByEntryId: this.state.reversedByEntryId,
-      });
+      if (!reversal || reversal.id !== this.state.reversedByEntryId || reversal.reversalOfEntryId !== this.state.id) {
+        throw new Error(`Entry ${this.state.id} has been reversed: it is unbooked together with its reversal`);
+      }
+      reversal.unbook(now);
     }
     this.state = { ...this.state, status: 'deleted', updatedAt: now };
   }

@@ -114,9 +114,12 @@ export class EntriesController {
 
   @Delete('entries/:entryId')
   @Audit('ledger_entry.unbook', 'ledger_entry')
-  @ApiOkResponse({ type: UnbookResponse, description: 'The unbooked entry and what it severed' })
+  @ApiOkResponse({
+    type: UnbookResponse,
+    description: 'The unbooked entry and what it severed; settled chain entries: the original of an unbooked reversal (active again), or the reversal of an unbooked original (deleted with it)',
+  })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
-  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_ENTRY_HAS_REVERSAL_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
