@@ -177,12 +177,21 @@ describe('ledger entries and lines', () => {
       await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
     });
 
-    it('applies the Book rules on writes', async () => {
+    it('applies the Book rules on writes: without bookId (absent or null) a Common Entry, also once the Entity keeps Books', async () => {
       const b = await setUpBooks(await freshEntity(world));
+      expect((await post({ ...sale(b, 5), bookId: null }, b)).bookId).toBeNull();
       const bookId = randomUUID();
       await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
-      const none = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 5));
-      expect([none.status, none.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      for (const change of [{}, { bookId: null }]) {
+        const common = await post({ ...sale(b, 5), ...change }, b);
+        expect(common.bookId).toBeNull();
+        expect((await staff.get(`${base(b.entityId)}/entries/${common.id}`)).body.bookId).toBeNull();
+      }
+      const scheduled = await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 5), entryDate: '2026-07-01' });
+      expect([scheduled.status, scheduled.body.bookId]).toEqual([201, null]);
+      // A Common Entry counts in every Book (spec "Book" rule 2).
+      const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.sales, bookId });
+      expect(lines.body).toHaveLength(3);
       const foreignBook = randomUUID();
       const other = await freshEntity(world);
       await staff.post(`/api/entities/${other}/books`).send({ id: foreignBook, name: 'Tax' }).expect(201);
@@ -563,17 +572,19 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'audit_trail')).toBe(before + 1); // the lock-date change only
     });
 
-    it('judges a posting again when a Book is added between its read and its write (BOOK_REQUIRED_ERROR)', async () => {
+    it('judges a posting again when a Book is added between its read and its write, and writes it once as a Common Entry', async () => {
       const b = await setUpBooks(await freshEntity(world));
+      const body = sale(b, 10);
       const res = await whileTableLocked(
         t,
         'ledger_entries',
         1,
-        () => staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10)),
+        () => staff.post(`${base(b.entityId)}/entries`).send(body),
         () => staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201),
       );
-      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
-      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect([res.status, res.body.bookId]).toEqual([201, null]);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(1);
+      expect(await countRows(t, 'audit_trail', 'resource_id = $1', [body.id])).toBe(1);
     });
 
     it('writes a posting whose facts changed in a way that does not touch it, once, with one audit row', async () => {
@@ -595,15 +606,24 @@ describe('ledger entries and lines', () => {
   });
 
   describe('posting facts remembered from earlier postings', () => {
-    it('are checked by the posting statement: a Book added since makes the next posting BOOK_REQUIRED_ERROR', async () => {
+    it('are checked by the posting statement: a lock date moved since makes the next posting LEDGER_PERIOD_LOCKED_ERROR', async () => {
       const b = await setUpBooks(await freshEntity(world));
       await post(sale(b, 10), b);
-      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-10' }).expect(200);
       const before = await countRows(t, 'audit_trail');
       const res = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10));
-      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(1);
       expect(await countRows(t, 'audit_trail')).toBe(before);
+    });
+
+    it('never refuse by themselves: a Book added since is found by the next posting naming it', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      await post(sale(b, 10), b);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      expect((await post({ ...sale(b, 10), bookId }, b)).bookId).toBe(bookId);
+      expect((await post(sale(b, 10), b)).bookId).toBeNull();
     });
 
     it('never refuse by themselves: a partner created after a PARTNER_NOT_FOUND_ERROR is found on the next posting', async () => {

@@ -9,7 +9,7 @@ import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { isResultType } from '../domain/account-types';
 import { AllocationRow, EntryRepository, ListedLine, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../domain/entry-ports';
-import { resolveBook } from '../domain/books-dimensions';
+import { bookOfNewEntry } from '../domain/books-dimensions';
 import {
   assertEntryDate,
   assertOpenPeriod,
@@ -157,7 +157,7 @@ export class LedgerEntriesService {
     facts: PostingFacts | null,
   ): LedgerEntry {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
-    const bookId = resolveBook(facts.bookIds.map((id) => ({ id })), input.bookId);
+    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
     if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
     assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     const context: PostingContext = {

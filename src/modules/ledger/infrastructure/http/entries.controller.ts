@@ -78,7 +78,7 @@ export class EntriesController {
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({
-    description: 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+    description: 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.create(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
@@ -131,7 +131,7 @@ export class EntriesController {
   @ApiCreatedResponse({ type: EntryResponse, description: 'The scheduled entry with its lines' })
   @ApiBadRequestResponse({ description: `${POSTING_400}; transaction-currency lines are refused` })
   @ApiNotFoundResponse({ description: POSTING_404 })
-  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.createScheduled(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
     return this.present.entry1(entityId, entry);

@@ -61,7 +61,10 @@ export class CreateEntryBody extends LinesBody {
   @ApiProperty({ format: 'date' }) @IsIsoDate() entryDate: string;
   @ApiProperty() @IsString() @NotBlank() @MaxLength(1000) memo: string;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(10000) notes?: string | null;
-  @ApiPropertyOptional({ format: 'uuid', description: 'The Book of a Book Entry; required once the Entity keeps Books' }) @IfPresent() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The Book of a Book Entry; absent or null posts a Common Entry, counted in every Book' })
+  @Nullable()
+  @IsUUID()
+  bookId?: string | null;
 }
 
 export class ReplaceScheduledBody extends LinesBody {
