@@ -114,6 +114,12 @@ describe('ledger entries and lines', () => {
       ['half a transaction trio', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD' }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 400, 'VALIDATION_ERROR'],
       ['a trio that does not convert to the amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95051, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95051 }] }), 400, 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR'],
       ['a float exchange rate', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: 950.5 }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] }), 400, 'VALIDATION_ERROR'],
+      ...['0', '0.000', '-950.5', ' 950.5', '9.5e2'].map((exchangeRate) => [
+        `the exchange rate ${JSON.stringify(exchangeRate)} (D7: a decimal string greater than zero)`,
+        (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD', transactionAmount: 100, exchangeRate }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }),
+        400,
+        'VALIDATION_ERROR',
+      ] as const),
       ['a date after today', () => ({ entryDate: '2026-06-16' }), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR'],
       ['an impossible date', () => ({ entryDate: '2026-02-30' }), 400, 'VALIDATION_ERROR'],
       ['a bookId on an Entity without Books', () => ({ bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR'],
@@ -134,6 +140,33 @@ describe('ledger entries and lines', () => {
         ],
       });
       expect(entry.lines[0]).toMatchObject({ transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' });
+    });
+
+    it('answers the exchange rate in one canonical form, the same on POST, GET and the lines list', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      // [sent, canonical, CLP amount of USD 100.00 at that rate]
+      const rates: Array<[string, string, number]> = [
+        ['950.50', '950.5', 95050],
+        ['0950.500000', '950.5', 95050],
+        ['950.000', '950', 95000],
+        ['0.500000000001', '0.500000000001', 50],
+      ];
+      for (const [sent, canonical, amount] of rates) {
+        const entry = await post(
+          {
+            ...sale(b, amount),
+            newLedgerEntryLines: [
+              { side: 'debit', ledgerAccountId: b.bank, amount, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: sent },
+              { side: 'credit', ledgerAccountId: b.sales, amount },
+            ],
+          },
+          b,
+        );
+        expect({ sent, posted: entry.lines[0].exchangeRate }).toEqual({ sent, posted: canonical });
+        expect((await staff.get(`${base(b.entityId)}/entries/${entry.id}`)).body.lines[0].exchangeRate).toBe(canonical);
+        const listed = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.bank })).body as Array<{ entryId: string; exchangeRate: string }>;
+        expect(listed.find((l) => l.entryId === entry.id)?.exchangeRate).toBe(canonical);
+      }
     });
 
     it('tags Dimension Values only on Result Accounts, one per Dimension', async () => {

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { isRate } from '../../../libs/shared-kernel/src';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -71,5 +72,13 @@ export function OptionalNullableIn(values: readonly string[], description?: stri
     IsOptional(),
     ValidateIf((_, value) => value !== null),
     IsIn(values as string[]),
+  );
+}
+
+/** D7: a rate is a decimal string (`^[0-9]{1,12}(\.[0-9]{1,12})?$`) greater than zero. */
+export function IsRate(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isRate', validator: { validate: isRate, defaultMessage: () => '$property must be a decimal string greater than zero, such as 950.25' } },
+    options,
   );
 }

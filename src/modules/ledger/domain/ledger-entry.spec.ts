@@ -131,6 +131,8 @@ describe('LedgerEntry', () => {
     expect(codeOf(() => post([line('debit', 'bank', 95051, usd), line('credit', 'sales', 95051)]))).toBe('LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR');
     expect(codeOf(() => post([line('debit', 'bank', 1, { transactionCurrency: 'USD' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
     expect(codeOf(() => post([line('debit', 'bank', 1, { ...usd, transactionCurrency: 'XYZ' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => post([line('debit', 'bank', 1, { ...usd, exchangeRate: '0.0' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(post([line('debit', 'bank', 95050, { ...usd, exchangeRate: '0950.500' }), line('credit', 'sales', 95050)]).lines[0].exchangeRate).toBe('950.5');
   });
 
   it('moves between statuses only through the named transitions (D35)', () => {

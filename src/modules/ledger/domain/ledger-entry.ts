@@ -1,4 +1,4 @@
-import { convertMinorUnits, DomainError, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, convertMinorUnits, DomainError, isRate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, Tracking } from './account-types';
 
 export type Side = 'debit' | 'credit';
@@ -128,7 +128,7 @@ export class LedgerEntry {
         partnerId: line.partnerId,
         transactionCurrency: line.transactionCurrency,
         transactionAmount: line.transactionAmount,
-        exchangeRate: line.exchangeRate,
+        exchangeRate: line.exchangeRate === null ? null : canonicalRate(line.exchangeRate),
         isOpenItem: account.tracking === 'open_item',
         allocatedAmount: 0,
         dimensionValues,
@@ -171,7 +171,12 @@ export class LedgerEntry {
         errors: [{ path: `${path}.transactionCurrency`, message: 'must be an ISO 4217 currency code' }],
       });
     }
-    const expected = convertMinorUnits(line.transactionAmount!, line.exchangeRate!, from, to);
+    if (!isRate(line.exchangeRate)) {
+      throw lineError('VALIDATION_ERROR', 'exchangeRate must be a decimal string greater than zero', index, {
+        errors: [{ path: `${path}.exchangeRate`, message: 'must be a decimal string greater than zero' }],
+      });
+    }
+    const expected = convertMinorUnits(line.transactionAmount!, line.exchangeRate, from, to);
     if (expected !== line.amount) {
       throw lineError('LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR', 'amount is not transactionAmount converted at exchangeRate', index, {
         expectedAmount: expected,

@@ -16,8 +16,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { MAX_AMOUNT, RATE_PATTERN } from '../../../../../libs/shared-kernel/src';
-import { IfPresent, IsCursor, IsIsoDate, NotBlank, PageLimit } from '../../../../platform/http/validators';
+import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
+import { IfPresent, IsCursor, IsIsoDate, IsRate, NotBlank, PageLimit } from '../../../../platform/http/validators';
 import type { EntrySource, EntryStatus, Side } from '../../domain/ledger-entry';
 
 const Nullable = () => ValidateIf((_, v) => v !== null && v !== undefined);
@@ -40,10 +40,10 @@ export class NewLineBody {
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'USD' }) @Nullable() @IsString() @Matches(/^[A-Z]{3}$/) transactionCurrency?: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) @Nullable() @IsInt() @Min(1) @Max(MAX_AMOUNT) transactionAmount?: number | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: '950.5', description: 'Functional units per transaction unit (D7)' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '950.5', description: 'Functional units per transaction unit (D7), greater than zero; answered in canonical form (950.50 is 950.5)' })
   @Nullable()
   @IsString()
-  @Matches(RATE_PATTERN, { message: '$property must be a decimal string such as 950.25' })
+  @IsRate()
   exchangeRate?: string | null;
 }
 

@@ -5,6 +5,7 @@ import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
+import { canonicalRate } from '../../../../../libs/shared-kernel/src';
 import { postingFactsJson } from './posting-reader';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
 
@@ -90,11 +91,10 @@ function TOTALS_UPSERT(relation: string, condition: string, sign: string): strin
     DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`;
 }
 
-/** PostgreSQL's numeric text drops nothing; trailing zeros of numeric(24,12) are trimmed for display. */
+/** numeric(24,12) as text keeps 12 decimals; the API writes the one canonical form (as on POST). */
 function rateText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const text = String(value);
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  return canonicalRate(String(value));
 }
 
 function toLine(row: Row, dimensionValues: Array<{ id: string; dimensionId: string }>): ListedLine {
