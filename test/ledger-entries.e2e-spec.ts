@@ -102,7 +102,8 @@ describe('ledger entries and lines', () => {
       expect(again.body.code).toBe('LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
     });
 
-    it.each([
+    type Refusal = [string, (b: Books) => Record<string, unknown>, number, string];
+    it.each<Refusal>([
       ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
       ['one line', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['no line', () => ({ newLedgerEntryLines: [] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
@@ -114,12 +115,12 @@ describe('ledger entries and lines', () => {
       ['half a transaction trio', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD' }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 400, 'VALIDATION_ERROR'],
       ['a trio that does not convert to the amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95051, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95051 }] }), 400, 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR'],
       ['a float exchange rate', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: 950.5 }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] }), 400, 'VALIDATION_ERROR'],
-      ...['0', '0.000', '-950.5', ' 950.5', '9.5e2'].map((exchangeRate) => [
+      ...['0', '0.000', '-950.5', ' 950.5', '9.5e2'].map((exchangeRate): Refusal => [
         `the exchange rate ${JSON.stringify(exchangeRate)} (D7: a decimal string greater than zero)`,
         (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD', transactionAmount: 100, exchangeRate }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }),
         400,
         'VALIDATION_ERROR',
-      ] as const),
+      ]),
       ['a date after today', () => ({ entryDate: '2026-06-16' }), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR'],
       ['an impossible date', () => ({ entryDate: '2026-02-30' }), 400, 'VALIDATION_ERROR'],
       ['a bookId on an Entity without Books', () => ({ bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR'],
