@@ -143,6 +143,37 @@ describe('ledger entries and lines', () => {
       expect(entry.lines[0]).toMatchObject({ transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' });
     });
 
+    it('accepts in bodies and queries every hex UUID a path accepts (any version and variant), and refuses malformed ones', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      // Version nibble 0 and variant nibble 0: not RFC 4122 versions 1-8, but the shape every path takes.
+      const oddId = () => randomUUID().replace(/^(.{14})./, '$10').replace(/^(.{19})./, '$10');
+      const accountId = oddId();
+      await staff.post(`${base(b.entityId)}/accounts`).send({ id: accountId, name: 'Caja chica', code: '1101', type: 'asset', tracking: 'balance' }).expect(201);
+      const body = {
+        id: oddId(),
+        entryDate: '2026-06-10',
+        memo: 'Ids of any version',
+        newLedgerEntryLines: [
+          { id: oddId(), side: 'debit', ledgerAccountId: accountId, amount: 10 },
+          { id: oddId(), side: 'credit', ledgerAccountId: b.sales, amount: 10 },
+        ],
+      };
+      const entry = await post(body, b);
+      expect(entry.lines.map((l: { id: string }) => l.id)).toEqual(body.newLedgerEntryLines.map((l) => l.id));
+      expect((await staff.get(`${base(b.entityId)}/entries/${body.id}`)).status).toBe(200);
+      expect((await staff.get(`${base(b.entityId)}/lines`).query({ accountId })).body).toHaveLength(1);
+      expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId })).body.entries).toHaveLength(1);
+      const reversalId = oddId();
+      await staff.post(`${base(b.entityId)}/entries/${body.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-11' }).expect(201);
+      expect((await staff.get(`${base(b.entityId)}/entries/${reversalId}`)).status).toBe(200);
+      for (const bad of ['not-a-uuid', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', `${randomUUID()}0`]) {
+        const res = await staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 1), id: bad });
+        expect({ bad, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR', path: 'id' });
+        const query = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: bad });
+        expect({ bad, status: query.status, code: query.body.code }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR' });
+      }
+    });
+
     it('answers the exchange rate in one canonical form, the same on POST, GET and the lines list', async () => {
       const b = await setUpBooks(await freshEntity(world));
       // [sent, canonical, CLP amount of USD 100.00 at that rate]
