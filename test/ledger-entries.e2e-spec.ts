@@ -132,6 +132,43 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
     });
 
+    it('refuses a line id in use with 409 LEDGER_LINE_ALREADY_EXISTS_ERROR, a replay with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, and a line id repeated in the body with 400', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
+      const withLineIds = (ids: string[]) => ({
+        ...sale(b, 10),
+        newLedgerEntryLines: [
+          { id: ids[0], side: 'debit', ledgerAccountId: b.receivable, amount: 10 },
+          { id: ids[1], side: 'credit', ledgerAccountId: b.sales, amount: 10 },
+        ],
+      });
+      const first = withLineIds([randomUUID(), randomUUID()]);
+      await post(first, b);
+      const taken = first.newLedgerEntryLines[1].id;
+      const res = await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(withLineIds([randomUUID(), taken])), 409, 'LEDGER_LINE_ALREADY_EXISTS_ERROR');
+      expect(res.body.params).toEqual({ lineId: taken });
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(first), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      const twice = randomUUID();
+      const repeated = await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(withLineIds([twice, twice])), 400, 'VALIDATION_ERROR');
+      expect(repeated.body.params.errors).toEqual([{ path: 'newLedgerEntryLines[1].id', message: 'repeats the id of line 0' }]);
+      // Ids are per Entity (D4, D40): another Entity may use the same line id.
+      const other = await setUpBooks(await freshEntity(world));
+      const elsewhere = [
+        { side: 'debit', ledgerAccountId: other.receivable, amount: 10 },
+        { id: taken, side: 'credit', ledgerAccountId: other.sales, amount: 10 },
+      ];
+      await post({ ...sale(other, 10), newLedgerEntryLines: elsewhere }, other);
+
+      // A scheduled entry's new line set: its own old line ids are free again, another entry's are not.
+      const scheduled = { ...withLineIds([randomUUID(), randomUUID()]), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const replace = (ids: string[]) => ({ entryDate: '2026-07-02', memo: 'otra', newLedgerEntryLines: withLineIds(ids).newLedgerEntryLines });
+      await expectRefused(t, tables, staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send(replace([randomUUID(), taken])), 409, 'LEDGER_LINE_ALREADY_EXISTS_ERROR');
+      const own = scheduled.newLedgerEntryLines.map((l) => l.id).reverse();
+      const replaced = await staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send(replace(own));
+      expect([replaced.status, replaced.body.lines.map((l: { id: string }) => l.id)]).toEqual([200, own]);
+    });
+
     it('converts a transaction trio exactly (D7) and keeps the rate as a string', async () => {
       const entry = await post({
         ...sale(ledger, 95050),

@@ -336,7 +336,7 @@ export class LedgerEntriesService {
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
     const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
     entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
-    await translateUniqueViolation(() => this.entries.replaceLines(entry), () => validation('newLedgerEntryLines', 'line ids must be new'));
+    await this.entries.replaceLines(entry);
     return entry;
   }
 

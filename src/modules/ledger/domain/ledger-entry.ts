@@ -60,6 +60,8 @@ const err = (code: string, message: string, params: Record<string, unknown> = {}
 
 export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
 export const lineNotFound = (lineId: string) => err('LEDGER_LINE_NOT_FOUND_ERROR', 'No ledger line with this id in the Entity', { lineId });
+export const lineAlreadyExists = (lineId: string | null) =>
+  err('LEDGER_LINE_ALREADY_EXISTS_ERROR', 'A ledger line with this id already exists', lineId ? { lineId } : {});
 export const entryNotLive = (entryId: string, status: EntryStatus) => err('LEDGER_ENTRY_NOT_LIVE_ERROR', 'The entry is not live', { entryId, status });
 export const periodLocked = (date: string, ledgerLockDate: string) =>
   err('LEDGER_PERIOD_LOCKED_ERROR', 'The date is on or before the ledger lock date', { date, ledgerLockDate });
@@ -101,6 +103,15 @@ export class LedgerEntry {
   /** The rules every line set obeys, on create and when a scheduled entry's lines are replaced. */
   static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
     if (lines.length < 2) throw err('LEDGER_ENTRY_LINE_COUNT_ERROR', 'An entry has at least two lines', { lineCount: lines.length });
+    const firstWithId = new Map<string, number>();
+    lines.forEach((line, index) => {
+      const first = firstWithId.get(line.id);
+      if (first === undefined) firstWithId.set(line.id, index);
+      else {
+        const path = `newLedgerEntryLines[${index}].id`;
+        throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
+      }
+    });
     let debits = 0;
     let credits = 0;
     const judged = lines.map((line, index): EntryLine => {

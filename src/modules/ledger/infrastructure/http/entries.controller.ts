@@ -78,7 +78,8 @@ export class EntriesController {
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({
-    description: 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+    description:
+      'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.create(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
@@ -131,7 +132,7 @@ export class EntriesController {
   @ApiCreatedResponse({ type: EntryResponse, description: 'The scheduled entry with its lines' })
   @ApiBadRequestResponse({ description: `${POSTING_400}; transaction-currency lines are refused` })
   @ApiNotFoundResponse({ description: POSTING_404 })
-  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.createScheduled(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
     return this.present.entry1(entityId, entry);
@@ -152,7 +153,7 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryResponse, description: 'The scheduled entry with its new date, texts and line set' })
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
-  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
     const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) });
     return this.present.entry1(entityId, entry);

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
+import { uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
 import { canonicalRate } from '../../../../../libs/shared-kernel/src';
 import { postingFactsJson } from './posting-reader';
-import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
+import { EntryLine, EntrySource, EntryStatus, LedgerEntry, lineAlreadyExists, LIVE_STATUSES } from '../../domain/ledger-entry';
 
 type Row = Record<string, unknown>;
 
@@ -97,6 +98,21 @@ function rateText(value: unknown): string | null {
   return canonicalRate(String(value));
 }
 
+/**
+ * Runs a write of new lines; a line id that an existing line has (in the Entity) is the line's
+ * conflict, not the entry's: 409 LEDGER_LINE_ALREADY_EXISTS_ERROR. (The entry row is inserted
+ * before its lines, so a reused entry id is still LEDGER_ENTRY_ALREADY_EXISTS_ERROR.)
+ */
+async function lineKeysFree<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const key = uniqueViolationKey(error, 'ledger_lines');
+    if (key) throw lineAlreadyExists(key.id ?? null);
+    throw error;
+  }
+}
+
 function toLine(row: Row, dimensionValues: Array<{ id: string; dimensionId: string }>): ListedLine {
   return {
     id: row.id as string,
@@ -174,7 +190,7 @@ export class SqlEntryRepository extends EntryRepository {
       text = postingStatement(guarded, audit?.sql ?? null);
       postingStatements.set(variant, text);
     }
-    const [row] = await preparedQuery<{ written: number }>(this.txHost.tx, text, values);
+    const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));
     return row.written === 1;
   }
 
@@ -320,7 +336,7 @@ export class SqlEntryRepository extends EntryRepository {
     );
     await this.query(`DELETE FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`, [s.entityId, s.id]);
     await this.saveHeader(entry);
-    await this.insertLines(entry);
+    await lineKeysFree(() => this.insertLines(entry));
   }
 
   async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {
