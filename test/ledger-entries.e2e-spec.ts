@@ -566,6 +566,29 @@ describe('ledger entries and lines', () => {
       expect([bookCancelled.status, bookCancelled.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR']);
     });
 
+    it('judges the body shape first (400), then the entry (404, 409 LEDGER_ENTRY_NOT_SCHEDULED_ERROR), then the new content', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const booked = await post(sale(b, 10), b);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'audit_trail'];
+      const replace = (entryId: string, body: Record<string, unknown>) => staff.patch(`${base(b.entityId)}/scheduled-entries/${entryId}`).send(body);
+      const good = { entryDate: '2026-07-02', memo: 'Arriendo', newLedgerEntryLines: scheduled.newLedgerEntryLines };
+      const unbalanced = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 2 }, { side: 'credit', ledgerAccountId: b.bank, amount: 1 }] };
+      const notFuture = { ...good, entryDate: '2026-06-15' };
+      const trio = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] };
+      const unknownAccount = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 1 }, { side: 'credit', ledgerAccountId: b.bank, amount: 1 }] };
+      await expectRefused(t, tables, replace(booked.id, { ...good, memo: undefined }), 400, 'VALIDATION_ERROR');
+      await expectRefused(t, tables, replace(randomUUID(), unbalanced), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
+      for (const body of [good, unbalanced, notFuture, trio, unknownAccount]) {
+        await expectRefused(t, tables, replace(booked.id, body), 409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR');
+      }
+      await expectRefused(t, tables, replace(scheduled.id, unbalanced), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, notFuture), 409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, trio), 400, 'VALIDATION_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, unknownAccount), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+    });
+
     it('refuses a date not after today and transaction-currency lines', async () => {
       const today = await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-15' });
       expect([today.status, today.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR']);

@@ -331,6 +331,9 @@ export class LedgerEntriesService {
   async replaceScheduled(entityId: string, entryId: string, input: Omit<NewEntryInput, 'id' | 'bookId'>): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
+    // The body's shape was checked by the pipe (400); the entry's state (409) comes before the
+    // checks of the new content (dates, lines), as on every other route.
+    entry.requireScheduled();
     this.refuseTransactionCurrency(input.lines);
     assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));

@@ -337,7 +337,8 @@ export class LedgerEntry {
     return { ...this.state, lines: this.state.lines.map((line) => ({ ...line, dimensionValues: [...line.dimensionValues] })) };
   }
 
-  private requireScheduled(): void {
+  /** Scheduled-entry routes judge the entry's state before the content of the request. */
+  requireScheduled(): void {
     if (this.state.status !== 'scheduled') {
       throw err('LEDGER_ENTRY_NOT_SCHEDULED_ERROR', 'The entry is not a scheduled entry', { entryId: this.state.id, status: this.state.status });
     }
