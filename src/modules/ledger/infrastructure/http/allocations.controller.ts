@@ -116,7 +116,8 @@ export class AllocationsController {
 
   @Get('open-item-lines')
   @ApiOkResponse({ type: OpenItemResponse, description: 'Open-item lines, oldest first, unsettled by default (D38)' })
-  @ApiNotFoundResponse({ description: 'BOOK_NOT_FOUND_ERROR' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (also an account that is not open-item)' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'BOOK_REQUIRED_ERROR' })
   async openItems(@Param('entityId') entityId: string, @Query() query: OpenItemQuery): Promise<OpenItemResponse> {
     const result = await this.allocations.openItemLines(entityId, query);
