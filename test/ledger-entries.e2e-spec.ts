@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { EntryLifecycleHooks } from '../src/modules/ledger/application/entry-hooks';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
@@ -636,6 +637,20 @@ describe('ledger entries and lines', () => {
       await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);
       const res = await staff.patch(`${base()}/lines/${entry.lines[0].id}/account`).send({ ledgerAccountId: ledger.bank });
       expect([res.status, res.body.code]).toEqual([409, 'LEDGER_LINE_HAS_ALLOCATIONS_ERROR']);
+    });
+
+    it('refuses to move a line a document is linked to (LEDGER_LINE_DOCUMENT_LINKED_ERROR, through the documents port)', async () => {
+      const entry = await post(sale(ledger, 65));
+      const linked = entry.lines[1].id;
+      t.app.get(EntryLifecycleHooks).register({ documentLinkedLines: async (_entityId, lineIds) => new Set(lineIds.filter((id) => id === linked)) });
+      const res = await expectRefused(
+        t,
+        ['ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'],
+        staff.patch(`${base()}/lines/${linked}/account`).send({ ledgerAccountId: ledger.rent }),
+        409,
+        'LEDGER_LINE_DOCUMENT_LINKED_ERROR',
+      );
+      expect(res.body.params).toEqual({ lineId: linked });
     });
 
     it('marks accounts with entries: hasEntries, deleteBlockedBy and the type lock (D31)', async () => {

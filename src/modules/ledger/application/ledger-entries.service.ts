@@ -371,6 +371,9 @@ export class LedgerEntriesService {
     if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
       throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
     }
+    if ((await this.hooks.documentLinkedLines(entityId, [lineId])).has(lineId)) {
+      throw new DomainError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
+    }
     const [account] = await this.chart.accountsByIds(entityId, [accountId]);
     if (!account) throw ledgerAccountNotFound({ accountId });
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
