@@ -340,10 +340,12 @@ describe('ledger entries and lines', () => {
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ status: 'deleted' })).body.entries.map((e: { id: string }) => e.id)).toEqual([gone.id]);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ search: 'OFICINA' })).body.entries).toHaveLength(1);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId: b.rent })).body.entries).toHaveLength(0);
-      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }]) {
+      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }, { acountId: b.rent }]) {
         const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
       }
+      const misspelt = await staff.get(`${base(b.entityId)}/lines`).query({ acountId: b.rent });
+      expect([misspelt.status, misspelt.body.code, misspelt.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'acountId']);
       const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable });
       expect(lines.status).toBe(200);
       expect(lines.body).toEqual([expect.objectContaining({ entryId: kept.id, entryDate: '2026-06-10', memo: 'Arriendo oficina junio', status: 'active', bookId: null, openAmount: 7 })]);
