@@ -25,6 +25,23 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsUUID'],
+              message: 'Use IsUuid from src/platform/http/validators: ids in bodies and queries take the shape path ids take.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Architecture rule: the domain is plain TypeScript.
     files: ['src/modules/*/domain/**/*.ts', 'libs/shared-kernel/**/*.ts'],
     rules: {

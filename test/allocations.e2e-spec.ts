@@ -307,6 +307,10 @@ describe('reconciliation: allocations, match and open items', () => {
       const withSettled = await staff.get(url).query({ accountId: b.receivable, includeSettled: 'true' });
       expect(withSettled.body.lineCount).toBe(6);
       expect((await staff.get(url)).status).toBe(400);
+      const unknown = await staff.get(url).query({ accountId: randomUUID() });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR']);
+      const balance = await staff.get(url).query({ accountId: b.bank });
+      expect([balance.status, balance.body.code, balance.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'accountId']);
       const bookId = randomUUID();
       await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
       const required = await staff.get(url).query({ accountId: b.receivable });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { EntryLifecycleHooks } from '../src/modules/ledger/application/entry-hooks';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
-import { countRows, expectAudited, whileTableLocked } from './harness/db-checks';
+import { countRows, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, bootstrapStaffId, createWorldApp, freshEntity, mintKey, World } from './harness/world';
 
@@ -102,7 +103,8 @@ describe('ledger entries and lines', () => {
       expect(again.body.code).toBe('LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
     });
 
-    it.each([
+    type Refusal = [string, (b: Books) => Record<string, unknown>, number, string];
+    it.each<Refusal>([
       ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
       ['one line', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['no line', () => ({ newLedgerEntryLines: [] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
@@ -114,6 +116,12 @@ describe('ledger entries and lines', () => {
       ['half a transaction trio', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD' }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }), 400, 'VALIDATION_ERROR'],
       ['a trio that does not convert to the amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95051, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95051 }] }), 400, 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR'],
       ['a float exchange rate', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: 950.5 }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] }), 400, 'VALIDATION_ERROR'],
+      ...['0', '0.000', '-950.5', ' 950.5', '9.5e2'].map((exchangeRate): Refusal => [
+        `the exchange rate ${JSON.stringify(exchangeRate)} (D7: a decimal string greater than zero)`,
+        (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, transactionCurrency: 'USD', transactionAmount: 100, exchangeRate }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }] }),
+        400,
+        'VALIDATION_ERROR',
+      ]),
       ['a date after today', () => ({ entryDate: '2026-06-16' }), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR'],
       ['an impossible date', () => ({ entryDate: '2026-02-30' }), 400, 'VALIDATION_ERROR'],
       ['a bookId on an Entity without Books', () => ({ bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR'],
@@ -125,6 +133,43 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
     });
 
+    it('refuses a line id in use with 409 LEDGER_LINE_ALREADY_EXISTS_ERROR, a replay with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, and a line id repeated in the body with 400', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
+      const withLineIds = (ids: string[]) => ({
+        ...sale(b, 10),
+        newLedgerEntryLines: [
+          { id: ids[0], side: 'debit', ledgerAccountId: b.receivable, amount: 10 },
+          { id: ids[1], side: 'credit', ledgerAccountId: b.sales, amount: 10 },
+        ],
+      });
+      const first = withLineIds([randomUUID(), randomUUID()]);
+      await post(first, b);
+      const taken = first.newLedgerEntryLines[1].id;
+      const res = await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(withLineIds([randomUUID(), taken])), 409, 'LEDGER_LINE_ALREADY_EXISTS_ERROR');
+      expect(res.body.params).toEqual({ lineId: taken });
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(first), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      const twice = randomUUID();
+      const repeated = await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send(withLineIds([twice, twice])), 400, 'VALIDATION_ERROR');
+      expect(repeated.body.params.errors).toEqual([{ path: 'newLedgerEntryLines[1].id', message: 'repeats the id of line 0' }]);
+      // Ids are per Entity (D4, D40): another Entity may use the same line id.
+      const other = await setUpBooks(await freshEntity(world));
+      const elsewhere = [
+        { side: 'debit', ledgerAccountId: other.receivable, amount: 10 },
+        { id: taken, side: 'credit', ledgerAccountId: other.sales, amount: 10 },
+      ];
+      await post({ ...sale(other, 10), newLedgerEntryLines: elsewhere }, other);
+
+      // A scheduled entry's new line set: its own old line ids are free again, another entry's are not.
+      const scheduled = { ...withLineIds([randomUUID(), randomUUID()]), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const replace = (ids: string[]) => ({ entryDate: '2026-07-02', memo: 'otra', newLedgerEntryLines: withLineIds(ids).newLedgerEntryLines });
+      await expectRefused(t, tables, staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send(replace([randomUUID(), taken])), 409, 'LEDGER_LINE_ALREADY_EXISTS_ERROR');
+      const own = scheduled.newLedgerEntryLines.map((l) => l.id).reverse();
+      const replaced = await staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send(replace(own));
+      expect([replaced.status, replaced.body.lines.map((l: { id: string }) => l.id)]).toEqual([200, own]);
+    });
+
     it('converts a transaction trio exactly (D7) and keeps the rate as a string', async () => {
       const entry = await post({
         ...sale(ledger, 95050),
@@ -134,6 +179,64 @@ describe('ledger entries and lines', () => {
         ],
       });
       expect(entry.lines[0]).toMatchObject({ transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' });
+    });
+
+    it('accepts in bodies and queries every hex UUID a path accepts (any version and variant), and refuses malformed ones', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      // Version nibble 0 and variant nibble 0: not RFC 4122 versions 1-8, but the shape every path takes.
+      const oddId = () => randomUUID().replace(/^(.{14})./, '$10').replace(/^(.{19})./, '$10');
+      const accountId = oddId();
+      await staff.post(`${base(b.entityId)}/accounts`).send({ id: accountId, name: 'Caja chica', code: '1101', type: 'asset', tracking: 'balance' }).expect(201);
+      const body = {
+        id: oddId(),
+        entryDate: '2026-06-10',
+        memo: 'Ids of any version',
+        newLedgerEntryLines: [
+          { id: oddId(), side: 'debit', ledgerAccountId: accountId, amount: 10 },
+          { id: oddId(), side: 'credit', ledgerAccountId: b.sales, amount: 10 },
+        ],
+      };
+      const entry = await post(body, b);
+      expect(entry.lines.map((l: { id: string }) => l.id)).toEqual(body.newLedgerEntryLines.map((l) => l.id));
+      expect((await staff.get(`${base(b.entityId)}/entries/${body.id}`)).status).toBe(200);
+      expect((await staff.get(`${base(b.entityId)}/lines`).query({ accountId })).body).toHaveLength(1);
+      expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId })).body.entries).toHaveLength(1);
+      const reversalId = oddId();
+      await staff.post(`${base(b.entityId)}/entries/${body.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-11' }).expect(201);
+      expect((await staff.get(`${base(b.entityId)}/entries/${reversalId}`)).status).toBe(200);
+      for (const bad of ['not-a-uuid', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', `${randomUUID()}0`]) {
+        const res = await staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 1), id: bad });
+        expect({ bad, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR', path: 'id' });
+        const query = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: bad });
+        expect({ bad, status: query.status, code: query.body.code }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR' });
+      }
+    });
+
+    it('answers the exchange rate in one canonical form, the same on POST, GET and the lines list', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      // [sent, canonical, CLP amount of USD 100.00 at that rate]
+      const rates: Array<[string, string, number]> = [
+        ['950.50', '950.5', 95050],
+        ['0950.500000', '950.5', 95050],
+        ['950.000', '950', 95000],
+        ['0.500000000001', '0.500000000001', 50],
+      ];
+      for (const [sent, canonical, amount] of rates) {
+        const entry = await post(
+          {
+            ...sale(b, amount),
+            newLedgerEntryLines: [
+              { side: 'debit', ledgerAccountId: b.bank, amount, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: sent },
+              { side: 'credit', ledgerAccountId: b.sales, amount },
+            ],
+          },
+          b,
+        );
+        expect({ sent, posted: entry.lines[0].exchangeRate }).toEqual({ sent, posted: canonical });
+        expect((await staff.get(`${base(b.entityId)}/entries/${entry.id}`)).body.lines[0].exchangeRate).toBe(canonical);
+        const listed = (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.bank })).body as Array<{ entryId: string; exchangeRate: string }>;
+        expect(listed.find((l) => l.entryId === entry.id)?.exchangeRate).toBe(canonical);
+      }
     });
 
     it('tags Dimension Values only on Result Accounts, one per Dimension', async () => {
@@ -177,12 +280,21 @@ describe('ledger entries and lines', () => {
       await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
     });
 
-    it('applies the Book rules on writes', async () => {
+    it('applies the Book rules on writes: without bookId (absent or null) a Common Entry, also once the Entity keeps Books', async () => {
       const b = await setUpBooks(await freshEntity(world));
+      expect((await post({ ...sale(b, 5), bookId: null }, b)).bookId).toBeNull();
       const bookId = randomUUID();
       await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
-      const none = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 5));
-      expect([none.status, none.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      for (const change of [{}, { bookId: null }]) {
+        const common = await post({ ...sale(b, 5), ...change }, b);
+        expect(common.bookId).toBeNull();
+        expect((await staff.get(`${base(b.entityId)}/entries/${common.id}`)).body.bookId).toBeNull();
+      }
+      const scheduled = await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 5), entryDate: '2026-07-01' });
+      expect([scheduled.status, scheduled.body.bookId]).toEqual([201, null]);
+      // A Common Entry counts in every Book (spec "Book" rule 2).
+      const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.sales, bookId });
+      expect(lines.body).toHaveLength(3);
       const foreignBook = randomUUID();
       const other = await freshEntity(world);
       await staff.post(`/api/entities/${other}/books`).send({ id: foreignBook, name: 'Tax' }).expect(201);
@@ -228,10 +340,12 @@ describe('ledger entries and lines', () => {
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ status: 'deleted' })).body.entries.map((e: { id: string }) => e.id)).toEqual([gone.id]);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ search: 'OFICINA' })).body.entries).toHaveLength(1);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId: b.rent })).body.entries).toHaveLength(0);
-      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }]) {
+      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }, { acountId: b.rent }]) {
         const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
       }
+      const misspelt = await staff.get(`${base(b.entityId)}/lines`).query({ acountId: b.rent });
+      expect([misspelt.status, misspelt.body.code, misspelt.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'acountId']);
       const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable });
       expect(lines.status).toBe(200);
       expect(lines.body).toEqual([expect.objectContaining({ entryId: kept.id, entryDate: '2026-06-10', memo: 'Arriendo oficina junio', status: 'active', bookId: null, openAmount: 7 })]);
@@ -283,13 +397,11 @@ describe('ledger entries and lines', () => {
       expect(net.every((row) => row.net === '0')).toBe(true);
     });
 
-    it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked or future period', async () => {
+    it('refuses to reverse twice, to reverse a reversal, to date it on or before the original, and into a locked period', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const entry = await post(sale(b, 10), b);
       const early = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' });
       expect([early.status, early.body.code]).toEqual([409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
-      const future = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-16' });
-      expect([future.status, future.body.code]).toEqual([409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR']);
       const reversal = (await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201)).body.reversalEntry;
       const twice = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-12' });
       expect([twice.status, twice.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR']);
@@ -301,11 +413,76 @@ describe('ledger entries and lines', () => {
       expect([locked.status, locked.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
     });
 
+    it('posts a reversal dated after today (D36 names no such refusal): the mirror is active on its date', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 120), b);
+      const reversalId = randomUUID();
+      const res = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-07-01' });
+      expect(res.status).toBe(201);
+      expect(res.body.reversalEntry).toMatchObject({ id: reversalId, status: 'active', source: 'reversal', entryDate: '2026-07-01' });
+      expect(res.body.reversedEntry).toMatchObject({ id: entry.id, status: 'reversed', reversedByEntryId: reversalId });
+      expect((await staff.get(`${base(b.entityId)}/entries/${reversalId}`)).body).toMatchObject({ status: 'active', entryDate: '2026-07-01' });
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
+    it('judges the state before the dates, and answers a replayed reversal id with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 10), b);
+      const body = { id: randomUUID(), reversalDate: '2026-06-12' };
+      await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send(body).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'audit_trail'];
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send(body), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      // Any existing entry id is taken, not only the reversal's.
+      const other = await post(sale(b, 12), b);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: entry.id, reversalDate: '2026-06-12' }), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-13' }).expect(200);
+      // Reversed already, and the date is both locked and not after the original: the state decides.
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-01' }), 409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+      // Then the date against the original, then the lock date.
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-01' }), 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${other.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries/${randomUUID()}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
+    });
+
+    it('answers reverse and unbook with the entries as stored: open amounts after the netting and the released allocations equal a GET', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const detail = async (id: string) => {
+        const res = await staff.get(`${base(b.entityId)}/entries/${id}`).expect(200);
+        const { relatedInvoices: _i, relatedBankMovements: _m, allocations: _a, ...entry } = res.body;
+        return entry;
+      };
+      const entry = await post(sale(b, 500), b);
+      const reversalId = randomUUID();
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-12' }).expect(201);
+      expect(reversed.body.reversedEntry.lines[0].openAmount).toBe(0);
+      expect(reversed.body.reversalEntry.lines[0].openAmount).toBe(0);
+      expect(reversed.body.reversedEntry).toEqual(await detail(entry.id));
+      expect(reversed.body.reversalEntry).toEqual(await detail(reversalId));
+
+      const unbookedReversal = await staff.delete(`${base(b.entityId)}/entries/${reversalId}`).expect(200);
+      expect(unbookedReversal.body.unbookedEntry).toEqual(await detail(reversalId));
+      expect(unbookedReversal.body.settledChainEntries).toEqual([await detail(entry.id)]);
+      expect(unbookedReversal.body.settledChainEntries[0].lines[0].openAmount).toBe(500);
+
+      // A sale partly settled by a payment: unbooking it gives the allocation back.
+      const invoice = await post(sale(b, 300), b);
+      const payment = await post(
+        { ...sale(b, 100), newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 100 }, { side: 'credit', ledgerAccountId: b.receivable, amount: 100 }] },
+        b,
+      );
+      await staff
+        .post(`${base(b.entityId)}/allocations`)
+        .send({ id: randomUUID(), debitLineId: invoice.lines[0].id, creditLineId: payment.lines[1].id, amount: 100 })
+        .expect(201);
+      const unbooked = await staff.delete(`${base(b.entityId)}/entries/${invoice.id}`).expect(200);
+      expect(unbooked.body.unbookedEntry.lines[0].openAmount).toBe(300);
+      expect(unbooked.body.unbookedEntry).toEqual(await detail(invoice.id));
+      expect((await detail(payment.id)).lines[1].openAmount).toBe(100);
+    });
+
     it('unbooks a reversal: the original is active again, its allocations gone and open amounts restored', async () => {
       const entry = await post(sale(ledger, 700));
       const reversal = (await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-13' }).expect(201)).body.reversalEntry;
-      const hasReversal = await staff.delete(`${base()}/entries/${entry.id}`);
-      expect([hasReversal.status, hasReversal.body.code]).toEqual([409, 'LEDGER_ENTRY_HAS_REVERSAL_ERROR']);
       const res = await staff.delete(`${base()}/entries/${reversal.id}`);
       expect(res.status).toBe(200);
       expect(res.body.unbookedEntry).toMatchObject({ id: reversal.id, status: 'deleted' });
@@ -315,6 +492,28 @@ describe('ledger entries and lines', () => {
       expect(original.body.lines[0].openAmount).toBe(700);
       expect(original.body.allocations).toEqual([]);
       const again = await staff.delete(`${base()}/entries/${reversal.id}`);
+      expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+    });
+
+    it('unbooks an original that has been reversed (a live entry, spec state table) together with its reversal', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entry = await post(sale(b, 900), b);
+      const reversalId = randomUUID();
+      await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-13' }).expect(201);
+      const res = await expectAudited(t, staff.delete(`${base(b.entityId)}/entries/${entry.id}`), 200, {
+        action: 'ledger_entry.unbook',
+        resource_id: entry.id,
+      });
+      expect(res.body.unbookedEntry).toMatchObject({ id: entry.id, status: 'deleted', reversedByEntryId: reversalId });
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: reversalId, status: 'deleted', reversalOfEntryId: entry.id })]);
+      expect(res.body).toMatchObject({ severedInvoices: [], severedMovements: [] });
+      // Nothing of the pair is left in the books: no live line, no allocation, totals back to zero.
+      expect(await countRows(t, 'ledger_lines', "entity_id = $1 AND status <> 'deleted'", [b.entityId])).toBe(0);
+      expect(await countRows(t, 'reconciliation_allocations', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect(res.body.unbookedEntry.lines[0].openAmount).toBe(900);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+      expect((await staff.get(`${base(b.entityId)}/entries`)).body.entries).toEqual([]);
+      const again = await staff.delete(`${base(b.entityId)}/entries/${reversalId}`);
       expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
     });
 
@@ -370,6 +569,29 @@ describe('ledger entries and lines', () => {
       expect([bookCancelled.status, bookCancelled.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR']);
     });
 
+    it('judges the body shape first (400), then the entry (404, 409 LEDGER_ENTRY_NOT_SCHEDULED_ERROR), then the new content', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const booked = await post(sale(b, 10), b);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'audit_trail'];
+      const replace = (entryId: string, body: Record<string, unknown>) => staff.patch(`${base(b.entityId)}/scheduled-entries/${entryId}`).send(body);
+      const good = { entryDate: '2026-07-02', memo: 'Arriendo', newLedgerEntryLines: scheduled.newLedgerEntryLines };
+      const unbalanced = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 2 }, { side: 'credit', ledgerAccountId: b.bank, amount: 1 }] };
+      const notFuture = { ...good, entryDate: '2026-06-15' };
+      const trio = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 95050, transactionCurrency: 'USD', transactionAmount: 10000, exchangeRate: '950.5' }, { side: 'credit', ledgerAccountId: b.sales, amount: 95050 }] };
+      const unknownAccount = { ...good, newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 1 }, { side: 'credit', ledgerAccountId: b.bank, amount: 1 }] };
+      await expectRefused(t, tables, replace(booked.id, { ...good, memo: undefined }), 400, 'VALIDATION_ERROR');
+      await expectRefused(t, tables, replace(randomUUID(), unbalanced), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
+      for (const body of [good, unbalanced, notFuture, trio, unknownAccount]) {
+        await expectRefused(t, tables, replace(booked.id, body), 409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR');
+      }
+      await expectRefused(t, tables, replace(scheduled.id, unbalanced), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, notFuture), 409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, trio), 400, 'VALIDATION_ERROR');
+      await expectRefused(t, tables, replace(scheduled.id, unknownAccount), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+    });
+
     it('refuses a date not after today and transaction-currency lines', async () => {
       const today = await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-15' });
       expect([today.status, today.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR']);
@@ -417,6 +639,20 @@ describe('ledger entries and lines', () => {
       await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);
       const res = await staff.patch(`${base()}/lines/${entry.lines[0].id}/account`).send({ ledgerAccountId: ledger.bank });
       expect([res.status, res.body.code]).toEqual([409, 'LEDGER_LINE_HAS_ALLOCATIONS_ERROR']);
+    });
+
+    it('refuses to move a line a document is linked to (LEDGER_LINE_DOCUMENT_LINKED_ERROR, through the documents port)', async () => {
+      const entry = await post(sale(ledger, 65));
+      const linked = entry.lines[1].id;
+      t.app.get(EntryLifecycleHooks).register({ documentLinkedLines: async (_entityId, lineIds) => new Set(lineIds.filter((id) => id === linked)) });
+      const res = await expectRefused(
+        t,
+        ['ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'],
+        staff.patch(`${base()}/lines/${linked}/account`).send({ ledgerAccountId: ledger.rent }),
+        409,
+        'LEDGER_LINE_DOCUMENT_LINKED_ERROR',
+      );
+      expect(res.body.params).toEqual({ lineId: linked });
     });
 
     it('marks accounts with entries: hasEntries, deleteBlockedBy and the type lock (D31)', async () => {
@@ -478,17 +714,19 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'audit_trail')).toBe(before + 1); // the lock-date change only
     });
 
-    it('judges a posting again when a Book is added between its read and its write (BOOK_REQUIRED_ERROR)', async () => {
+    it('judges a posting again when a Book is added between its read and its write, and writes it once as a Common Entry', async () => {
       const b = await setUpBooks(await freshEntity(world));
+      const body = sale(b, 10);
       const res = await whileTableLocked(
         t,
         'ledger_entries',
         1,
-        () => staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10)),
+        () => staff.post(`${base(b.entityId)}/entries`).send(body),
         () => staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201),
       );
-      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
-      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(0);
+      expect([res.status, res.body.bookId]).toEqual([201, null]);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(1);
+      expect(await countRows(t, 'audit_trail', 'resource_id = $1', [body.id])).toBe(1);
     });
 
     it('writes a posting whose facts changed in a way that does not touch it, once, with one audit row', async () => {
@@ -510,15 +748,24 @@ describe('ledger entries and lines', () => {
   });
 
   describe('posting facts remembered from earlier postings', () => {
-    it('are checked by the posting statement: a Book added since makes the next posting BOOK_REQUIRED_ERROR', async () => {
+    it('are checked by the posting statement: a lock date moved since makes the next posting LEDGER_PERIOD_LOCKED_ERROR', async () => {
       const b = await setUpBooks(await freshEntity(world));
       await post(sale(b, 10), b);
-      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-10' }).expect(200);
       const before = await countRows(t, 'audit_trail');
       const res = await staff.post(`${base(b.entityId)}/entries`).send(sale(b, 10));
-      expect([res.status, res.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
+      expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [b.entityId])).toBe(1);
       expect(await countRows(t, 'audit_trail')).toBe(before);
+    });
+
+    it('never refuse by themselves: a Book added since is found by the next posting naming it', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      await post(sale(b, 10), b);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      expect((await post({ ...sale(b, 10), bookId }, b)).bookId).toBe(bookId);
+      expect((await post(sale(b, 10), b)).bookId).toBeNull();
     });
 
     it('never refuse by themselves: a partner created after a PARTNER_NOT_FOUND_ERROR is found on the next posting', async () => {

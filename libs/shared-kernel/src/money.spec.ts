@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { convertMinorUnits, isRate } from './money';
+import { canonicalRate, convertMinorUnits, isRate } from './money';
 
 describe('money (D6, D7)', () => {
   it('converts between exponents with round half up', () => {
@@ -19,5 +19,24 @@ describe('money (D6, D7)', () => {
   it('accepts only positive decimal strings with at most 12 + 12 digits', () => {
     for (const ok of ['1', '0.5', '950.123456789012', '123456789012']) expect(isRate(ok)).toBe(true);
     for (const bad of ['0', '0.000', '-1', '1e3', '1.', '.5', '1234567890123', '1.1234567890123', 1.5, '']) expect(isRate(bad)).toBe(false);
+  });
+
+  it('writes every rate in one canonical form', () => {
+    const cases: Array<[string, string]> = [
+      ['950.50', '950.5'],
+      ['0950.500', '950.5'],
+      ['950.000', '950'],
+      ['950', '950'],
+      ['0.5', '0.5'],
+      ['000.000000000001', '0.000000000001'],
+      ['123456789012.123456789012', '123456789012.123456789012'],
+    ];
+    for (const [input, canonical] of cases) expect(canonicalRate(input)).toBe(canonical);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,12}(\.[0-9]{1,12})?$/), (rate) => {
+        const once = canonicalRate(rate);
+        return canonicalRate(once) === once && /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(once);
+      }),
+    );
   });
 });

@@ -11,6 +11,15 @@ export function isRate(value: unknown): value is string {
 }
 
 /**
+ * The one written form of a rate (spec: a plain decimal string): no leading zeros in the whole
+ * part, no trailing zeros in the fraction, no trailing point. `950.50` and `0950.5` are `950.5`;
+ * `950.000` is `950`. Never exponent notation.
+ */
+export function canonicalRate(value: string): string {
+  return new Big(value).toFixed();
+}
+
+/**
  * D7: converts minor units of one currency into minor units of another at a decimal rate,
  * round half up: round_half_up(amount / 10^fromExponent * rate * 10^toExponent).
  */

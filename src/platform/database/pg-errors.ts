@@ -3,6 +3,8 @@ import { QueryFailedError } from 'typeorm';
 interface PgDriverError {
   code?: string;
   constraint?: string;
+  table?: string;
+  detail?: string;
 }
 
 function driverError(error: unknown): PgDriverError | null {
@@ -15,6 +17,21 @@ function driverError(error: unknown): PgDriverError | null {
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = driverError(error);
   return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
+}
+
+/**
+ * The key values of a unique-key refusal on `table` (PostgreSQL's detail
+ * `Key (a, b)=(x, y) already exists.`), by column name; null for any other error.
+ */
+export function uniqueViolationKey(error: unknown, table: string): Record<string, string> | null {
+  const pg = driverError(error);
+  if (pg?.code !== '23505' || pg.table !== table) return null;
+  const match = /^Key \((.+)\)=\((.+)\) already exists\.?$/.exec(pg.detail ?? '');
+  if (!match) return {};
+  const columns = match[1].split(', ');
+  const values = match[2].split(', ');
+  if (columns.length !== values.length) return {};
+  return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
 }
 
 /** A foreign key (optionally a named one) refused the write. */

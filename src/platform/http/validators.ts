@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { isRate, isUuid } from '../../../libs/shared-kernel/src';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -45,6 +46,15 @@ export function PageLimit(max = 100): PropertyDecorator {
   );
 }
 
+/**
+ * A UUID in its 8-4-4-4-12 hex form, whatever its version and variant nibbles: the shape the
+ * path parameters accept (UuidParamsPipe), so an id accepted in a path is accepted in a body or
+ * a query too. (class-validator's IsUUID('all') refuses version 0 and other variants.)
+ */
+export function IsUuid(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => '$property must be a UUID' } }, options);
+}
+
 /** Opaque cursor of a keyset page. */
 export const IsCursor = () => Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: '$property must be a cursor returned by a previous page' });
 
@@ -60,7 +70,7 @@ export function OptionalNullableUuid(description?: string): PropertyDecorator {
     ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description }),
     IsOptional(),
     ValidateIf((_, value) => value !== null),
-    IsUUID(),
+    IsUuid(),
   );
 }
 
@@ -71,5 +81,13 @@ export function OptionalNullableIn(values: readonly string[], description?: stri
     IsOptional(),
     ValidateIf((_, value) => value !== null),
     IsIn(values as string[]),
+  );
+}
+
+/** D7: a rate is a decimal string (`^[0-9]{1,12}(\.[0-9]{1,12})?$`) greater than zero. */
+export function IsRate(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isRate', validator: { validate: isRate, defaultMessage: () => '$property must be a decimal string greater than zero, such as 950.25' } },
+    options,
   );
 }

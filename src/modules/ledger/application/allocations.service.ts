@@ -5,6 +5,8 @@ import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
 import { AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
 import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
+import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors';
+import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 
 const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
@@ -48,6 +50,7 @@ export class AllocationsService {
   constructor(
     private readonly entries: EntryRepository,
     private readonly books: BooksService,
+    private readonly chart: ChartRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -143,11 +146,18 @@ export class AllocationsService {
     };
   }
 
-  /** D38: unsettled by default; the totals describe the whole filtered set. Book-scoped. */
+  /**
+   * D38: unsettled by default; the totals describe the whole filtered set. Book-scoped. The
+   * account is what is read: unknown, 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR; not open-item, 400 (as
+   * the partner ledger); then the Book.
+   */
   async openItemLines(
     entityId: string,
     query: { accountId: string; partnerId?: string; includeSettled?: boolean; bookId?: string; cursor?: string; limit?: number },
   ): Promise<{ lines: ListedLine[]; nextCursor: string | null } & OpenItemSummary> {
+    const [account] = await this.chart.accountsByIds(entityId, [query.accountId]);
+    if (!account) throw ledgerAccountNotFound({ accountId: query.accountId });
+    if (account.tracking !== 'open_item') throw validationError('accountId', 'must be an open-item account');
     const bookId = await this.books.resolve(entityId, query.bookId);
     const limit = query.limit ?? 50;
     const filter = { accountId: query.accountId, partnerId: query.partnerId, includeSettled: query.includeSettled ?? false, bookId };

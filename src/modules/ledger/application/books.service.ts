@@ -31,8 +31,8 @@ export class BooksService {
   }
 
   /**
-   * The one piece every book-scoped read and write applies: the Book named by `bookId`, or null
-   * for an Entity without Books (then entries are common entries).
+   * The one piece every book-scoped read applies: the Book named by `bookId`, or null for an
+   * Entity without Books (then every entry is a common entry).
    */
   async resolve(entityId: string, bookId: string | undefined | null): Promise<string | null> {
     return resolveBook(await this.books.list(entityId), bookId);

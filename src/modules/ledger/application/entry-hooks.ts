@@ -15,6 +15,11 @@ export interface EntryLifecycleHook {
   entriesLeftBooks?(entityId: string, entryIds: string[]): Promise<Partial<SeveredRecords>>;
   /** Entries unbooked or cancelled: linked to-dos become stand-alone. */
   entriesGone?(entityId: string, entryIds: string[]): Promise<void>;
+  /**
+   * Which of these lines a document (an invoice, a bank movement) is linked to: such a line keeps
+   * its account (spec, line account change; LEDGER_LINE_DOCUMENT_LINKED_ERROR).
+   */
+  documentLinkedLines?(entityId: string, lineIds: string[]): Promise<Set<string>>;
 }
 
 @Injectable()
@@ -37,6 +42,15 @@ export class EntryLifecycleHooks {
 
   async entriesGone(entityId: string, entryIds: string[]): Promise<void> {
     for (const hook of this.hooks) await hook.entriesGone?.(entityId, entryIds);
+  }
+
+  /** No module links documents to lines yet (invoices, bank movements): then no query at all. */
+  async documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    const linked = new Set<string>();
+    for (const hook of this.hooks) {
+      for (const lineId of (await hook.documentLinkedLines?.(entityId, lineIds)) ?? []) linked.add(lineId);
+    }
+    return linked;
   }
 }
 

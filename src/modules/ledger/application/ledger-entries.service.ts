@@ -9,7 +9,7 @@ import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { isResultType } from '../domain/account-types';
 import { AllocationRow, EntryRepository, ListedLine, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../domain/entry-ports';
-import { resolveBook } from '../domain/books-dimensions';
+import { bookOfNewEntry } from '../domain/books-dimensions';
 import {
   assertEntryDate,
   assertOpenPeriod,
@@ -157,7 +157,7 @@ export class LedgerEntriesService {
     facts: PostingFacts | null,
   ): LedgerEntry {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
-    const bookId = resolveBook(facts.bookIds.map((id) => ({ id })), input.bookId);
+    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
     if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
     assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     const context: PostingContext = {
@@ -244,12 +244,11 @@ export class LedgerEntriesService {
   async reverse(entityId: string, entryId: string, input: { id: string; reversalDate: string; memo?: string }): Promise<ReversalResult> {
     const terms = await this.entities.postingTerms(entityId);
     const original = await this.locked(entityId, entryId);
-    assertOpenPeriod(input.reversalDate, terms.ledgerLockDate);
-    if (input.reversalDate > this.clock.today()) {
-      throw new DomainError('LEDGER_ENTRY_DATE_IN_FUTURE_ERROR', 'The reversal date is after today', { reversalDate: input.reversalDate, today: this.clock.today() });
-    }
+    // The reversal id is the idempotency id: a replay answers that it exists, not that the
+    // original (reversed by the first call) is no longer reversible.
+    if (await this.entries.exists(entityId, input.id)) throw alreadyExists(input.id);
     const now = this.clock.now();
-    const mirror = original.reverse({ ...input, lineIds: original.lines.map(() => newId()) }, now);
+    const mirror = original.reverse({ ...input, lineIds: original.lines.map(() => newId()), ledgerLockDate: terms.ledgerLockDate }, now);
     await translateUniqueViolation(() => this.entries.insert(mirror), () => alreadyExists(input.id));
     await this.entries.saveHeader(original);
 
@@ -270,23 +269,41 @@ export class LedgerEntriesService {
       }));
     await this.entries.insertAllocations(netting);
     const severed = await this.hooks.entriesLeftBooks(entityId, [original.id]);
-    return { reversalEntry: mirror, reversedEntry: original, settledChainEntries: [], ...severed };
+    const [reversalEntry, reversedEntry] = await this.persisted(entityId, [mirror, original]);
+    return { reversalEntry, reversedEntry, settledChainEntries: [], ...severed };
+  }
+
+  /**
+   * The entries as stored at the end of a mutation: allocations made or removed by it change
+   * open amounts that the aggregates in hand do not follow (the response must equal a GET).
+   */
+  private async persisted(entityId: string, entries: LedgerEntry[]): Promise<LedgerEntry[]> {
+    const stored = await this.entries.findMany(entityId, entries.map((e) => e.id));
+    if (stored.length !== entries.length) throw new Error('An entry written by this mutation could not be read back');
+    return stored;
   }
 
   /**
    * D35: a live entry becomes `deleted`; its lines' allocations go (the other sides get their
-   * open amounts back). Unbooking a reversal puts its original back to `active`.
+   * open amounts back). Unbooking a reversal puts its original back to `active`; unbooking an
+   * original that has been reversed takes its reversal with it (both `deleted`, the reversal
+   * listed among the settled chain entries).
    */
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
+    const reversal = entry.status === 'reversed' && entry.reversedByEntryId ? await this.entries.lock(entityId, entry.reversedByEntryId) : null;
+    if (reversal) assertOpenPeriod(reversal.entryDate, terms.ledgerLockDate);
     const now = this.clock.now();
-    entry.unbook(now);
-    await this.releaseAllocations(entityId, entry.lines.map((l) => l.id));
-    await this.entries.saveHeader(entry);
-    await this.entries.shiftTotals(entityId, entryId, -1);
-    const settledChainEntries: LedgerEntry[] = [];
+    entry.unbook(now, reversal);
+    const gone = reversal ? [entry, reversal] : [entry];
+    await this.releaseAllocations(entityId, gone.flatMap((e) => e.lines.map((l) => l.id)));
+    for (const e of gone) {
+      await this.entries.saveHeader(e);
+      await this.entries.shiftTotals(entityId, e.id, -1);
+    }
+    const settledChainEntries: LedgerEntry[] = reversal ? [reversal] : [];
     if (entry.reversalOfEntryId) {
       const original = await this.entries.lock(entityId, entry.reversalOfEntryId);
       if (original) {
@@ -295,9 +312,10 @@ export class LedgerEntriesService {
         settledChainEntries.push(original);
       }
     }
-    const severed = await this.hooks.entriesLeftBooks(entityId, [entry.id]);
-    await this.hooks.entriesGone(entityId, [entry.id]);
-    return { unbookedEntry: entry, settledChainEntries, ...severed };
+    const severed = await this.hooks.entriesLeftBooks(entityId, gone.map((e) => e.id));
+    await this.hooks.entriesGone(entityId, gone.map((e) => e.id));
+    const [unbookedEntry, ...settled] = await this.persisted(entityId, [entry, ...settledChainEntries]);
+    return { unbookedEntry, settledChainEntries: settled, ...severed };
   }
 
   async bookScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {
@@ -313,12 +331,15 @@ export class LedgerEntriesService {
   async replaceScheduled(entityId: string, entryId: string, input: Omit<NewEntryInput, 'id' | 'bookId'>): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
+    // The body's shape was checked by the pipe (400); the entry's state (409) comes before the
+    // checks of the new content (dates, lines), as on every other route.
+    entry.requireScheduled();
     this.refuseTransactionCurrency(input.lines);
     assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
     const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
     entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
-    await translateUniqueViolation(() => this.entries.replaceLines(entry), () => validation('newLedgerEntryLines', 'line ids must be new'));
+    await this.entries.replaceLines(entry);
     return entry;
   }
 
@@ -349,6 +370,9 @@ export class LedgerEntriesService {
     const { line } = await this.editableLine(entityId, lineId);
     if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
       throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
+    }
+    if ((await this.hooks.documentLinkedLines(entityId, [lineId])).has(lineId)) {
+      throw new DomainError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
     }
     const [account] = await this.chart.accountsByIds(entityId, [accountId]);
     if (!account) throw ledgerAccountNotFound({ accountId });

@@ -47,7 +47,7 @@ export const dimensionValueInUse = e('DIMENSION_VALUE_IN_USE_ERROR', 'The value 
 export const dimensionValueHasChildren = e('DIMENSION_VALUE_HAS_CHILDREN_ERROR', 'The value has child values');
 
 /**
- * The Book a request reads or writes, by the rules of the spec's "Books": once an Entity keeps
+ * The Book a book-scoped read reads, by the rules of the spec's "Books": once an Entity keeps
  * Books, `bookId` is required (409 BOOK_REQUIRED_ERROR); it must be a Book of the Entity, and an
  * Entity without Books accepts none (404 BOOK_NOT_FOUND_ERROR, D33a). Null means "common only".
  */
@@ -58,5 +58,17 @@ export function resolveBook(books: readonly Pick<Book, 'id'>[], bookId: string |
   }
   if (!bookId) throw bookRequired();
   if (!books.some((book) => book.id === bookId)) throw bookNotFound({ bookId });
+  return bookId;
+}
+
+/**
+ * The Book of a new entry (spec "Book" rule 2): without `bookId` (absent or null) it is a Common
+ * Entry, counted in every Book, whether or not the Entity keeps Books; a named Book must be one
+ * of the Entity's (404 BOOK_NOT_FOUND_ERROR, also when it keeps none, D33a). BOOK_REQUIRED_ERROR
+ * is for book-scoped reads only.
+ */
+export function bookOfNewEntry(bookIds: readonly string[], bookId: string | undefined | null): string | null {
+  if (bookId === undefined || bookId === null) return null;
+  if (!bookIds.includes(bookId)) throw bookNotFound({ bookId });
   return bookId;
 }

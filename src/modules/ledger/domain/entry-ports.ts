@@ -106,6 +106,10 @@ export abstract class EntryRepository {
   /** Writes the entry, its lines, their tags and totals; false when `unchanged` did not hold. */
   abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<boolean>;
   abstract find(entityId: string, entryId: string): Promise<LedgerEntry | null>;
+  /** The entries with these ids, as stored now, in the order of `entryIds` (missing ones left out). */
+  abstract findMany(entityId: string, entryIds: string[]): Promise<LedgerEntry[]>;
+  /** Whether an entry (of any status) has this id. */
+  abstract exists(entityId: string, entryId: string): Promise<boolean>;
   /** Locks the entry row (FOR UPDATE) for the rest of the transaction. */
   abstract lock(entityId: string, entryId: string): Promise<LedgerEntry | null>;
   /** Writes header and status, and the lines' copies of date and status. */

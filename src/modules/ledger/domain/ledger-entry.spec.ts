@@ -86,7 +86,7 @@ describe('LedgerEntry', () => {
     fc.assert(
       fc.property(balancedLines, (lines) => {
         const original = post(lines);
-        const mirror = original.reverse({ id: 'rev', reversalDate: '2026-06-01', lineIds: lines.map((_, i) => `r${i}`) }, now);
+        const mirror = original.reverse({ id: 'rev', reversalDate: '2026-06-01', lineIds: lines.map((_, i) => `r${i}`), ledgerLockDate: null }, now);
         const net = new Map<string, number>();
         for (const l of [...original.lines, ...mirror.lines]) {
           net.set(l.ledgerAccountId, (net.get(l.ledgerAccountId) ?? 0) + (l.side === 'debit' ? l.amount : -l.amount));
@@ -131,6 +131,8 @@ describe('LedgerEntry', () => {
     expect(codeOf(() => post([line('debit', 'bank', 95051, usd), line('credit', 'sales', 95051)]))).toBe('LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR');
     expect(codeOf(() => post([line('debit', 'bank', 1, { transactionCurrency: 'USD' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
     expect(codeOf(() => post([line('debit', 'bank', 1, { ...usd, transactionCurrency: 'XYZ' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => post([line('debit', 'bank', 1, { ...usd, exchangeRate: '0.0' }), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(post([line('debit', 'bank', 95050, { ...usd, exchangeRate: '0950.500' }), line('credit', 'sales', 95050)]).lines[0].exchangeRate).toBe('950.5');
   });
 
   it('moves between statuses only through the named transitions (D35)', () => {
@@ -142,17 +144,32 @@ describe('LedgerEntry', () => {
     expect(codeOf(() => scheduled.cancel(now))).toBe('LEDGER_ENTRY_NOT_SCHEDULED_ERROR');
 
     const entry = post([line('debit', 'bank', 5), line('credit', 'sales', 5)]);
-    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'] }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
-    const mirror = entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'] }, now);
-    expect(codeOf(() => entry.reverse({ id: 'r2', reversalDate: '2026-06-02', lineIds: ['c', 'd'] }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
-    expect(codeOf(() => mirror.reverse({ id: 'r3', reversalDate: '2026-06-02', lineIds: ['e', 'f'] }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
-    expect(codeOf(() => entry.unbook(now))).toBe('LEDGER_ENTRY_HAS_REVERSAL_ERROR');
+    // D36's order: the date against the original, then against the lock date; a future date is no refusal.
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'], ledgerLockDate: '2026-06-01' }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'], ledgerLockDate: '2026-06-01' }, now))).toBe('LEDGER_PERIOD_LOCKED_ERROR');
+    expect(entry.status).toBe('active');
+    expect(codeOf(() => entry.reverse({ id: 'r', reversalDate: '2026-05-31', lineIds: ['a', 'b'], ledgerLockDate: null }, now))).toBe('LEDGER_REVERSAL_DATE_INVALID_ERROR');
+    const mirror = entry.reverse({ id: 'r', reversalDate: '2026-06-01', lineIds: ['a', 'b'], ledgerLockDate: null }, now);
+    expect(codeOf(() => entry.reverse({ id: 'r2', reversalDate: '2026-06-02', lineIds: ['c', 'd'], ledgerLockDate: null }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    expect(codeOf(() => mirror.reverse({ id: 'r3', reversalDate: '2026-06-02', lineIds: ['e', 'f'], ledgerLockDate: null }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    // The state is judged before any date: a reversed original is not reversible whatever the lock date.
+    expect(codeOf(() => entry.reverse({ id: 'r4', reversalDate: '2026-05-01', lineIds: ['g', 'h'], ledgerLockDate: '2026-12-31' }, now))).toBe('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR');
+    expect(() => entry.unbook(now)).toThrow(/unbooked together with its reversal/);
     mirror.unbook(now);
     entry.restoreAfterReversalUnbooked(now);
     expect(entry.status).toBe('active');
     entry.unbook(now);
     expect(entry.status).toBe('deleted');
     expect(codeOf(() => entry.unbook(now))).toBe('LEDGER_ENTRY_NOT_LIVE_ERROR');
+
+    // A reversed original leaves the books with its reversal.
+    const original = post([line('debit', 'bank', 7), line('credit', 'sales', 7)]);
+    const reversal = original.reverse({ id: 'r5', reversalDate: '2026-06-01', lineIds: ['i', 'j'], ledgerLockDate: null }, now);
+    const stranger = post([line('debit', 'bank', 7), line('credit', 'sales', 7)]);
+    expect(() => original.unbook(now, stranger)).toThrow(/unbooked together with its reversal/);
+    original.unbook(now, reversal);
+    expect([original.status, reversal.status]).toEqual(['deleted', 'deleted']);
+    expect([original.reversedByEntryId, reversal.reversalOfEntryId]).toEqual(['r5', original.id]);
   });
 
   it('judges dates against today and the lock date (D24, D33)', () => {

@@ -1,4 +1,4 @@
-import { convertMinorUnits, DomainError, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, convertMinorUnits, DomainError, isRate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, Tracking } from './account-types';
 
 export type Side = 'debit' | 'credit';
@@ -60,6 +60,8 @@ const err = (code: string, message: string, params: Record<string, unknown> = {}
 
 export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
 export const lineNotFound = (lineId: string) => err('LEDGER_LINE_NOT_FOUND_ERROR', 'No ledger line with this id in the Entity', { lineId });
+export const lineAlreadyExists = (lineId: string | null) =>
+  err('LEDGER_LINE_ALREADY_EXISTS_ERROR', 'A ledger line with this id already exists', lineId ? { lineId } : {});
 export const entryNotLive = (entryId: string, status: EntryStatus) => err('LEDGER_ENTRY_NOT_LIVE_ERROR', 'The entry is not live', { entryId, status });
 export const periodLocked = (date: string, ledgerLockDate: string) =>
   err('LEDGER_PERIOD_LOCKED_ERROR', 'The date is on or before the ledger lock date', { date, ledgerLockDate });
@@ -101,6 +103,15 @@ export class LedgerEntry {
   /** The rules every line set obeys, on create and when a scheduled entry's lines are replaced. */
   static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
     if (lines.length < 2) throw err('LEDGER_ENTRY_LINE_COUNT_ERROR', 'An entry has at least two lines', { lineCount: lines.length });
+    const firstWithId = new Map<string, number>();
+    lines.forEach((line, index) => {
+      const first = firstWithId.get(line.id);
+      if (first === undefined) firstWithId.set(line.id, index);
+      else {
+        const path = `newLedgerEntryLines[${index}].id`;
+        throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
+      }
+    });
     let debits = 0;
     let credits = 0;
     const judged = lines.map((line, index): EntryLine => {
@@ -128,7 +139,7 @@ export class LedgerEntry {
         partnerId: line.partnerId,
         transactionCurrency: line.transactionCurrency,
         transactionAmount: line.transactionAmount,
-        exchangeRate: line.exchangeRate,
+        exchangeRate: line.exchangeRate === null ? null : canonicalRate(line.exchangeRate),
         isOpenItem: account.tracking === 'open_item',
         allocatedAmount: 0,
         dimensionValues,
@@ -171,7 +182,12 @@ export class LedgerEntry {
         errors: [{ path: `${path}.transactionCurrency`, message: 'must be an ISO 4217 currency code' }],
       });
     }
-    const expected = convertMinorUnits(line.transactionAmount!, line.exchangeRate!, from, to);
+    if (!isRate(line.exchangeRate)) {
+      throw lineError('VALIDATION_ERROR', 'exchangeRate must be a decimal string greater than zero', index, {
+        errors: [{ path: `${path}.exchangeRate`, message: 'must be a decimal string greater than zero' }],
+      });
+    }
+    const expected = convertMinorUnits(line.transactionAmount!, line.exchangeRate, from, to);
     if (expected !== line.amount) {
       throw lineError('LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR', 'amount is not transactionAmount converted at exchangeRate', index, {
         expectedAmount: expected,
@@ -249,10 +265,13 @@ export class LedgerEntry {
   }
 
   /**
-   * D36: the mirror of an active, non-reversal entry, dated after it, with every line on the
-   * other side. The original becomes `reversed`.
+   * D36: the mirror of an active, non-reversal entry, dated after it and after the lock date, with
+   * every line on the other side. The original becomes `reversed`. The refusals come in D36's
+   * order: the original's state, then the reversal date against the original, then against the
+   * lock date. A reversal may be dated after today: D33's future-date rule is for create and
+   * PATCH, and D36 names every refusal of a reversal.
    */
-  reverse(input: { id: string; reversalDate: string; memo?: string; lineIds: string[] }, now: Date): LedgerEntry {
+  reverse(input: { id: string; reversalDate: string; memo?: string; lineIds: string[]; ledgerLockDate: string | null }, now: Date): LedgerEntry {
     if (this.state.status !== 'active' || this.state.source === 'reversal' || this.state.reversalOfEntryId !== null) {
       throw err('LEDGER_ENTRY_NOT_REVERSIBLE_ERROR', 'Only an active entry that is not itself a reversal can be reversed', {
         entryId: this.state.id,
@@ -265,6 +284,7 @@ export class LedgerEntry {
         reversalDate: input.reversalDate,
       });
     }
+    assertOpenPeriod(input.reversalDate, input.ledgerLockDate);
     const mirror = new LedgerEntry({
       entityId: this.state.entityId,
       id: input.id,
@@ -291,16 +311,18 @@ export class LedgerEntry {
   }
 
   /**
-   * D35: unbooking makes a live entry `deleted`. An original that has been reversed is unbooked
-   * only after its reversal (which puts it back to `active`), so no reversal is left orphaned.
+   * D35: unbooking makes a live entry (`active` or `reversed`, spec state table) `deleted`. An
+   * original that has been reversed leaves the books with its reversal, which is passed in and
+   * becomes `deleted` too: a reversal left without its original would misstate every account it
+   * touches. Both keep their links (`reversedByEntryId`, `reversalOfEntryId`) as history.
    */
-  unbook(now: Date): void {
+  unbook(now: Date, reversal: LedgerEntry | null = null): void {
     if (!this.isLive) throw entryNotLive(this.state.id, this.state.status);
     if (this.state.status === 'reversed') {
-      throw err('LEDGER_ENTRY_HAS_REVERSAL_ERROR', 'Unbook the reversal of this entry first', {
-        entryId: this.state.id,
-        reversedByEntryId: this.state.reversedByEntryId,
-      });
+      if (!reversal || reversal.id !== this.state.reversedByEntryId || reversal.reversalOfEntryId !== this.state.id) {
+        throw new Error(`Entry ${this.state.id} has been reversed: it is unbooked together with its reversal`);
+      }
+      reversal.unbook(now);
     }
     this.state = { ...this.state, status: 'deleted', updatedAt: now };
   }
@@ -315,7 +337,8 @@ export class LedgerEntry {
     return { ...this.state, lines: this.state.lines.map((line) => ({ ...line, dimensionValues: [...line.dimensionValues] })) };
   }
 
-  private requireScheduled(): void {
+  /** Scheduled-entry routes judge the entry's state before the content of the request. */
+  requireScheduled(): void {
     if (this.state.status !== 'scheduled') {
       throw err('LEDGER_ENTRY_NOT_SCHEDULED_ERROR', 'The entry is not a scheduled entry', { entryId: this.state.id, status: this.state.status });
     }

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { AuditTrailRow, Page } from '../../../../../libs/contracts/src';
 import { Authenticated, StaffOnly } from '../../../../platform/auth/decorators';
-import { IsCursor, IsIsoDateOrDateTime, PageLimit } from '../../../../platform/http/validators';
+import { IsCursor, IsIsoDateOrDateTime, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { AuditTrailQueryService } from '../../application/audit-trail-query.service';
 import { OrganizationsService } from '../../../organizations/application/organizations.service';
 
@@ -20,7 +20,7 @@ export class AuditTrailQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   actorUserId?: string;
 
   @ApiPropertyOptional({ example: 'organization' })

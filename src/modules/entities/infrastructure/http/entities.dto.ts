@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import type { Entity, EntityEditability } from '../../../../../libs/contracts/src';
-import { IfPresent, IsIsoDate, NotBlank } from '../../../../platform/http/validators';
+import { IfPresent, IsIsoDate, IsUuid, NotBlank } from '../../../../platform/http/validators';
 
 
 export class CreateEntityBody {
   @ApiProperty({ format: 'uuid', description: 'Idempotency id' })
-  @IsUUID()
+  @IsUuid()
   id: string;
 
   @ApiProperty({ example: 'Comercial Andes SpA' })
@@ -35,7 +35,7 @@ export class CreateEntityBody {
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Without it, a new Organization named after the Entity is made (D20)' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   organizationId?: string;
 }
 
@@ -81,7 +81,7 @@ export class ParentBody {
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   @IsDefined()
   @ValidateIf((_, value) => value !== null)
-  @IsUUID()
+  @IsUuid()
   parentEntityId: string | null;
 }
 
@@ -96,7 +96,7 @@ export class AccountingPoliciesBody {
 
 export class MoveEntityBody {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   organizationId: string;
 }
 

@@ -10,12 +10,12 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
-  IsUUID,
   MaxLength,
   MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsUuid } from '../../../../platform/http/validators';
 import type {
   ApiKeyCreated,
   ApiKeyPermissions,
@@ -102,7 +102,7 @@ export class MintApiKeyBody {
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'Confines the key to one Entity the owner can reach' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   entityId?: string | null;
 }
 
@@ -131,7 +131,7 @@ export class ApiKeyCreatedResponse implements ApiKeyCreated {
 
 export class CreateUserBody {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   id: string;
 
   @ApiProperty({ example: 'ana@example.cl' })

@@ -1,23 +1,23 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { IsCursor, PageLimit } from '../../../../platform/http/validators';
+import { IsCursor, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { AllocationsService } from '../../application/allocations.service';
 import { AllocationResponse, ListedLineResponse } from './entries.dto';
 import { EntryPresenter } from './entry-presenter';
 
 class AllocationsQuery {
-  @ApiProperty({ format: 'uuid', description: 'Allocations where the line is the debit or the credit side' }) @IsUUID() lineId: string;
+  @ApiProperty({ format: 'uuid', description: 'Allocations where the line is the debit or the credit side' }) @IsUuid() lineId: string;
 }
 
 class CreateAllocationBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
-  @ApiProperty({ format: 'uuid' }) @IsUUID() debitLineId: string;
-  @ApiProperty({ format: 'uuid' }) @IsUUID() creditLineId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() debitLineId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() creditLineId: string;
   @ApiProperty({ description: 'Positive integer, not above either open amount' }) @IsInt() @Min(1) @Max(MAX_AMOUNT) amount: number;
 }
 
@@ -26,7 +26,7 @@ class MatchBody {
   @IsArray()
   @ArrayMinSize(2)
   @ArrayMaxSize(500)
-  @IsUUID('all', { each: true })
+  @IsUuid({ each: true })
   lineIds: string[];
 }
 
@@ -37,8 +37,8 @@ class MatchResponse {
 }
 
 class OpenItemQuery {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() accountId: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() partnerId?: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() accountId: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() partnerId?: string;
 
   @ApiPropertyOptional({ default: false })
   @IsOptional()
@@ -46,7 +46,7 @@ class OpenItemQuery {
   @IsBoolean()
   includeSettled?: boolean;
 
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() bookId?: string;
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
 }
@@ -116,7 +116,8 @@ export class AllocationsController {
 
   @Get('open-item-lines')
   @ApiOkResponse({ type: OpenItemResponse, description: 'Open-item lines, oldest first, unsettled by default (D38)' })
-  @ApiNotFoundResponse({ description: 'BOOK_NOT_FOUND_ERROR' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (also an account that is not open-item)' })
+  @ApiNotFoundResponse({ description: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'BOOK_REQUIRED_ERROR' })
   async openItems(@Param('entityId') entityId: string, @Query() query: OpenItemQuery): Promise<OpenItemResponse> {
     const result = await this.allocations.openItemLines(entityId, query);

@@ -78,7 +78,8 @@ export class EntriesController {
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({
-    description: 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+    description:
+      'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.create(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
@@ -114,9 +115,12 @@ export class EntriesController {
 
   @Delete('entries/:entryId')
   @Audit('ledger_entry.unbook', 'ledger_entry')
-  @ApiOkResponse({ type: UnbookResponse, description: 'The unbooked entry and what it severed' })
+  @ApiOkResponse({
+    type: UnbookResponse,
+    description: 'The unbooked entry and what it severed; settled chain entries: the original of an unbooked reversal (active again), or the reversal of an unbooked original (deleted with it)',
+  })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
-  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_ENTRY_HAS_REVERSAL_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
@@ -128,7 +132,7 @@ export class EntriesController {
   @ApiCreatedResponse({ type: EntryResponse, description: 'The scheduled entry with its lines' })
   @ApiBadRequestResponse({ description: `${POSTING_400}; transaction-currency lines are refused` })
   @ApiNotFoundResponse({ description: POSTING_404 })
-  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, BOOK_REQUIRED_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
     const entry = await this.ledger.createScheduled(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
     return this.present.entry1(entityId, entry);
@@ -149,7 +153,7 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryResponse, description: 'The scheduled entry with its new date, texts and line set' })
   @ApiBadRequestResponse({ description: POSTING_400 })
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
-  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR' })
+  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
     const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) });
     return this.present.entry1(entityId, entry);

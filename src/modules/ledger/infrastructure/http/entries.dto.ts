@@ -8,7 +8,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -16,34 +15,34 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { MAX_AMOUNT, RATE_PATTERN } from '../../../../../libs/shared-kernel/src';
-import { IfPresent, IsCursor, IsIsoDate, NotBlank, PageLimit } from '../../../../platform/http/validators';
+import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
+import { IfPresent, IsCursor, IsIsoDate, IsRate, IsUuid, NotBlank, PageLimit } from '../../../../platform/http/validators';
 import type { EntrySource, EntryStatus, Side } from '../../domain/ledger-entry';
 
 const Nullable = () => ValidateIf((_, v) => v !== null && v !== undefined);
 const STATUS_FILTERS = ['live', 'all', 'active', 'reversed', 'deleted', 'cancelled', 'scheduled'];
 
 export class NewLineBody {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Made by the service when absent' }) @IsOptional() @IsUUID() id?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Made by the service when absent' }) @IsOptional() @IsUuid() id?: string;
   @ApiProperty({ enum: ['debit', 'credit'] }) @IsIn(['debit', 'credit']) side: Side;
-  @ApiProperty({ format: 'uuid' }) @IsUUID() ledgerAccountId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() ledgerAccountId: string;
   @ApiProperty({ description: 'Positive integer, minor units of the functional currency' }) @IsInt() @Min(1) @Max(MAX_AMOUNT) amount: number;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(1000) description?: string | null;
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) @Nullable() @IsUUID() partnerId?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) @Nullable() @IsUuid() partnerId?: string | null;
 
   @ApiPropertyOptional({ type: [String], description: 'At most one value per Dimension; only on Result Accounts' })
   @IfPresent()
   @IsArray()
   @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @IsUuid({ each: true })
   dimensionValueIds?: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'USD' }) @Nullable() @IsString() @Matches(/^[A-Z]{3}$/) transactionCurrency?: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) @Nullable() @IsInt() @Min(1) @Max(MAX_AMOUNT) transactionAmount?: number | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: '950.5', description: 'Functional units per transaction unit (D7)' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '950.5', description: 'Functional units per transaction unit (D7), greater than zero; answered in canonical form (950.50 is 950.5)' })
   @Nullable()
   @IsString()
-  @Matches(RATE_PATTERN, { message: '$property must be a decimal string such as 950.25' })
+  @IsRate()
   exchangeRate?: string | null;
 }
 
@@ -57,11 +56,14 @@ class LinesBody {
 }
 
 export class CreateEntryBody extends LinesBody {
-  @ApiProperty({ format: 'uuid', description: 'Idempotency id' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid', description: 'Idempotency id' }) @IsUuid() id: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() entryDate: string;
   @ApiProperty() @IsString() @NotBlank() @MaxLength(1000) memo: string;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(10000) notes?: string | null;
-  @ApiPropertyOptional({ format: 'uuid', description: 'The Book of a Book Entry; required once the Entity keeps Books' }) @IfPresent() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The Book of a Book Entry; absent or null posts a Common Entry, counted in every Book' })
+  @Nullable()
+  @IsUuid()
+  bookId?: string | null;
 }
 
 export class ReplaceScheduledBody extends LinesBody {
@@ -77,7 +79,7 @@ export class EditEntryBody {
 }
 
 export class ReverseEntryBody {
-  @ApiProperty({ format: 'uuid', description: 'Id of the reversal entry (idempotency id)' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid', description: 'Id of the reversal entry (idempotency id)' }) @IsUuid() id: string;
   @ApiProperty({ format: 'date', description: 'After the original entry date and the lock date' }) @IsIsoDate() reversalDate: string;
   @ApiPropertyOptional() @IfPresent() @IsString() @NotBlank() @MaxLength(1000) memo?: string;
 }
@@ -87,39 +89,39 @@ export class EntriesQuery {
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
   @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'live' }) @IsOptional() @IsIn(STATUS_FILTERS) status?: string;
   @ApiPropertyOptional({ description: 'Case-insensitive part of memo or notes' }) @IsOptional() @IsString() @MaxLength(200) search?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() accountId?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() partnerId?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() accountId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() partnerId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() bookId?: string;
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
 }
 
 export class LinesQuery {
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() accountId?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() partnerId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() accountId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() partnerId?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
   @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'live' }) @IsOptional() @IsIn(STATUS_FILTERS) status?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() bookId?: string;
 }
 
 export class LinePartnerBody {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null clears' })
   @IsDefined()
   @Nullable()
-  @IsUUID()
+  @IsUuid()
   partnerId: string | null;
 }
 
 export class LineAccountBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() ledgerAccountId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() ledgerAccountId: string;
 }
 
 export class LineDimensionValuesBody {
   @ApiProperty({ type: [String], description: 'Replaces the tag set; an empty array untags' })
   @IsArray()
   @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @IsUuid({ each: true })
   dimensionValueIds: string[];
 }
 

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IfPresent, NotBlank, OptionalNullableIn, OptionalNullableUuid } from '../../../../platform/http/validators';
+import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IfPresent, IsUuid, NotBlank, OptionalNullableIn, OptionalNullableUuid } from '../../../../platform/http/validators';
 import { ACCOUNT_TYPES, AccountType, NormalSide, SUBTYPES, Subtype, Tracking, TRACKINGS } from '../../domain/account-types';
 
 /** A non-empty display name. */
@@ -10,7 +10,7 @@ const Name = () => applyDecorators(IsString(), IsNotEmpty(), NotBlank(), MaxLeng
 const Code = () => applyDecorators(IsString(), IsNotEmpty(), NotBlank(), MaxLength(50));
 
 export class CreateGroupBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
 
   @OptionalNullableUuid() parentGroupId?: string | null;
 
@@ -20,7 +20,7 @@ export class CreateGroupBody {
 }
 
 export class CreateAccountBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
   @ApiProperty({ example: 'Caja' }) @Name() name: string;
   @ApiProperty({ example: '1101' }) @Code() code: string;
   @ApiProperty({ enum: ACCOUNT_TYPES }) @IsIn(ACCOUNT_TYPES) type: AccountType;
@@ -43,18 +43,18 @@ export class UpdateAccountBody {
 }
 
 export class InitializeChartBody {
-  @ApiProperty({ format: 'uuid', description: 'Idempotency id of the initialization' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid', description: 'Idempotency id of the initialization' }) @IsUuid() id: string;
   @ApiProperty({ example: 'cl-pyme' }) @applyDecorators(IsString(), IsNotEmpty(), MaxLength(100)) templateKey: string;
   @ApiProperty({ example: '2025.1' }) @applyDecorators(IsString(), IsNotEmpty(), MaxLength(100)) templateVersion: string;
 }
 
 export class CreateBookBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
   @ApiProperty({ example: 'IFRS' }) @Name() name: string;
 }
 
 export class DimensionBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
   @ApiProperty({ example: 'Cost center' }) @Name() name: string;
 }
 
@@ -63,7 +63,7 @@ export class RenameDimensionBody {
 }
 
 export class CreateDimensionValueBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
   @ApiProperty({ example: 'CC-01' }) @Code() code: string;
   @ApiProperty({ example: 'Santiago' }) @Name() name: string;
 

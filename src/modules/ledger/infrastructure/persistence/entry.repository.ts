@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
+import { uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
+import { canonicalRate } from '../../../../../libs/shared-kernel/src';
 import { postingFactsJson } from './posting-reader';
-import { EntryLine, EntrySource, EntryStatus, LedgerEntry, LIVE_STATUSES } from '../../domain/ledger-entry';
+import { EntryLine, EntrySource, EntryStatus, LedgerEntry, lineAlreadyExists, LIVE_STATUSES } from '../../domain/ledger-entry';
 
 type Row = Record<string, unknown>;
 
@@ -90,11 +92,25 @@ function TOTALS_UPSERT(relation: string, condition: string, sign: string): strin
     DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`;
 }
 
-/** PostgreSQL's numeric text drops nothing; trailing zeros of numeric(24,12) are trimmed for display. */
+/** numeric(24,12) as text keeps 12 decimals; the API writes the one canonical form (as on POST). */
 function rateText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const text = String(value);
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  return canonicalRate(String(value));
+}
+
+/**
+ * Runs a write of new lines; a line id that an existing line has (in the Entity) is the line's
+ * conflict, not the entry's: 409 LEDGER_LINE_ALREADY_EXISTS_ERROR. (The entry row is inserted
+ * before its lines, so a reused entry id is still LEDGER_ENTRY_ALREADY_EXISTS_ERROR.)
+ */
+async function lineKeysFree<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const key = uniqueViolationKey(error, 'ledger_lines');
+    if (key) throw lineAlreadyExists(key.id ?? null);
+    throw error;
+  }
 }
 
 function toLine(row: Row, dimensionValues: Array<{ id: string; dimensionId: string }>): ListedLine {
@@ -174,7 +190,7 @@ export class SqlEntryRepository extends EntryRepository {
       text = postingStatement(guarded, audit?.sql ?? null);
       postingStatements.set(variant, text);
     }
-    const [row] = await preparedQuery<{ written: number }>(this.txHost.tx, text, values);
+    const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));
     return row.written === 1;
   }
 
@@ -228,6 +244,17 @@ export class SqlEntryRepository extends EntryRepository {
   async find(entityId: string, entryId: string): Promise<LedgerEntry | null> {
     const [row] = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId]);
     return row ? (await this.hydrate(entityId, [row]))[0] : null;
+  }
+
+  async findMany(entityId: string, entryIds: string[]): Promise<LedgerEntry[]> {
+    if (entryIds.length === 0) return [];
+    const rows = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, entryIds]);
+    const byId = new Map((await this.hydrate(entityId, rows)).map((entry) => [entry.id, entry]));
+    return entryIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async exists(entityId: string, entryId: string): Promise<boolean> {
+    return (await this.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId])).length > 0;
   }
 
   async lock(entityId: string, entryId: string): Promise<LedgerEntry | null> {
@@ -309,7 +336,7 @@ export class SqlEntryRepository extends EntryRepository {
     );
     await this.query(`DELETE FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`, [s.entityId, s.id]);
     await this.saveHeader(entry);
-    await this.insertLines(entry);
+    await lineKeysFree(() => this.insertLines(entry));
   }
 
   async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsIn, IsOptional, IsString, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsUuid } from '../../../../platform/http/validators';
 import type { MembershipRole, OrganizationMember, OrganizationRecord, OrganizationSummary } from '../../../../../libs/contracts/src';
 import { MEMBERSHIP_ROLES } from '../../domain/membership';
 import { organizationNameProblem } from '../../domain/organization';
@@ -21,7 +22,7 @@ class OrganizationNameRule implements ValidatorConstraintInterface {
 export class CreateOrganizationBody {
   @ApiPropertyOptional({ format: 'uuid', description: 'Idempotency id; made by the service when absent' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   id?: string;
 
   @ApiProperty({ example: 'Grupo Andes', description: '1 to 200 characters after trimming, unique ignoring case' })
@@ -39,7 +40,7 @@ export class RenameOrganizationBody {
 
 export class MembershipBody {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   organizationId: string;
 
   @ApiProperty({ enum: MEMBERSHIP_ROLES })

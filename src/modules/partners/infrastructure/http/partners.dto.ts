@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IfPresent, IsCursor, NotBlank, OptionalNullableUuid, PageLimit } from '../../../../platform/http/validators';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IfPresent, IsCursor, IsUuid, NotBlank, OptionalNullableUuid, PageLimit } from '../../../../platform/http/validators';
 import { PARTNER_TYPES, PartnerType } from '../../domain/partner';
 
 export class CreatePartnerBody {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() id: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
   @ApiProperty({ example: 'Distribuidora Austral SpA' }) @IsString() @IsNotEmpty() @NotBlank() @MaxLength(200) name: string;
   @ApiProperty({ enum: PARTNER_TYPES }) @IsIn(PARTNER_TYPES) type: PartnerType;
   @ApiProperty({ example: 'CL' }) @IsString() @IsNotEmpty() country: string;
@@ -30,7 +30,7 @@ export class UpdatePartnerBody {
 export class PartnerPageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   bookId?: string;
 
   @ApiPropertyOptional({ description: 'Case-insensitive part of the name or tax id' })

@@ -1,13 +1,13 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { IsIsoDate, PageLimit } from '../../../../platform/http/validators';
+import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { ReportsService } from '../../application/reports.service';
 
 class BookQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' }) @IsOptional() @IsUUID() bookId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' }) @IsOptional() @IsUuid() bookId?: string;
 }
 
 class PresentationQuery extends BookQuery {
@@ -26,7 +26,7 @@ class RangeQuery extends PresentationQuery {
 }
 
 class DimensionQuery extends RangeQuery {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() dimensionId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() dimensionId: string;
 }
 
 class JournalQuery extends BookQuery {
@@ -41,15 +41,15 @@ class JournalQuery extends BookQuery {
 }
 
 class GeneralLedgerQuery extends BookQuery {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() accountId: string;
+  @ApiProperty({ format: 'uuid' }) @IsUuid() accountId: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'Id of the last line of the previous page' }) @IsOptional() @IsUUID() cursor?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Id of the last line of the previous page' }) @IsOptional() @IsUuid() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit(100) limit?: number;
 }
 
 class PartnerLedgerQuery extends BookQuery {
-  @ApiProperty({ format: 'uuid', description: 'An open-item account' }) @IsUUID() accountId: string;
+  @ApiProperty({ format: 'uuid', description: 'An open-item account' }) @IsUuid() accountId: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
 
@@ -58,7 +58,7 @@ class PartnerLedgerQuery extends BookQuery {
   @Transform(({ value }) => (typeof value === 'string' ? [value] : value))
   @IsArray()
   @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @IsUuid({ each: true })
   partnerIds?: string[];
 
   @ApiPropertyOptional({ default: false })
