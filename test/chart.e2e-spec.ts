@@ -305,6 +305,14 @@ describe('chart of accounts, groups and templates', () => {
   });
 
   describe('access', () => {
+    const matrixAccountId = randomUUID();
+    beforeAll(async () => {
+      await staff
+        .post(`/api/entities/${world.entityId}/ledger/accounts`)
+        .send({ id: matrixAccountId, name: 'Matrix', code: `M${randomUUID()}`, type: 'asset', tracking: 'balance' })
+        .expect(201);
+    });
+
     it.each([
       ['GET chart-templates', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/chart-templates` }],
       ['GET chart-of-accounts', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/chart-of-accounts` }],
@@ -325,6 +333,20 @@ describe('chart of accounts, groups and templates', () => {
           body: () => ({ id: randomUUID(), codePrefix: `9${Math.floor(Math.random() * 1e9)}`, name: 'Matrix', type: 'asset' }),
         },
       ],
+      [
+        'POST chart-initializations',
+        {
+          method: 'post' as const,
+          path: (id: string) => `/api/entities/${id}/ledger/chart-initializations`,
+          // An unknown template: the callers let through get 404 CHART_TEMPLATE_NOT_FOUND_ERROR and the world's chart stays as it is.
+          body: () => ({ id: randomUUID(), templateKey: 'matrix', templateVersion: '1' }),
+        },
+      ],
+      [
+        'PATCH accounts/:accountId',
+        { method: 'patch' as const, path: (id: string) => `/api/entities/${id}/ledger/accounts/${matrixAccountId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) },
+      ],
+      ['DELETE accounts/:accountId', { method: 'delete' as const, path: (id: string) => `/api/entities/${id}/ledger/accounts/${matrixAccountId}` }],
     ])('%s', async (_label, route) => {
       await checkAccessMatrix(t, world, route);
     });

@@ -375,6 +375,14 @@ describe('Partners (D45)', () => {
   });
 
   describe('access matrix', () => {
+    const matrixPartnerId = randomUUID();
+    beforeAll(async () => {
+      await staff
+        .post(`/api/entities/${world.entityId}/partners`)
+        .send({ id: matrixPartnerId, name: `Matrix ${randomUUID()}`, type: 'company', country: 'US', taxId: randomUUID() })
+        .expect(201);
+    });
+
     const routes: Array<[string, MatrixRoute]> = [
       ['GET /partners', { method: 'get', path: (id) => `/api/entities/${id}/partners` }],
       [
@@ -386,6 +394,9 @@ describe('Partners (D45)', () => {
         },
       ],
       ['GET /partners/pages', { method: 'get', path: (id) => `/api/entities/${id}/partners/pages` }],
+      ['GET /partners/:partnerId', { method: 'get', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}` }],
+      ['PATCH /partners/:partnerId', { method: 'patch', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) }],
+      ['DELETE /partners/:partnerId', { method: 'delete', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}` }],
     ];
 
     it.each(routes)('%s', async (_label, route) => {
