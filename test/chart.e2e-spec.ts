@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CHART_TEMPLATES } from '../src/modules/ledger/application/chart-templates';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { countRows } from './harness/db-checks';
+import { countRows, expectRefused } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -247,6 +247,42 @@ describe('chart of accounts, groups and templates', () => {
       expect(again.body.code).toBe('LEDGER_ACCOUNT_NOT_FOUND_ERROR');
     });
 
+    it('reports deleteBlockedBy entries, as DELETE refuses it, for an account only lines of an unbooked entry name (hasEntries false)', async () => {
+      const bank = randomUUID();
+      const sales = randomUUID();
+      await staff.post(url()).send({ id: bank, name: 'Banco', code: '1110', type: 'asset', tracking: 'balance', groupId: assetGroup }).expect(201);
+      await staff.post(url()).send({ id: sales, name: 'Ventas', code: '4110', type: 'income', tracking: 'balance' }).expect(201);
+      const entryId = randomUUID();
+      await staff
+        .post(`/api/entities/${entityId}/ledger/entries`)
+        .send({
+          id: entryId,
+          entryDate: '2020-01-15',
+          memo: 'Venta anulada',
+          newLedgerEntryLines: [
+            { side: 'debit', ledgerAccountId: bank, amount: 100 },
+            { side: 'credit', ledgerAccountId: sales, amount: 100 },
+          ],
+        })
+        .expect(201);
+      const live = (await staff.get(url())).body.find((a: { id: string }) => a.id === sales);
+      expect(live).toMatchObject({ hasEntries: true, deleteBlockedBy: 'entries' });
+      await staff.delete(`/api/entities/${entityId}/ledger/entries/${entryId}`).expect(200);
+
+      // "null when deletable": the list must not offer a delete the route refuses.
+      const listed = (await staff.get(url())).body.find((a: { id: string }) => a.id === sales);
+      expect(listed).toMatchObject({ hasEntries: false, deleteBlockedBy: 'entries' });
+      const chart = (await staff.get(`/api/entities/${entityId}/ledger/chart-of-accounts`)).body.accounts.find((a: { id: string }) => a.id === sales);
+      expect(chart).toMatchObject({ hasEntries: false, deleteBlockedBy: 'entries' });
+      const refused = await expectRefused(t, ['ledger_accounts', 'ledger_lines', 'audit_trail'], staff.delete(`${url()}/${sales}`), 409, 'LEDGER_ACCOUNT_IN_USE_ERROR');
+      expect(refused.body.params).toMatchObject({ accountId: sales, blockedBy: 'entries' });
+
+      // hasEntries false: the type may leave its family, and PATCH answers the same facts.
+      const patched = await staff.patch(`${url()}/${sales}`).send({ type: 'other_expense' });
+      expect(patched.status).toBe(200);
+      expect(patched.body.account).toMatchObject({ type: 'other_expense', hasEntries: false, deleteBlockedBy: 'entries' });
+    });
+
     it('lists the chart as { groups, accounts } by code', async () => {
       const res = await staff.get(`/api/entities/${entityId}/ledger/chart-of-accounts`);
       expect(res.status).toBe(200);
@@ -269,6 +305,14 @@ describe('chart of accounts, groups and templates', () => {
   });
 
   describe('access', () => {
+    const matrixAccountId = randomUUID();
+    beforeAll(async () => {
+      await staff
+        .post(`/api/entities/${world.entityId}/ledger/accounts`)
+        .send({ id: matrixAccountId, name: 'Matrix', code: `M${randomUUID()}`, type: 'asset', tracking: 'balance' })
+        .expect(201);
+    });
+
     it.each([
       ['GET chart-templates', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/chart-templates` }],
       ['GET chart-of-accounts', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/chart-of-accounts` }],
@@ -289,6 +333,20 @@ describe('chart of accounts, groups and templates', () => {
           body: () => ({ id: randomUUID(), codePrefix: `9${Math.floor(Math.random() * 1e9)}`, name: 'Matrix', type: 'asset' }),
         },
       ],
+      [
+        'POST chart-initializations',
+        {
+          method: 'post' as const,
+          path: (id: string) => `/api/entities/${id}/ledger/chart-initializations`,
+          // An unknown template: the callers let through get 404 CHART_TEMPLATE_NOT_FOUND_ERROR and the world's chart stays as it is.
+          body: () => ({ id: randomUUID(), templateKey: 'matrix', templateVersion: '1' }),
+        },
+      ],
+      [
+        'PATCH accounts/:accountId',
+        { method: 'patch' as const, path: (id: string) => `/api/entities/${id}/ledger/accounts/${matrixAccountId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) },
+      ],
+      ['DELETE accounts/:accountId', { method: 'delete' as const, path: (id: string) => `/api/entities/${id}/ledger/accounts/${matrixAccountId}` }],
     ])('%s', async (_label, route) => {
       await checkAccessMatrix(t, world, route);
     });

@@ -318,8 +318,10 @@ describe('Dimensions and Dimension Values', () => {
 
   describe('access matrix', () => {
     let dimensionId: string;
+    let valueId: string;
     beforeAll(async () => {
       dimensionId = (await createDimension(world.entityId, `Matrix ${randomUUID()}`)).id;
+      valueId = (await createValue(world.entityId, dimensionId, `M-${randomUUID()}`)).id;
     });
 
     const routes: Array<[string, () => MatrixRoute]> = [
@@ -334,6 +336,13 @@ describe('Dimensions and Dimension Values', () => {
           body: () => ({ id: randomUUID(), code: randomUUID(), name: 'Matrix value' }),
         }),
       ],
+      [
+        'PATCH /dimensions/:dimensionId/values/:dimensionValueId',
+        () => ({ method: 'patch', path: (id) => `/api/entities/${id}/dimensions/${dimensionId}/values/${valueId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) }),
+      ],
+      ['DELETE /dimensions/:dimensionId/values/:dimensionValueId', () => ({ method: 'delete', path: (id) => `/api/entities/${id}/dimensions/${dimensionId}/values/${valueId}` })],
+      ['PATCH /dimensions/:dimensionId', () => ({ method: 'patch', path: (id) => `/api/entities/${id}/dimensions/${dimensionId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) })],
+      ['DELETE /dimensions/:dimensionId', () => ({ method: 'delete', path: (id) => `/api/entities/${id}/dimensions/${dimensionId}` })],
     ];
 
     it.each(routes)('%s', async (_label, route) => {

@@ -291,6 +291,54 @@ describe('Partners (D45)', () => {
     });
   });
 
+  describe('open balances in the Book read (spec "Books", D45)', () => {
+    it('reads common entries plus those of the named Book; GET /partners never names a Book', async () => {
+      const entityId = await freshEntity(world);
+      const account = async (code: string, type: string, tracking: string, subtype: string | null) => {
+        const id = randomUUID();
+        await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id, name: code, code, type, tracking, subtype }).expect(201);
+        return id;
+      };
+      const receivable = await account('1105', 'asset', 'open_item', 'receivable');
+      const payable = await account('2101', 'liability', 'open_item', 'payable');
+      const bank = await account('1102', 'asset', 'balance', null);
+      const partner = await createPartner(entityId);
+      const post = (bookId: string | undefined, side: 'debit' | 'credit', accountId: string, amount: number) =>
+        staff
+          .post(`/api/entities/${entityId}/ledger/entries`)
+          .send({
+            id: randomUUID(),
+            entryDate: '2020-03-01',
+            memo: 'Saldo',
+            ...(bookId ? { bookId } : {}),
+            newLedgerEntryLines: [
+              { side, ledgerAccountId: accountId, amount, partnerId: partner.id },
+              { side: side === 'debit' ? 'credit' : 'debit', ledgerAccountId: bank, amount },
+            ],
+          })
+          .expect(201);
+      await post(undefined, 'debit', receivable, 1000); // common: counts in every Book
+      await post(undefined, 'credit', payable, 400);
+      const ifrs = randomUUID();
+      const tax = randomUUID();
+      await staff.post(`/api/entities/${entityId}/books`).send({ id: ifrs, name: 'IFRS' }).expect(201);
+      await staff.post(`/api/entities/${entityId}/books`).send({ id: tax, name: 'Tax' }).expect(201);
+      await post(ifrs, 'debit', receivable, 20);
+      await post(tax, 'credit', payable, 3);
+
+      const row = async (bookId: string) => {
+        const res = await staff.get(`${partnersPath(entityId)}/pages`).query({ bookId });
+        expect(res.status).toBe(200);
+        return res.body.rows.find((r: PartnerBody) => r.id === partner.id);
+      };
+      expect(await row(ifrs)).toEqual({ ...partner, receivableOpenBalance: 1020, payableOpenBalance: 400 });
+      expect(await row(tax)).toEqual({ ...partner, receivableOpenBalance: 1000, payableOpenBalance: 403 });
+      const list = await staff.get(partnersPath(entityId));
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([partner]);
+    });
+  });
+
   describe('GET, PATCH and DELETE /partners/:partnerId', () => {
     it('GET answers 200 with the partner; an unknown or foreign partner is 404 PARTNER_NOT_FOUND_ERROR', async () => {
       const entityId = await freshEntity(world);
@@ -375,6 +423,14 @@ describe('Partners (D45)', () => {
   });
 
   describe('access matrix', () => {
+    const matrixPartnerId = randomUUID();
+    beforeAll(async () => {
+      await staff
+        .post(`/api/entities/${world.entityId}/partners`)
+        .send({ id: matrixPartnerId, name: `Matrix ${randomUUID()}`, type: 'company', country: 'US', taxId: randomUUID() })
+        .expect(201);
+    });
+
     const routes: Array<[string, MatrixRoute]> = [
       ['GET /partners', { method: 'get', path: (id) => `/api/entities/${id}/partners` }],
       [
@@ -386,6 +442,9 @@ describe('Partners (D45)', () => {
         },
       ],
       ['GET /partners/pages', { method: 'get', path: (id) => `/api/entities/${id}/partners/pages` }],
+      ['GET /partners/:partnerId', { method: 'get', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}` }],
+      ['PATCH /partners/:partnerId', { method: 'patch', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}`, body: () => ({ name: `Matrix ${randomUUID()}` }) }],
+      ['DELETE /partners/:partnerId', { method: 'delete', path: (id) => `/api/entities/${id}/partners/${matrixPartnerId}` }],
     ];
 
     it.each(routes)('%s', async (_label, route) => {

@@ -54,7 +54,7 @@ export class LedgerModule implements OnModuleInit {
       hasRecords: (entityId) => this.entries.hasAnyEntry(entityId),
       earliestScheduledEntryDate: (entityId) => this.entries.earliestScheduledEntryDate(entityId),
     });
-    this.usage.register({ reason: 'entries', accountIdsInUse: (entityId, ids) => this.entries.accountIdsWithLines(entityId, ids) });
+    this.usage.registerLines({ accountIdsWithLines: (entityId, ids) => this.entries.accountIdsWithLines(entityId, ids) });
     this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.entries.dimensionValueIsTagged(entityId, valueId) });
   }
 }

@@ -5,13 +5,22 @@ export const USAGE_REASONS = ['entries', 'bank_account', 'default_purchase_accou
 export type AccountUsageReason = (typeof USAGE_REASONS)[number];
 
 /**
- * What other modules know about an account's use: the ledger's lines (entries), bank accounts
- * and partners' default purchase accounts. Each registers a probe that answers for all the
- * Entity's accounts in one query, so the chart never asks per account (no N+1).
+ * What other modules know about an account's use: bank accounts and partners' default purchase
+ * accounts. Each registers a probe that answers for all the Entity's accounts in one query, so
+ * the chart never asks per account (no N+1).
  */
 export interface AccountUsageProbe {
-  reason: AccountUsageReason;
+  reason: Exclude<AccountUsageReason, 'entries'>;
   accountIdsInUse(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+}
+
+/**
+ * The ledger's own lines. `named`: any line names the account, whatever its entry's status (the
+ * books keep their history, so it cannot be deleted: `deleteBlockedBy` `entries`). `live`: a live
+ * or scheduled line names it (`hasEntries`, which locks type family, tracking and subtype).
+ */
+export interface AccountLinesProbe {
+  accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<{ named: Set<string>; live: Set<string> }>;
 }
 
 export interface AccountUsage {
@@ -23,20 +32,26 @@ export interface AccountUsage {
 @Injectable()
 export class AccountUsageProbes {
   private readonly probes: AccountUsageProbe[] = [];
+  private lines: AccountLinesProbe | null = null;
 
   register(probe: AccountUsageProbe): void {
     this.probes.push(probe);
   }
 
+  registerLines(probe: AccountLinesProbe): void {
+    this.lines = probe;
+  }
+
   /** One query per probe, whatever the number of accounts. */
   async usage(entityId: string, accountIds?: string[]): Promise<(accountId: string) => AccountUsage> {
-    const inUse = new Map<AccountUsageReason, Set<string>>();
+    const lines = (await this.lines?.accountIdsWithLines(entityId, accountIds)) ?? { named: new Set<string>(), live: new Set<string>() };
+    const inUse = new Map<AccountUsageReason, Set<string>>([['entries', lines.named]]);
     for (const probe of this.probes) {
       const ids = await probe.accountIdsInUse(entityId, accountIds);
       inUse.set(probe.reason, new Set([...(inUse.get(probe.reason) ?? []), ...ids]));
     }
     return (accountId) => ({
-      hasEntries: inUse.get('entries')?.has(accountId) ?? false,
+      hasEntries: lines.live.has(accountId),
       deleteBlockedBy: USAGE_REASONS.find((reason) => inUse.get(reason)?.has(accountId)) ?? null,
       isDefaultPurchaseAccount: inUse.get('default_purchase_account')?.has(accountId) ?? false,
     });

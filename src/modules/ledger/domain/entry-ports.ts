@@ -139,8 +139,11 @@ export abstract class EntryRepository {
   abstract removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void>;
   abstract earliestScheduledEntryDate(entityId: string): Promise<string | null>;
   abstract hasAnyEntry(entityId: string): Promise<boolean>;
-  /** Accounts with a live or scheduled line. */
-  abstract accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+  /**
+   * Accounts any line names (`named`, whatever its entry's status: such an account cannot be
+   * deleted) and those a live or scheduled line names (`live`, the chart's `hasEntries`).
+   */
+  abstract accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<{ named: Set<string>; live: Set<string> }>;
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
   /**
    * Open amounts per partner in one Book read: on receivable accounts debit-positive, on payable

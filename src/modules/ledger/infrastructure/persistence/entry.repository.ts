@@ -547,14 +547,18 @@ export class SqlEntryRepository extends EntryRepository {
     return rows.length > 0;
   }
 
-  async accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<Set<string>> {
-    const rows = accountIds
-      ? await this.query(
-          `SELECT DISTINCT account_id FROM ledger_lines WHERE entity_id = $1 AND account_id = ANY($2::uuid[]) AND status IN ('active', 'reversed', 'scheduled')`,
-          [entityId, accountIds],
-        )
-      : await this.query(`SELECT DISTINCT account_id FROM ledger_lines WHERE entity_id = $1 AND status IN ('active', 'reversed', 'scheduled')`, [entityId]);
-    return new Set(rows.map((r) => r.account_id as string));
+  /** One index probe per account (ledger_lines_account_idx), not a scan of the Entity's lines. */
+  async accountIdsWithLines(entityId: string, accountIds?: string[]): Promise<{ named: Set<string>; live: Set<string> }> {
+    const rows = await this.query<{ id: string; live: boolean }>(
+      `SELECT a.id,
+              EXISTS (SELECT 1 FROM ledger_lines l
+                       WHERE l.entity_id = a.entity_id AND l.account_id = a.id AND l.status IN ('active', 'reversed', 'scheduled')) AS live
+         FROM ledger_accounts a
+        WHERE a.entity_id = $1 AND ($2::uuid[] IS NULL OR a.id = ANY($2::uuid[]))
+          AND EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = a.entity_id AND l.account_id = a.id)`,
+      [entityId, accountIds ?? null],
+    );
+    return { named: new Set(rows.map((r) => r.id)), live: new Set(rows.filter((r) => r.live).map((r) => r.id)) };
   }
 
   async partnerIsNamed(entityId: string, partnerId: string): Promise<boolean> {
