@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { expectRefused } from './harness/db-checks';
+import { expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -178,6 +178,34 @@ describe('Partners (D45)', () => {
       const deleted = await staff.delete(`/api/entities/${entityId}/ledger/accounts/${accountId}`);
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ deletedAccountId: accountId });
+    });
+
+    it('holds its account while the partner is written: a delete racing the create waits and is refused, never a 500', async () => {
+      const entityId = await freshEntity(world);
+      const accountId = await createAccount(entityId);
+      const partnerId = randomUUID();
+      let deleting: Promise<{ status: number; body: { code?: string; params?: unknown } }> | undefined;
+      // The create has read its account and waits to insert the partner; the delete starts then.
+      const created = await whileTableLocked(
+        t,
+        'partners',
+        1,
+        () => staff.post(partnersPath(entityId)).send(partnerBody({ id: partnerId, defaultPurchaseAccountId: accountId })),
+        async () => {
+          deleting = Promise.resolve(staff.delete(`/api/entities/${entityId}/ledger/accounts/${accountId}`));
+          for (;;) {
+            const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`);
+            if (row.n >= 1) break;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        },
+      );
+      expect(created.status).toBe(201);
+      const refused = await deleting!;
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'LEDGER_ACCOUNT_IN_USE_ERROR', params: { accountId, blockedBy: 'default_purchase_account' } });
+      expect(await partnerRows(entityId)).toEqual([expect.objectContaining({ id: partnerId, default_purchase_account_id: accountId })]);
+      expect(await t.sql('SELECT id FROM ledger_accounts WHERE entity_id = $1 AND id = $2', [entityId, accountId])).toHaveLength(1);
     });
 
     it('can be set with PATCH; a missing account is refused with 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR', async () => {

@@ -49,6 +49,16 @@ export class ChartService {
     return account;
   }
 
+  /**
+   * The account a record being written will name (a partner's default purchase account): it stays
+   * until that transaction ends, so a concurrent delete waits and then sees the reference.
+   */
+  async accountToReference(entityId: string, accountId: string): Promise<LedgerAccount> {
+    const account = await this.chart.shareAccount(entityId, accountId);
+    if (!account) throw ledgerAccountNotFound({ accountId });
+    return account;
+  }
+
   async createGroup(
     entityId: string,
     input: { id: string; parentGroupId: string | null; codePrefix: string; name: string; type: AccountType },

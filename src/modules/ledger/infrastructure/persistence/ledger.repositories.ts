@@ -61,6 +61,12 @@ export class TypeOrmChartRepository extends ChartRepository {
     return record ? toAccount(record) : null;
   }
 
+  /** Share-locks the account: it cannot be deleted until the transaction that names it ends. */
+  async shareAccount(entityId: string, accountId: string): Promise<LedgerAccount | null> {
+    const record = await this.accountRecords.findOne({ where: { entityId, id: accountId }, lock: { mode: 'pessimistic_read' } });
+    return record ? toAccount(record) : null;
+  }
+
   async lockAccount(entityId: string, accountId: string): Promise<LedgerAccount | null> {
     const record = await this.accountRecords.findOne({ where: { entityId, id: accountId }, lock: { mode: 'pessimistic_write' } });
     return record ? toAccount(record) : null;
