@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
-import { countRows } from './harness/db-checks';
+import { countRows, tableFingerprint } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -417,6 +417,25 @@ describe('identity and access', () => {
         const res = await t.http[method](path).set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: 'x' });
         expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'API_KEY_FORBIDDEN_ON_AUTH_ERROR' });
       }
+    });
+
+    it('is barred from /api/auth/* however the path is spelled (the router ignores case and a trailing slash); no key is minted', async () => {
+      const staff = await signInStaff(t);
+      const { key } = await mintKey(staff);
+      const before = await tableFingerprint(t, ['api_keys', 'audit_trail']);
+      for (const [method, path] of [
+        ['post', '/api/Auth/api-keys'],
+        ['post', '/API/AUTH/API-KEYS'],
+        ['post', '/api/auth/api-keys/'],
+        ['post', '/api/%61uth/api-keys'],
+        ['get', '/api/Auth/api-keys'],
+        ['get', '/api/AUTH/session'],
+        ['post', '/api/Auth/sign-out'],
+      ] as const) {
+        const res = await t.http[method](path).set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: 'smuggled' });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'API_KEY_FORBIDDEN_ON_AUTH_ERROR' });
+      }
+      expect(await tableFingerprint(t, ['api_keys', 'audit_trail'])).toEqual(before);
     });
   });
 
