@@ -68,8 +68,11 @@ export class EntitiesService {
   /** Staff see every Entity; clients those of their Organizations; a scoped key its own. */
   async listVisible(viewer: EntityViewer): Promise<LegalEntity[]> {
     if (viewer.scopedEntityId) {
+      // The key reaches its Entity only while its owner does (as the tenant guard judges it).
       const entity = await this.entities.findById(viewer.scopedEntityId);
-      return entity ? [entity] : [];
+      if (!entity) return [];
+      if (viewer.role === 'staff') return [entity];
+      return (await this.memberships.organizationIdsOf(viewer.userId)).includes(entity.organizationId) ? [entity] : [];
     }
     if (viewer.role === 'staff') return this.entities.listAll();
     return this.entities.listInOrganizations(await this.memberships.organizationIdsOf(viewer.userId));
