@@ -52,7 +52,7 @@ export class EntitiesService {
     this.checkCurrency(input.currency);
     if (await this.entities.findById(input.id)) throw entityAlreadyExists(input.id);
     const organizationId = input.organizationId
-      ? (await this.organizations.get(input.organizationId)).id
+      ? (await this.organizations.holdForReference(input.organizationId)).id
       : (await this.organizations.createNamedAfter(input.name)).id;
     const entity = LegalEntity.create({ ...input, organizationId }, this.clock.now());
     await translateUniqueViolation(() => this.entities.insert(entity), () => entityAlreadyExists(input.id));
@@ -141,7 +141,7 @@ export class EntitiesService {
   /** D21: move to another Organization; its Memberships reach the Entity from now on. */
   async moveToOrganization(entityId: string, organizationId: string): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
-    await this.organizations.get(organizationId);
+    await this.organizations.holdForReference(organizationId);
     entity.moveTo(organizationId, this.clock.now());
     await this.entities.save(entity);
     return entity;
