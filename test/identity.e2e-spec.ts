@@ -216,6 +216,15 @@ describe('identity and access', () => {
       expect(res.body.params.errors.map((e: { path: string }) => e.path).sort()).toEqual(['email', 'id', 'name', 'role']);
     });
 
+    it('refuses a blank name (stored trimmed, it would be empty) with 400 VALIDATION_ERROR and writes nothing', async () => {
+      const staff = await signInStaff(t);
+      const before = await countRows(t, 'users');
+      const res = await staff.post('/api/onboarding/users').send({ id: randomUUID(), email: `blank-${randomUUID()}@example.test`, name: ' \t ', role: 'client' });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(res.body.params.errors.map((e: { path: string }) => e.path)).toEqual(['name']);
+      expect(await countRows(t, 'users')).toBe(before);
+    });
+
     it('is refused to a client with 403 PERMISSION_DENIED_ERROR', async () => {
       const staff = await signInStaff(t);
       const client = await onboardUser(t, staff, 'client', 'nosy');
@@ -364,6 +373,7 @@ describe('identity and access', () => {
       const before = await countRows(t, 'api_keys');
       for (const body of [
         {},
+        { name: '   ' },
         { name: 'x', permissions: { erp: ['write'] } },
         { name: 'x', permissions: { erp: ['read'], admin: true } },
         { name: 'x', permissions: { erp: ['read', 'read'] } },
