@@ -594,6 +594,38 @@ describe('identity and access', () => {
     });
   });
 
+  describe('routes that take no body (D2)', () => {
+    it('refuse a body naming any property with 400 VALIDATION_ERROR and write nothing; accept none or {}', async () => {
+      const staff = await signInStaff(t);
+      const user = await onboardUser(t, staff, 'client', 'nobody');
+      const { id: apiKeyId } = await mintKey(staff);
+      const organizationId = await createOrganization(staff);
+      const tables = ['users', 'user_sessions', 'set_password_tokens', 'api_keys', 'organizations', 'audit_trail'];
+      for (const [method, path] of [
+        ['post', `/api/onboarding/users/${user.id}/set-password-link`],
+        ['post', `/api/onboarding/users/${user.id}/revoke-sessions`],
+        ['delete', `/api/auth/api-keys/${apiKeyId}`],
+        ['delete', `/api/organizations/${organizationId}`],
+        ['post', '/api/auth/sign-out'],
+      ] as const) {
+        const before = await tableFingerprint(t, tables);
+        const res = await staff[method](path).send({ expiresInHours: 1 });
+        expect({ path, status: res.status, code: res.body.code, errors: res.body.params?.errors }).toEqual({
+          path,
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          errors: [{ path: 'expiresInHours', message: expect.any(String) }],
+        });
+        expect(await tableFingerprint(t, tables)).toEqual(before);
+      }
+      expect((await staff.post(`/api/onboarding/users/${user.id}/set-password-link`).send({})).status).toBe(201);
+      expect((await staff.post(`/api/onboarding/users/${user.id}/revoke-sessions`)).status).toBe(204);
+      expect((await staff.delete(`/api/auth/api-keys/${apiKeyId}`).send({})).status).toBe(204);
+      expect((await staff.delete(`/api/organizations/${organizationId}`)).status).toBe(204);
+      expect((await staff.post('/api/auth/sign-out').send({})).status).toBe(204);
+    });
+  });
+
   describe('bootstrap staff (D10)', () => {
     it('creates the staff User once, however often the service starts', async () => {
       const again = await createTestApp({ databaseUrl: t.databaseUrl });
