@@ -282,6 +282,18 @@ describe('Entities', () => {
       const staffRes = await t.http.get('/api/entities').set('x-api-key', staffScoped.key).expect(200);
       expect(ids(staffRes.body)).toEqual([c1]);
     });
+
+    it("shows an Entity-scoped key nothing once its owner no longer reaches the Entity (as GET /:entityId answers 404)", async () => {
+      const leaver = await onboardUser(t, staff, 'client', 'leaver');
+      await grantMembership(staff, leaver.id, orgC, 'client');
+      const scoped = await mintKey(leaver.agent, { entityId: c1 });
+      expect(ids((await t.http.get('/api/entities').set('x-api-key', scoped.key).expect(200)).body)).toEqual([c1]);
+      await staff.delete(`/api/onboarding/users/${leaver.id}/memberships`).send({ organizationId: orgC, role: 'client' }).expect(204);
+      const res = await t.http.get('/api/entities').set('x-api-key', scoped.key);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: [] });
+      const one = await t.http.get(`/api/entities/${c1}`).set('x-api-key', scoped.key);
+      expect({ status: one.status, code: one.body.code }).toEqual({ status: 404, code: 'ENTITY_NOT_FOUND_ERROR' });
+    });
   });
 
   describe('GET /api/entities/:entityId and /editability', () => {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
-import { countRows } from './harness/db-checks';
+import { countRows, tableFingerprint } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -213,7 +213,16 @@ describe('identity and access', () => {
       const staff = await signInStaff(t);
       const res = await staff.post('/api/onboarding/users').send({ id: 'x', email: 'not-an-email', name: '', role: 'admin' });
       expect(res.status).toBe(400);
-      expect(res.body.params.errors.map((e: { path: string }) => e.path).sort()).toEqual(['email', 'id', 'name', 'role']);
+      expect([...new Set(res.body.params.errors.map((e: { path: string }) => e.path))].sort()).toEqual(['email', 'id', 'name', 'role']);
+    });
+
+    it('refuses a blank name (stored trimmed, it would be empty) with 400 VALIDATION_ERROR and writes nothing', async () => {
+      const staff = await signInStaff(t);
+      const before = await countRows(t, 'users');
+      const res = await staff.post('/api/onboarding/users').send({ id: randomUUID(), email: `blank-${randomUUID()}@example.test`, name: ' \t ', role: 'client' });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(res.body.params.errors.map((e: { path: string }) => e.path)).toEqual(['name']);
+      expect(await countRows(t, 'users')).toBe(before);
     });
 
     it('is refused to a client with 403 PERMISSION_DENIED_ERROR', async () => {
@@ -364,6 +373,7 @@ describe('identity and access', () => {
       const before = await countRows(t, 'api_keys');
       for (const body of [
         {},
+        { name: '   ' },
         { name: 'x', permissions: { erp: ['write'] } },
         { name: 'x', permissions: { erp: ['read'], admin: true } },
         { name: 'x', permissions: { erp: ['read', 'read'] } },
@@ -417,6 +427,25 @@ describe('identity and access', () => {
         const res = await t.http[method](path).set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: 'x' });
         expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'API_KEY_FORBIDDEN_ON_AUTH_ERROR' });
       }
+    });
+
+    it('is barred from /api/auth/* however the path is spelled (the router ignores case and a trailing slash); no key is minted', async () => {
+      const staff = await signInStaff(t);
+      const { key } = await mintKey(staff);
+      const before = await tableFingerprint(t, ['api_keys', 'audit_trail']);
+      for (const [method, path] of [
+        ['post', '/api/Auth/api-keys'],
+        ['post', '/API/AUTH/API-KEYS'],
+        ['post', '/api/auth/api-keys/'],
+        ['post', '/api/%61uth/api-keys'],
+        ['get', '/api/Auth/api-keys'],
+        ['get', '/api/AUTH/session'],
+        ['post', '/api/Auth/sign-out'],
+      ] as const) {
+        const res = await t.http[method](path).set('x-api-key', key).set('x-audit-actor', 'bot').send({ name: 'smuggled' });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'API_KEY_FORBIDDEN_ON_AUTH_ERROR' });
+      }
+      expect(await tableFingerprint(t, ['api_keys', 'audit_trail'])).toEqual(before);
     });
   });
 
@@ -562,6 +591,38 @@ describe('identity and access', () => {
         expect(rows[0]).toMatchObject({ action: 'probe.ok', resource_id: res.body.id, credential: 'session', declared_actor: null });
         expect(await countRows(t, 'organizations', 'id = $1', [res.body.id])).toBe(1);
       }
+    });
+  });
+
+  describe('routes that take no body (D2)', () => {
+    it('refuse a body naming any property with 400 VALIDATION_ERROR and write nothing; accept none or {}', async () => {
+      const staff = await signInStaff(t);
+      const user = await onboardUser(t, staff, 'client', 'nobody');
+      const { id: apiKeyId } = await mintKey(staff);
+      const organizationId = await createOrganization(staff);
+      const tables = ['users', 'user_sessions', 'set_password_tokens', 'api_keys', 'organizations', 'audit_trail'];
+      for (const [method, path] of [
+        ['post', `/api/onboarding/users/${user.id}/set-password-link`],
+        ['post', `/api/onboarding/users/${user.id}/revoke-sessions`],
+        ['delete', `/api/auth/api-keys/${apiKeyId}`],
+        ['delete', `/api/organizations/${organizationId}`],
+        ['post', '/api/auth/sign-out'],
+      ] as const) {
+        const before = await tableFingerprint(t, tables);
+        const res = await staff[method](path).send({ expiresInHours: 1 });
+        expect({ path, status: res.status, code: res.body.code, errors: res.body.params?.errors }).toEqual({
+          path,
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          errors: [{ path: 'expiresInHours', message: expect.any(String) }],
+        });
+        expect(await tableFingerprint(t, tables)).toEqual(before);
+      }
+      expect((await staff.post(`/api/onboarding/users/${user.id}/set-password-link`).send({})).status).toBe(201);
+      expect((await staff.post(`/api/onboarding/users/${user.id}/revoke-sessions`)).status).toBe(204);
+      expect((await staff.delete(`/api/auth/api-keys/${apiKeyId}`).send({})).status).toBe(204);
+      expect((await staff.delete(`/api/organizations/${organizationId}`)).status).toBe(204);
+      expect((await staff.post('/api/auth/sign-out').send({})).status).toBe(204);
     });
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { Response, Test } from 'supertest';
 import { auditRowCount, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
@@ -389,6 +390,67 @@ describe('Organizations and Memberships', () => {
 
     it('answers an unknown id with 404 ORGANIZATION_NOT_FOUND_ERROR', async () => {
       await refused(staff.delete(`/api/organizations/${randomUUID()}`), 404, 'ORGANIZATION_NOT_FOUND_ERROR');
+    });
+
+    /**
+     * The DELETE has deleted the row and waits (holding its locks) on the audit trail, held by
+     * a test transaction; `reference` is sent then and must wait for the DELETE's outcome.
+     */
+    async function racingDelete(organizationId: string, reference: () => Test): Promise<[Response, Response]> {
+      const blocker = new Client({ connectionString: t.databaseUrl });
+      await blocker.connect();
+      const waiting = async (sql: string, n: number) => {
+        for (;;) {
+          const [row] = await t.sql<{ n: number }>(sql);
+          if (row.n >= n) return;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query('LOCK TABLE audit_trail IN EXCLUSIVE MODE');
+        const deleted = Promise.resolve(staff.delete(`/api/organizations/${organizationId}`));
+        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'audit_trail'::regclass`, 1);
+        const referenced = Promise.resolve(reference());
+        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')`, 1);
+        await blocker.query('COMMIT');
+        return [await deleted, await referenced];
+      } finally {
+        await blocker.end();
+      }
+    }
+
+    it('answers an Entity created into an Organization being deleted with 404 ORGANIZATION_NOT_FOUND_ERROR, never 500', async () => {
+      const organizationId = await createOrganization(staff);
+      const id = randomUUID();
+      const [deleted, created] = await racingDelete(organizationId, () =>
+        staff.post('/api/entities').send({ id, name: uniqueName('Racing SpA'), country: 'CL', taxId: '76.086.428-5', currency: 'CLP', organizationId }),
+      );
+      expect(deleted.status).toBe(204);
+      expect({ status: created.status, code: created.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+      expect(await t.sql('SELECT id FROM entities WHERE id = $1', [id])).toEqual([]);
+      expect(await t.sql('SELECT id FROM audit_trail WHERE entity_id = $1', [id])).toEqual([]);
+    });
+
+    it('answers a Membership granted in an Organization being deleted with 404 ORGANIZATION_NOT_FOUND_ERROR, never 500', async () => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'racinggrant');
+      const [deleted, granted] = await racingDelete(organizationId, () =>
+        staff.post(`/api/onboarding/users/${user.id}/memberships`).send({ organizationId, role: 'client' }),
+      );
+      expect(deleted.status).toBe(204);
+      expect({ status: granted.status, code: granted.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+      expect(await membershipRows(organizationId)).toEqual([]);
+    });
+
+    it('answers an Entity moved into an Organization being deleted with 404 ORGANIZATION_NOT_FOUND_ERROR, never 500', async () => {
+      const home = await createOrganization(staff);
+      const entity = await createEntity(staff, home);
+      const organizationId = await createOrganization(staff);
+      const [deleted, moved] = await racingDelete(organizationId, () => staff.patch(`/api/entities/${entity.id}/organization`).send({ organizationId }));
+      expect(deleted.status).toBe(204);
+      expect({ status: moved.status, code: moved.body.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND_ERROR' });
+      expect(await t.sql('SELECT organization_id FROM entities WHERE id = $1', [entity.id])).toEqual([{ organization_id: home }]);
     });
 
     it('refuses a client with 403 PERMISSION_DENIED_ERROR', async () => {

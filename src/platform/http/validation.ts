@@ -1,4 +1,4 @@
-import { ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { Body, Injectable, PipeTransform, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
 import type { ValidationIssue } from '../../../libs/contracts/src';
 import { DomainError } from '../../../libs/shared-kernel/src';
 
@@ -39,3 +39,20 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => new RequestValidationError(flattenValidationErrors(errors)),
   });
 }
+
+/**
+ * D2 on a route that takes no body: a body naming any property is refused like an unknown
+ * property anywhere else (an empty body, `{}` or none, passes).
+ */
+@Injectable()
+export class NoBodyPipe implements PipeTransform {
+  transform(value: unknown): unknown {
+    if (value === null || typeof value !== 'object') return value;
+    const names = Object.keys(value);
+    if (names.length > 0) throw new RequestValidationError(names.map((name) => ({ path: name, message: `property ${name} should not exist` })));
+    return value;
+  }
+}
+
+/** The body of a route that takes none: see NoBodyPipe. */
+export const NoBody = () => Body(NoBodyPipe);

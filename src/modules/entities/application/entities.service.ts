@@ -52,7 +52,7 @@ export class EntitiesService {
     this.checkCurrency(input.currency);
     if (await this.entities.findById(input.id)) throw entityAlreadyExists(input.id);
     const organizationId = input.organizationId
-      ? (await this.organizations.get(input.organizationId)).id
+      ? (await this.organizations.holdForReference(input.organizationId)).id
       : (await this.organizations.createNamedAfter(input.name)).id;
     const entity = LegalEntity.create({ ...input, organizationId }, this.clock.now());
     await translateUniqueViolation(() => this.entities.insert(entity), () => entityAlreadyExists(input.id));
@@ -68,8 +68,11 @@ export class EntitiesService {
   /** Staff see every Entity; clients those of their Organizations; a scoped key its own. */
   async listVisible(viewer: EntityViewer): Promise<LegalEntity[]> {
     if (viewer.scopedEntityId) {
+      // The key reaches its Entity only while its owner does (as the tenant guard judges it).
       const entity = await this.entities.findById(viewer.scopedEntityId);
-      return entity ? [entity] : [];
+      if (!entity) return [];
+      if (viewer.role === 'staff') return [entity];
+      return (await this.memberships.organizationIdsOf(viewer.userId)).includes(entity.organizationId) ? [entity] : [];
     }
     if (viewer.role === 'staff') return this.entities.listAll();
     return this.entities.listInOrganizations(await this.memberships.organizationIdsOf(viewer.userId));
@@ -138,7 +141,7 @@ export class EntitiesService {
   /** D21: move to another Organization; its Memberships reach the Entity from now on. */
   async moveToOrganization(entityId: string, organizationId: string): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
-    await this.organizations.get(organizationId);
+    await this.organizations.holdForReference(organizationId);
     entity.moveTo(organizationId, this.clock.now());
     await this.entities.save(entity);
     return entity;

@@ -23,7 +23,7 @@ export class MembershipsService {
 
   /** Grant is an upsert of the role (D15). */
   async grant(userId: string, organizationId: string, role: MembershipRole): Promise<void> {
-    await this.requireUserAndOrganization(userId, organizationId);
+    await this.requireUserAndOrganization(userId, organizationId, true);
     await this.memberships.upsert({ userId, organizationId, role }, this.clock.now());
   }
 
@@ -50,8 +50,10 @@ export class MembershipsService {
       .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
   }
 
-  private async requireUserAndOrganization(userId: string, organizationId: string): Promise<void> {
+  /** `hold`: the write is about to point at the Organization (see OrganizationRepository.holdForReference). */
+  private async requireUserAndOrganization(userId: string, organizationId: string, hold = false): Promise<void> {
     if (!(await this.users.exists(userId))) throw new DomainError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
-    if (!(await this.organizations.findById(organizationId))) throw organizationNotFound(organizationId);
+    const organization = hold ? await this.organizations.holdForReference(organizationId) : await this.organizations.findById(organizationId);
+    if (!organization) throw organizationNotFound(organizationId);
   }
 }

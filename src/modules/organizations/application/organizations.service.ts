@@ -57,6 +57,16 @@ export class OrganizationsService {
     return organization;
   }
 
+  /**
+   * The Organization a write is about to point at (an Entity created or moved into it), held so
+   * that a concurrent delete cannot remove it under the write: 404 rather than a foreign-key error.
+   */
+  async holdForReference(organizationId: string): Promise<Organization> {
+    const organization = await this.organizations.holdForReference(organizationId);
+    if (!organization) throw organizationNotFound(organizationId);
+    return organization;
+  }
+
   async summary(organizationId: string): Promise<OrganizationSummary> {
     const organization = await this.get(organizationId);
     const entities = await this.entities.summaries([organizationId]);

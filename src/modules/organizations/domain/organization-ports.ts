@@ -6,6 +6,12 @@ export abstract class OrganizationRepository {
   abstract findByNameKey(nameKey: string): Promise<Organization | null>;
   /** Locks the row for the rest of the transaction. */
   abstract lock(organizationId: string): Promise<Organization | null>;
+  /**
+   * Reads the row with a key-share lock for the rest of the transaction: a concurrent delete
+   * waits for this transaction (then finds what it wrote), or this read waits for the delete
+   * (then finds no row). For a write that is about to point at the Organization.
+   */
+  abstract holdForReference(organizationId: string): Promise<Organization | null>;
   /** Inserts; false when the name is taken (the unique key decides under races). */
   abstract insert(organization: Organization): Promise<'inserted' | 'name_taken'>;
   abstract save(organization: Organization): Promise<'saved' | 'name_taken'>;

@@ -17,9 +17,30 @@ function requestOf(context: ExecutionContext): RequestWithPrincipal {
   return context.switchToHttp().getRequest<RequestWithPrincipal>();
 }
 
-function isAuthSurface(request: Request): boolean {
-  const path = request.originalUrl.split('?')[0];
+/**
+ * The path as the router may match it: Express routes ignore case and a trailing slash, so
+ * `/API/Auth/api-keys/` reaches the same handler as `/api/auth/api-keys`. Percent-escapes are
+ * decoded and repeated slashes collapsed as well, so that no spelling of the path slips past.
+ */
+function normalizedPath(url: string): string {
+  let path = url.split('?')[0];
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: judge the path as sent.
+  }
+  return path.replace(/\/{2,}/g, '/').toLowerCase();
+}
+
+function isAuthPath(path: string): boolean {
   return path === '/api/auth' || path.startsWith('/api/auth/');
+}
+
+function isAuthSurface(request: Request): boolean {
+  if (isAuthPath(normalizedPath(request.originalUrl))) return true;
+  // The route the router matched, once there is one (guards): whatever spelling reached it.
+  const routePath: unknown = (request as Request & { route?: { path?: unknown } }).route?.path;
+  return typeof routePath === 'string' && isAuthPath(routePath.toLowerCase());
 }
 
 const keyOnAuthSurface = () => new DomainError('API_KEY_FORBIDDEN_ON_AUTH_ERROR', 'API keys are not accepted on /api/auth routes');
@@ -29,7 +50,7 @@ const keyOnAuthSurface = () => new DomainError('API_KEY_FORBIDDEN_ON_AUTH_ERROR'
  * middleware after the request id, before body parsing and routing.
  */
 export function authSurfaceMiddleware(request: Request, _response: unknown, next: (error?: unknown) => void): void {
-  next(isAuthSurface(request) && request.headers['x-api-key'] !== undefined ? keyOnAuthSurface() : undefined);
+  next(request.headers['x-api-key'] !== undefined && isAuthSurface(request) ? keyOnAuthSurface() : undefined);
 }
 
 /** 1. The same rule as a guard, so the routed pipeline states it too. */
@@ -37,7 +58,7 @@ export function authSurfaceMiddleware(request: Request, _response: unknown, next
 export class AuthSurfaceGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = requestOf(context);
-    if (isAuthSurface(request) && request.headers['x-api-key'] !== undefined) throw keyOnAuthSurface();
+    if (request.headers['x-api-key'] !== undefined && isAuthSurface(request)) throw keyOnAuthSurface();
     return true;
   }
 }

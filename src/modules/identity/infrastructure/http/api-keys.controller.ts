@@ -4,6 +4,7 @@ import type { ApiKeyCreated, ApiKeySummary } from '../../../../../libs/contracts
 import { Authenticated, CurrentPrincipal } from '../../../../platform/auth/decorators';
 import type { Principal } from '../../../../platform/auth/principal';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { ApiKeysService } from '../../application/api-keys.service';
 import { ApiKeyCreatedResponse, ApiKeySummaryResponse, MintApiKeyBody } from './identity.dto';
 import { presentApiKey, presentCreatedApiKey } from './presenters';
@@ -40,7 +41,7 @@ export class ApiKeysController {
   @Audit('api_key.revoke', 'api_key')
   @ApiNoContentResponse({ description: 'Revoked: the next request with the key gets 401' })
   @ApiNotFoundResponse({ description: 'API_KEY_NOT_FOUND_ERROR: no key of the caller has this id' })
-  async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async revoke(@Param('apiKeyId') apiKeyId: string, @NoBody() _body: unknown, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.apiKeys.revoke(principal.user.id, apiKeyId);
   }
 }

@@ -12,6 +12,7 @@ import type { SessionResponse, SignInResponse } from '../../../../../libs/contra
 import { Authenticated, CurrentPrincipal, Public } from '../../../../platform/auth/decorators';
 import type { Principal } from '../../../../platform/auth/principal';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { SetPasswordService } from '../../application/set-password.service';
 import { SignInService } from '../../application/sign-in.service';
@@ -47,7 +48,7 @@ export class AuthController {
   @Authenticated()
   @Audit('auth.sign_out', 'user')
   @ApiNoContentResponse({ description: 'The session is ended and its cookie cleared' })
-  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async signOut(@NoBody() _body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentPrincipal() principal: Principal): Promise<void> {
     this.audit.describe({ resourceId: principal.user.id });
     await endSession(request);
     response.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -27,6 +27,7 @@ import type {
   SetPasswordLink,
   SignInResponse,
 } from '../../../../../libs/contracts/src';
+import { NotBlank } from '../../../../platform/http/validators';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/user';
 
 export class SignInBody {
@@ -86,6 +87,7 @@ export class MintApiKeyBody {
   @ApiProperty({ example: 'Accounting sync' })
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(200)
   name: string;
 
@@ -142,6 +144,7 @@ export class CreateUserBody {
   @ApiProperty({ example: 'Ana Pérez' })
   @IsString()
   @IsNotEmpty()
+  @NotBlank()
   @MaxLength(200)
   name: string;
 

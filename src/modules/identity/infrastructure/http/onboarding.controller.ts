@@ -3,6 +3,7 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFo
 import type { OnboardingUser, SetPasswordLink } from '../../../../../libs/contracts/src';
 import { Authenticated, StaffOnly } from '../../../../platform/auth/decorators';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { OnboardingService } from '../../application/onboarding.service';
 import { CreateUserBody, FindUserQuery, OnboardingUserResponse, SetPasswordLinkResponse } from './identity.dto';
 import { presentOnboardingUser } from './presenters';
@@ -34,7 +35,7 @@ export class OnboardingController {
   @Audit('user.set_password_link', 'user')
   @ApiCreatedResponse({ type: SetPasswordLinkResponse, description: 'A single-use link to set or reset the password' })
   @ApiNotFoundResponse({ description: 'USER_NOT_FOUND_ERROR' })
-  async setPasswordLink(@Param('userId') userId: string): Promise<SetPasswordLink> {
+  async setPasswordLink(@Param('userId') userId: string, @NoBody() _body: unknown): Promise<SetPasswordLink> {
     const link = await this.onboarding.issueSetPasswordLink(userId);
     return { url: link.url, expiresAt: link.expiresAt.toISOString() };
   }
@@ -44,7 +45,7 @@ export class OnboardingController {
   @Audit('user.revoke_sessions', 'user')
   @ApiNoContentResponse({ description: 'Every session of the User ended' })
   @ApiNotFoundResponse({ description: 'USER_NOT_FOUND_ERROR' })
-  async revokeSessions(@Param('userId') userId: string): Promise<void> {
+  async revokeSessions(@Param('userId') userId: string, @NoBody() _body: unknown): Promise<void> {
     await this.onboarding.revokeSessions(userId);
   }
 }

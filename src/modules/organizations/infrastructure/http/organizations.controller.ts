@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { OrganizationMember, OrganizationRecord, OrganizationSummary } from '../../../../../libs/contracts/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Authenticated, CurrentPrincipal, StaffOnly } from '../../../../platform/auth/decorators';
 import type { Principal } from '../../../../platform/auth/principal';
@@ -93,7 +94,7 @@ export class OrganizationsController {
   @ApiNoContentResponse({ description: 'Deleted with its Memberships' })
   @ApiNotFoundResponse({ description: 'ORGANIZATION_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'ORGANIZATION_NOT_EMPTY_ERROR: it still holds an Entity' })
-  async delete(@Param('organizationId') organizationId: string): Promise<void> {
+  async delete(@Param('organizationId') organizationId: string, @NoBody() _body: unknown): Promise<void> {
     await this.organizations.delete(organizationId);
   }
 

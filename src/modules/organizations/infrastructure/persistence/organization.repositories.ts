@@ -38,6 +38,11 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return record ? toOrganization(record) : null;
   }
 
+  async holdForReference(organizationId: string): Promise<Organization | null> {
+    const record = await this.records.findOne({ where: { id: organizationId }, lock: { mode: 'for_key_share' } });
+    return record ? toOrganization(record) : null;
+  }
+
   async insert(organization: Organization): Promise<'inserted' | 'name_taken'> {
     const written = await writeUnlessTaken(this.txHost, NAME_KEY, () => this.records.insert(toRecord(organization)));
     return written ? 'inserted' : 'name_taken';
