@@ -489,6 +489,22 @@ describe('Entities', () => {
       expect(await parentOf(child.id)).toBe(parent.id);
     });
 
+    it('answers a parent outside an Entity-scoped key\'s reach as missing (404 ENTITY_PARENT_NOT_FOUND_ERROR), as the tenant guard does', async () => {
+      const outside = await createEntity(staff, organizationId);
+      const child = await createEntity(staff, organizationId);
+      const scoped = await mintKey(staff, { entityId: child.id });
+      const res = await refused(
+        t.http.patch(`/api/entities/${child.id}/parent`).set('x-api-key', scoped.key).set('x-audit-actor', 'erp').send({ parentEntityId: outside.id }),
+        404,
+        'ENTITY_PARENT_NOT_FOUND_ERROR',
+      );
+      expect(res.body.params).toEqual({ parentEntityId: outside.id });
+      expect(await parentOf(child.id)).toBeNull();
+      const unscoped = await mintKey(staff);
+      await t.http.patch(`/api/entities/${child.id}/parent`).set('x-api-key', unscoped.key).set('x-audit-actor', 'erp').send({ parentEntityId: outside.id }).expect(200);
+      expect(await parentOf(child.id)).toBe(outside.id);
+    });
+
     it('refuses the Entity itself with 409 ENTITY_SELF_PARENT_ERROR', async () => {
       const entity = await createEntity(staff, organizationId);
       await refused(setParent(entity.id, entity.id), 409, 'ENTITY_SELF_PARENT_ERROR');

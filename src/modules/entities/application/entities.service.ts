@@ -119,10 +119,15 @@ export class EntitiesService {
     return entity;
   }
 
-  async setParent(entityId: string, parentEntityId: string | null): Promise<LegalEntity> {
+  /**
+   * `confinedTo`: the one Entity a caller's API key is confined to (D13), if any; any other
+   * parent is out of its reach and answered as missing, as the tenant guard answers.
+   */
+  async setParent(entityId: string, parentEntityId: string | null, confinedTo: string | null = null): Promise<LegalEntity> {
     await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [PARENT_CHANGE_LOCK]);
     const entity = await this.locked(entityId);
     if (parentEntityId !== null && parentEntityId !== entityId) {
+      if (confinedTo !== null && parentEntityId !== confinedTo) throw entityParentNotFound(parentEntityId);
       if (!(await this.entities.findById(parentEntityId))) throw entityParentNotFound(parentEntityId);
       if ((await this.entities.ancestorIds(parentEntityId)).includes(entityId)) throw entityParentCycle(entityId, parentEntityId);
     }

@@ -118,8 +118,8 @@ export class EntitiesController {
   @ApiOkResponse({ type: EntityResponse, description: 'The Entity with its new controlling Entity' })
   @ApiNotFoundResponse({ description: `${NOT_FOUND}; ENTITY_PARENT_NOT_FOUND_ERROR` })
   @ApiConflictResponse({ description: 'ENTITY_SELF_PARENT_ERROR or ENTITY_PARENT_CYCLE_ERROR' })
-  async setParent(@Param('entityId') entityId: string, @Body() body: ParentBody): Promise<Entity> {
-    return presentEntity(await this.entities.setParent(entityId, body.parentEntityId));
+  async setParent(@Param('entityId') entityId: string, @Body() body: ParentBody, @CurrentPrincipal() principal: Principal): Promise<Entity> {
+    return presentEntity(await this.entities.setParent(entityId, body.parentEntityId, principal.apiKey?.entityId ?? null));
   }
 
   @Patch(':entityId/accounting-policies')
