@@ -59,6 +59,11 @@ function readJournalCursor(cursor: string): { entryDate: string; entryId: string
   return { entryDate, entryId, lineId };
 }
 
+/** What an income statement body says of itself before its sections (D52). */
+function incomeStatementHeader(query: { from: string; to: string }, scope: Scope) {
+  return { from: query.from, to: query.to, currency: scope.currency, bookId: scope.bookId, presentation: scope.presentation };
+}
+
 @Injectable()
 export class ReportsService {
   constructor(
@@ -116,14 +121,7 @@ export class ReportsService {
     const scope = await this.scope(entityId, query.bookId, query);
     const figures = await this.queries.accountFigures(entityId, scope.bookId, query.from, query.to);
     const accounts = figures.filter((f) => isResultType(f.type)).map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
-    return {
-      from: query.from,
-      to: query.to,
-      currency: scope.currency,
-      bookId: scope.bookId,
-      presentation: scope.presentation,
-      ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert),
-    };
+    return { ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert) };
   }
 
   /** D52: one income statement per value of the Dimension, and one for the lines without a value. */
@@ -144,14 +142,7 @@ export class ReportsService {
     const statementFor = (valueId: string | null) => {
       const mine = new Map(rows.filter((r) => r.valueId === valueId).map((r) => [r.accountId, r]));
       const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
-      return {
-        from: query.from,
-        to: query.to,
-        currency: scope.currency,
-        bookId: scope.bookId,
-        presentation: scope.presentation,
-        ...incomeStatement(accounts, groups, scope.convert),
-      };
+      return { ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, groups, scope.convert) };
     };
     return {
       dimensionId: query.dimensionId,
