@@ -634,6 +634,44 @@ describe('ledger entries and lines', () => {
       expect([missing.status, missing.body.code]).toEqual([404, 'LEDGER_LINE_NOT_FOUND_ERROR']);
     });
 
+    it('refuses to change lines of an entry that is not live (scheduled, cancelled, unbooked) with 409 LEDGER_ENTRY_NOT_LIVE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Dos', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const dimension = randomUUID();
+      const value = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: value, code: 'SCL', name: 'Santiago' }).expect(201);
+      const rentLines = [
+        { side: 'debit', ledgerAccountId: b.rent, amount: 90 },
+        { side: 'credit', ledgerAccountId: b.bank, amount: 90 },
+      ];
+      const scheduled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 90), entryDate: '2026-07-01', newLedgerEntryLines: rentLines }).expect(201)).body;
+      const cancelled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 90), entryDate: '2026-07-02', newLedgerEntryLines: rentLines }).expect(201)).body;
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${cancelled.id}`).expect(200);
+      const unbooked = await post({ ...sale(b, 90), newLedgerEntryLines: rentLines }, b);
+      await staff.delete(`${base(b.entityId)}/entries/${unbooked.id}`).expect(200);
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'ledger_account_monthly_totals', 'audit_trail'];
+      for (const [entry, status] of [[scheduled, 'scheduled'], [cancelled, 'cancelled'], [unbooked, 'deleted']] as const) {
+        const lineId = entry.lines[0].id;
+        for (const request of [
+          staff.patch(`${base(b.entityId)}/lines/${lineId}/partner`).send({ partnerId }),
+          staff.patch(`${base(b.entityId)}/lines/${lineId}/account`).send({ ledgerAccountId: b.sales }),
+          staff.put(`${base(b.entityId)}/lines/${lineId}/dimension-values`).send({ dimensionValueIds: [value] }),
+        ]) {
+          const res = await expectRefused(t, tables, request, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+          expect(res.body.params).toEqual({ entryId: entry.id, status });
+        }
+      }
+      // A scheduled entry's lines change with the entry, by PATCH scheduled-entries.
+      const replaced = await staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({
+        entryDate: '2026-07-01',
+        memo: 'Arriendo',
+        newLedgerEntryLines: [{ ...rentLines[0], partnerId, dimensionValueIds: [value] }, rentLines[1]],
+      });
+      expect([replaced.status, replaced.body.lines[0].partnerId, replaced.body.lines[0].dimensionValues]).toEqual([200, partnerId, [{ id: value, dimensionId: dimension, code: 'SCL', name: 'Santiago' }]]);
+    });
+
     it('refuses to move a settled line (LEDGER_LINE_HAS_ALLOCATIONS_ERROR)', async () => {
       const entry = await post(sale(ledger, 64));
       await staff.post(`${base()}/entries/${entry.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);

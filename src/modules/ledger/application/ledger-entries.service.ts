@@ -16,6 +16,7 @@ import {
   entryNotFound,
   entryNotLive,
   LedgerEntry,
+  LIVE_STATUSES,
   lineNotFound,
   LineInput,
   PostingContext,
@@ -379,10 +380,9 @@ export class LedgerEntriesService {
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
       throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
     }
-    const live = line.status === 'active' || line.status === 'reversed';
-    if (live) await this.entries.shiftLineTotals(entityId, lineId, -1);
+    await this.entries.shiftLineTotals(entityId, lineId, -1);
     await this.entries.updateLine(entityId, lineId, { accountId, isOpenItem: account.tracking === 'open_item' });
-    if (live) await this.entries.shiftLineTotals(entityId, lineId, 1);
+    await this.entries.shiftLineTotals(entityId, lineId, 1);
     return (await this.entries.findLine(entityId, lineId))!;
   }
 
@@ -401,7 +401,9 @@ export class LedgerEntriesService {
     if (!found) throw lineNotFound(lineId);
     await this.locked(entityId, found.entryId);
     const [line] = await this.entries.lockLines(entityId, [lineId]);
-    if (!['active', 'reversed', 'scheduled'].includes(line.status)) throw entryNotLive(line.entryId, line.status);
+    // D33a: the lines of an entry that is not live (a scheduled one included: its lines change
+    // only with PATCH scheduled-entries, which replaces the whole set) do not change here.
+    if (!LIVE_STATUSES.includes(line.status)) throw entryNotLive(line.entryId, line.status);
     assertOpenPeriod(line.entryDate, terms.ledgerLockDate);
     return { line, terms };
   }
