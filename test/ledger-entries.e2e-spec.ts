@@ -525,6 +525,23 @@ describe('ledger entries and lines', () => {
       expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
       expect((await staff.get(`${base(b.entityId)}/entries/${entry.id}`)).body.status).toBe('active');
     });
+    it('judges the state before the lock date on unbooking: an entry that is not live is 409 LEDGER_ENTRY_NOT_LIVE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
+      const gone = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
+      await staff.delete(`${base(b.entityId)}/entries/${gone.id}`).expect(200);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const cancelled = { ...sale(b, 10), entryDate: '2026-07-02' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(cancelled).expect(201);
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${cancelled.id}`).expect(200);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-05' }).expect(200);
+      for (const [entryId, status] of [[gone.id, 'deleted'], [scheduled.id, 'scheduled'], [cancelled.id, 'cancelled']]) {
+        const res = await expectRefused(t, tables, staff.delete(`${base(b.entityId)}/entries/${entryId}`), 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+        expect(res.body.params).toEqual({ entryId, status });
+      }
+    });
+
   });
 
   describe('scheduled entries', () => {

@@ -293,6 +293,8 @@ export class LedgerEntriesService {
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
+    // The entry's state (409 LEDGER_ENTRY_NOT_LIVE_ERROR) before its date against the lock date.
+    if (!entry.isLive) throw entryNotLive(entryId, entry.status);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
     const reversal = entry.status === 'reversed' && entry.reversedByEntryId ? await this.entries.lock(entityId, entry.reversedByEntryId) : null;
     if (reversal) assertOpenPeriod(reversal.entryDate, terms.ledgerLockDate);
