@@ -101,6 +101,8 @@ describe('reconciliation: allocations, match and open items', () => {
       const open = new Map(lines.body.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount]));
       expect([open.get(debit), open.get(credit)]).toEqual([400, 0]);
 
+      // DELETE takes no body: one naming a property is 400, and the allocation stays.
+      await expectRefused(t, [...TABLES, 'audit_trail'], staff.delete(`${base()}/allocations/${id}`).send({ restore: true }), 400, 'VALIDATION_ERROR');
       const deleted = await staff.delete(`${base()}/allocations/${id}`);
       expect([deleted.status, deleted.body.id]).toEqual([200, id]);
       const after = await staff.get(`${base()}/lines`).query({ accountId: books.receivable });

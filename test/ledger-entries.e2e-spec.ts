@@ -542,6 +542,30 @@ describe('ledger entries and lines', () => {
       }
     });
 
+    it('refuses a body on the routes that take none (unbook, book, cancel) with 400 VALIDATION_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
+      const entry = await post(sale(b, 10), b);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-06-15' };
+      clock.set(new Date('2026-06-14T15:00:00Z'));
+      try {
+        await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      } finally {
+        clock.set(new Date('2026-06-15T15:00:00Z'));
+      }
+      const refusals = [
+        staff.delete(`${base(b.entityId)}/entries/${entry.id}`).send({ reason: 'x' }),
+        staff.post(`${base(b.entityId)}/scheduled-entries/${scheduled.id}/book`).send({ entryDate: '2026-06-15' }),
+        staff.delete(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ force: true }),
+      ];
+      for (const request of refusals) {
+        const res = await expectRefused(t, tables, request, 400, 'VALIDATION_ERROR');
+        expect(res.body.params.errors).toHaveLength(1);
+      }
+      // No body, or an empty object, is fine.
+      expect((await staff.post(`${base(b.entityId)}/scheduled-entries/${scheduled.id}/book`).send({})).status).toBe(200);
+      expect((await staff.delete(`${base(b.entityId)}/entries/${entry.id}`)).status).toBe(200);
+    });
   });
 
   describe('scheduled entries', () => {
