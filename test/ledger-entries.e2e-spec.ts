@@ -344,6 +344,12 @@ describe('ledger entries and lines', () => {
         const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
       }
+      // A cursor this service did not make is 400, down to a date that does not exist or an id that is no UUID.
+      const crafted = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+      for (const cursor of [crafted(`2026-02-30|${kept.id}`), crafted('2026-06-10|------------------------------------'), crafted(`2026-06-10|${kept.id}|x`)]) {
+        const res = await staff.get(`${base(b.entityId)}/entries`).query({ cursor });
+        expect({ cursor, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ cursor, status: 400, code: 'VALIDATION_ERROR', path: 'cursor' });
+      }
       const misspelt = await staff.get(`${base(b.entityId)}/lines`).query({ acountId: b.rent });
       expect([misspelt.status, misspelt.body.code, misspelt.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'acountId']);
       const lines = await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable });

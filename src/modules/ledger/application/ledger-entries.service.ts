@@ -25,6 +25,7 @@ import { ledgerAccountNotFound } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
+import { dateIdCursor, readDateIdCursor } from './date-id-cursor';
 import { RecentPostingFacts } from './recent-posting-facts';
 
 export interface NewEntryInput {
@@ -56,17 +57,6 @@ const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY
 
 function validation(path: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
-
-/** Cursor of the entries list: (entryDate, id) of the last entry of the page. */
-export function entryCursor(entry: LedgerEntry): string {
-  return Buffer.from(`${entry.entryDate}|${entry.id}`, 'utf8').toString('base64url');
-}
-
-export function readEntryCursor(cursor: string): { entryDate: string; id: string } {
-  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) throw validation('cursor', 'is not a cursor of this list');
-  return { entryDate, id };
 }
 
 @Injectable()
@@ -200,11 +190,11 @@ export class LedgerEntriesService {
     const found = await this.entries.list(entityId, {
       ...query,
       bookId,
-      after: query.cursor ? readEntryCursor(query.cursor) : undefined,
+      after: query.cursor ? readDateIdCursor(query.cursor) : undefined,
       limit: limit + 1,
     });
     const page = found.slice(0, limit);
-    return { entries: page, nextCursor: found.length > limit ? entryCursor(page[page.length - 1]) : null };
+    return { entries: page, nextCursor: found.length > limit ? dateIdCursor(page[page.length - 1].entryDate, page[page.length - 1].id) : null };
   }
 
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
