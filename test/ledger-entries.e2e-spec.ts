@@ -133,6 +133,39 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
     });
 
+    it('judges what the body alone shows (400) before what it names (404), and both before tags and dates (409), writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const dimension = randomUUID();
+      const value = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: value, code: 'SCL', name: 'Santiago' }).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'ledger_account_monthly_totals', 'audit_trail'];
+      const unbalanced = [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 2 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const unknownAccount = [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 1 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const tagOnBalance = (valueId: string) => [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, dimensionValueIds: [valueId] }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        // Unbalanced (400) with an unknown account (404), in the future (409) and naming an unknown Book (404).
+        [{ entryDate: '2026-06-16', bookId: randomUUID(), newLedgerEntryLines: unbalanced }, 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: [unbalanced[0]] }, 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: unknownAccount }, 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR'],
+        [{ entryDate: '2026-06-16', bookId: randomUUID() }, 404, 'BOOK_NOT_FOUND_ERROR'],
+        [{ newLedgerEntryLines: tagOnBalance(randomUUID()) }, 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: tagOnBalance(value) }, 409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR'],
+      ];
+      for (const [change, status, code] of cases) {
+        await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 1), ...change }), status, code);
+      }
+      // The same order on scheduled entries, created and replaced.
+      const scheduled = { ...sale(b, 1), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 1), entryDate: '2026-06-15', newLedgerEntryLines: unbalanced }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 1), entryDate: '2026-06-15', newLedgerEntryLines: unknownAccount }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      const replace = (body: Record<string, unknown>) => staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ entryDate: '2026-06-15', memo: 'x', ...body });
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: unbalanced }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: unknownAccount }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: scheduled.newLedgerEntryLines }), 409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR');
+    });
+
     it('refuses a line id in use with 409 LEDGER_LINE_ALREADY_EXISTS_ERROR, a replay with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, and a line id repeated in the body with 400', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
@@ -717,6 +750,25 @@ describe('ledger entries and lines', () => {
         newLedgerEntryLines: [{ ...rentLines[0], partnerId, dimensionValueIds: [value] }, rentLines[1]],
       });
       expect([replaced.status, replaced.body.lines[0].partnerId, replaced.body.lines[0].dimensionValues]).toEqual([200, partnerId, [{ id: value, dimensionId: dimension, code: 'SCL', name: 'Santiago' }]]);
+    });
+
+    it('judges the tags of a line on their own route: unknown value 404, two of one Dimension 400, off a Result Account 409, naming the line', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const dimension = randomUUID();
+      const [v1, v2] = [randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: v1, code: 'SCL', name: 'Santiago' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: v2, code: 'VAP', name: 'Valparaíso' }).expect(201);
+      const entry = await post({ ...sale(b, 5), newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 5 }, { side: 'credit', ledgerAccountId: b.bank, amount: 5 }] }, b);
+      const [rentLine, bankLine] = entry.lines.map((l: { id: string }) => l.id);
+      const tables = ['ledger_line_dimension_values', 'audit_trail'];
+      const tag = (lineId: string, dimensionValueIds: string[]) => staff.put(`${base(b.entityId)}/lines/${lineId}/dimension-values`).send({ dimensionValueIds });
+      const ghost = randomUUID();
+      expect((await expectRefused(t, tables, tag(bankLine, [ghost]), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR')).body.params).toEqual({ lineId: bankLine, dimensionValueId: ghost });
+      expect((await expectRefused(t, tables, tag(rentLine, [v1, v2]), 400, 'LEDGER_LINE_DUPLICATE_DIMENSION_ERROR')).body.params).toEqual({ lineId: rentLine, dimensionId: dimension });
+      expect((await expectRefused(t, tables, tag(bankLine, [v1]), 409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR')).body.params).toEqual({ lineId: bankLine });
+      const tagged = await tag(rentLine, [v2]);
+      expect([tagged.status, tagged.body.dimensionValues]).toEqual([200, [{ id: v2, dimensionId: dimension, code: 'VAP', name: 'Valparaíso' }]]);
     });
 
     it('refuses to move a settled line (LEDGER_LINE_HAS_ALLOCATIONS_ERROR)', async () => {

@@ -148,9 +148,6 @@ export class LedgerEntriesService {
     facts: PostingFacts | null,
   ): LedgerEntry {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
-    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
-    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
-    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     const context: PostingContext = {
       functionalCurrency: facts.currency,
       account: (id) => facts.accounts.get(id),
@@ -158,7 +155,14 @@ export class LedgerEntriesService {
       dimensionValue: (id) => facts.dimensionValues.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };
-    return LedgerEntry.post(
+    // 400 (what the body alone shows), then 404 (the Book and what the lines name), then 409
+    // (Dimension Values off Result Accounts, then the date against today and the lock date).
+    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
+    LedgerEntry.judgeLineShapes(lines, context);
+    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
+    const judged = LedgerEntry.judgeLines(lines, context);
+    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
+    return LedgerEntry.fromJudgedLines(
       {
         entityId,
         id: input.id,
@@ -169,8 +173,7 @@ export class LedgerEntriesService {
         status: kind === 'booked' ? 'active' : 'scheduled',
         source: kind === 'booked' ? 'manual' : 'scheduled',
       },
-      lines,
-      context,
+      judged,
       this.clock.now(),
     );
   }
@@ -328,9 +331,9 @@ export class LedgerEntriesService {
     // checks of the new content (dates, lines), as on every other route.
     entry.requireScheduled();
     this.refuseTransactionCurrency(input.lines);
-    assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
     const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
+    assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
     await this.entries.replaceLines(entry);
     return entry;
@@ -382,7 +385,7 @@ export class LedgerEntriesService {
     const { line } = await this.editableLine(entityId, lineId);
     const [account] = await this.chart.accountsByIds(entityId, [line.ledgerAccountId]);
     const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);
-    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, 0);
+    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, { lineId });
     await this.entries.replaceLineDimensionValues(entityId, lineId, values);
     return (await this.entries.findLine(entityId, lineId))!;
   }
