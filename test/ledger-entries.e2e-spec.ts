@@ -672,6 +672,23 @@ describe('ledger entries and lines', () => {
       await expectRefused(t, tables, replace(scheduled.id, unknownAccount), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
     });
 
+    it('keeps scheduled entries after the lock date (D24): a future lock date refuses scheduling on or before it, and cannot reach a scheduled entry until it is cancelled', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'audit_trail'];
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const over = await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-07-01' }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
+      expect(over.body.params).toEqual({ ledgerLockDate: '2026-07-01', scheduledEntryDate: '2026-07-01' });
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-25' }).expect(200);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 10), entryDate: '2026-06-25' }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      const replace = (entryDate: string) => staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ entryDate, memo: 'x', newLedgerEntryLines: scheduled.newLedgerEntryLines });
+      await expectRefused(t, tables, replace('2026-06-20'), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      expect((await replace('2026-06-26')).status).toBe(200);
+      await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-26' }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).expect(200);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-07-31' }).expect(200);
+    });
+
     it('refuses a date not after today and transaction-currency lines', async () => {
       const today = await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-15' });
       expect([today.status, today.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR']);
