@@ -131,8 +131,9 @@ export class LedgerEntry {
         throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
       }
     });
-    let debits = 0;
-    let credits = 0;
+    // Summed exactly: totals of amounts up to 2^53 - 1 each go past what a double holds exactly.
+    let debits = 0n;
+    let credits = 0n;
     lines.forEach((line, index) => {
       if (!Number.isSafeInteger(line.amount) || line.amount <= 0 || line.amount > MAX_AMOUNT) {
         throw lineError('VALIDATION_ERROR', 'amount must be a positive integer in minor units', index, {
@@ -140,10 +141,13 @@ export class LedgerEntry {
         });
       }
       LedgerEntry.judgeTrio(line, context, index);
-      if (line.side === 'debit') debits += line.amount;
-      else credits += line.amount;
+      if (line.side === 'debit') debits += BigInt(line.amount);
+      else credits += BigInt(line.amount);
     });
-    if (debits !== credits) throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits, credits });
+    if (debits !== credits) {
+      const total = (sum: bigint) => (sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum.toString());
+      throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: total(debits), credits: total(credits) });
+    }
   }
 
   /**
