@@ -349,6 +349,27 @@ describe('ledger entries and lines', () => {
       const entry = await post({ ...sale(b, 5), bookId }, b);
       expect(entry.bookId).toBe(bookId);
     });
+    it('keeps a reversal in the Book of its original (no bookId on reverse), and lists one Book as its entries plus the common ones', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const [ifrs, tax] = [randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: ifrs, name: 'IFRS' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: tax, name: 'Tax' }).expect(201);
+      const inIfrs = await post({ ...sale(b, 5), bookId: ifrs }, b);
+      const common = await post(sale(b, 6), b);
+      const inTax = await post({ ...sale(b, 7), bookId: tax }, b);
+      const withBook = await staff.post(`${base(b.entityId)}/entries/${inIfrs.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11', bookId: tax });
+      expect([withBook.status, withBook.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${inIfrs.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201);
+      expect(reversed.body.reversalEntry.bookId).toBe(ifrs);
+      const commonReversal = await staff.post(`${base(b.entityId)}/entries/${common.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201);
+      expect(commonReversal.body.reversalEntry.bookId).toBeNull();
+      const ids = async (query: Record<string, string>) => ((await staff.get(`${base(b.entityId)}/entries`).query(query)).body.entries as Array<{ id: string }>).map((e) => e.id).sort();
+      expect(await ids({ bookId: ifrs })).toEqual([inIfrs.id, reversed.body.reversalEntry.id, common.id, commonReversal.body.reversalEntry.id].sort());
+      expect(await ids({ bookId: tax })).toEqual([inTax.id, common.id, commonReversal.body.reversalEntry.id].sort());
+      expect(await ids({})).toHaveLength(5);
+      const unknown = await staff.get(`${base(b.entityId)}/entries`).query({ bookId: randomUUID() });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'BOOK_NOT_FOUND_ERROR']);
+    });
   });
 
   describe('listing (D37, D38)', () => {
