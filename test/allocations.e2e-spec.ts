@@ -101,6 +101,8 @@ describe('reconciliation: allocations, match and open items', () => {
       const open = new Map(lines.body.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount]));
       expect([open.get(debit), open.get(credit)]).toEqual([400, 0]);
 
+      // DELETE takes no body: one naming a property is 400, and the allocation stays.
+      await expectRefused(t, [...TABLES, 'audit_trail'], staff.delete(`${base()}/allocations/${id}`).send({ restore: true }), 400, 'VALIDATION_ERROR');
       const deleted = await staff.delete(`${base()}/allocations/${id}`);
       expect([deleted.status, deleted.body.id]).toEqual([200, id]);
       const after = await staff.get(`${base()}/lines`).query({ accountId: books.receivable });
@@ -302,6 +304,10 @@ describe('reconciliation: allocations, match and open items', () => {
       const second = await staff.get(url).query({ accountId: b.receivable, limit: 2, cursor: first.body.nextCursor });
       expect(second.body.lines.map((l: { id: string }) => l.id)).toEqual([lines[0], lines[3]]);
       expect(second.body.nextCursor).toBeNull();
+      for (const cursor of [Buffer.from(`2026-13-01|${lines[0]}`).toString('base64url'), Buffer.from('2026-05-01|not-a-uuid').toString('base64url'), 'bm9wZQ']) {
+        const bad = await staff.get(url).query({ accountId: b.receivable, cursor });
+        expect({ cursor, status: bad.status, code: bad.body.code, path: bad.body.params?.errors?.[0]?.path }).toEqual({ cursor, status: 400, code: 'VALIDATION_ERROR', path: 'cursor' });
+      }
       const byPartner = await staff.get(url).query({ accountId: b.receivable, partnerId });
       expect(byPartner.body).toMatchObject({ openTotal: 400, lineCount: 2 });
       const withSettled = await staff.get(url).query({ accountId: b.receivable, includeSettled: 'true' });

@@ -106,6 +106,19 @@ describe('ledger entries and lines', () => {
     type Refusal = [string, (b: Books) => Record<string, unknown>, number, string];
     it.each<Refusal>([
       ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
+      [
+        'unbalanced by one past 2^53 (totals compared exactly)',
+        (b: Books) => ({
+          newLedgerEntryLines: [
+            { side: 'debit', ledgerAccountId: b.bank, amount: Number.MAX_SAFE_INTEGER },
+            { side: 'debit', ledgerAccountId: b.bank, amount: Number.MAX_SAFE_INTEGER - 1 },
+            { side: 'credit', ledgerAccountId: b.sales, amount: Number.MAX_SAFE_INTEGER },
+            { side: 'credit', ledgerAccountId: b.sales, amount: Number.MAX_SAFE_INTEGER - 2 },
+          ],
+        }),
+        400,
+        'LEDGER_ENTRY_UNBALANCED_ERROR',
+      ],
       ['one line', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['no line', () => ({ newLedgerEntryLines: [] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['zero amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 0 }, { side: 'credit', ledgerAccountId: b.sales, amount: 0 }] }), 400, 'VALIDATION_ERROR'],
@@ -131,6 +144,39 @@ describe('ledger entries and lines', () => {
       const res = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), ...change(ledger) });
       expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
+    });
+
+    it('judges what the body alone shows (400) before what it names (404), and both before tags and dates (409), writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const dimension = randomUUID();
+      const value = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: value, code: 'SCL', name: 'Santiago' }).expect(201);
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'ledger_account_monthly_totals', 'audit_trail'];
+      const unbalanced = [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 2 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const unknownAccount = [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 1 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const tagOnBalance = (valueId: string) => [{ side: 'debit', ledgerAccountId: b.bank, amount: 1, dimensionValueIds: [valueId] }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        // Unbalanced (400) with an unknown account (404), in the future (409) and naming an unknown Book (404).
+        [{ entryDate: '2026-06-16', bookId: randomUUID(), newLedgerEntryLines: unbalanced }, 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: [unbalanced[0]] }, 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: unknownAccount }, 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR'],
+        [{ entryDate: '2026-06-16', bookId: randomUUID() }, 404, 'BOOK_NOT_FOUND_ERROR'],
+        [{ newLedgerEntryLines: tagOnBalance(randomUUID()) }, 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR'],
+        [{ entryDate: '2026-06-16', newLedgerEntryLines: tagOnBalance(value) }, 409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR'],
+      ];
+      for (const [change, status, code] of cases) {
+        await expectRefused(t, tables, staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 1), ...change }), status, code);
+      }
+      // The same order on scheduled entries, created and replaced.
+      const scheduled = { ...sale(b, 1), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 1), entryDate: '2026-06-15', newLedgerEntryLines: unbalanced }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 1), entryDate: '2026-06-15', newLedgerEntryLines: unknownAccount }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      const replace = (body: Record<string, unknown>) => staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ entryDate: '2026-06-15', memo: 'x', ...body });
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: unbalanced }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: unknownAccount }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      await expectRefused(t, tables, replace({ newLedgerEntryLines: scheduled.newLedgerEntryLines }), 409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR');
     });
 
     it('refuses a line id in use with 409 LEDGER_LINE_ALREADY_EXISTS_ERROR, a replay with LEDGER_ENTRY_ALREADY_EXISTS_ERROR, and a line id repeated in the body with 400', async () => {
@@ -303,6 +349,27 @@ describe('ledger entries and lines', () => {
       const entry = await post({ ...sale(b, 5), bookId }, b);
       expect(entry.bookId).toBe(bookId);
     });
+    it('keeps a reversal in the Book of its original (no bookId on reverse), and lists one Book as its entries plus the common ones', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const [ifrs, tax] = [randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: ifrs, name: 'IFRS' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: tax, name: 'Tax' }).expect(201);
+      const inIfrs = await post({ ...sale(b, 5), bookId: ifrs }, b);
+      const common = await post(sale(b, 6), b);
+      const inTax = await post({ ...sale(b, 7), bookId: tax }, b);
+      const withBook = await staff.post(`${base(b.entityId)}/entries/${inIfrs.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11', bookId: tax });
+      expect([withBook.status, withBook.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${inIfrs.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201);
+      expect(reversed.body.reversalEntry.bookId).toBe(ifrs);
+      const commonReversal = await staff.post(`${base(b.entityId)}/entries/${common.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-11' }).expect(201);
+      expect(commonReversal.body.reversalEntry.bookId).toBeNull();
+      const ids = async (query: Record<string, string>) => ((await staff.get(`${base(b.entityId)}/entries`).query(query)).body.entries as Array<{ id: string }>).map((e) => e.id).sort();
+      expect(await ids({ bookId: ifrs })).toEqual([inIfrs.id, reversed.body.reversalEntry.id, common.id, commonReversal.body.reversalEntry.id].sort());
+      expect(await ids({ bookId: tax })).toEqual([inTax.id, common.id, commonReversal.body.reversalEntry.id].sort());
+      expect(await ids({})).toHaveLength(5);
+      const unknown = await staff.get(`${base(b.entityId)}/entries`).query({ bookId: randomUUID() });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'BOOK_NOT_FOUND_ERROR']);
+    });
   });
 
   describe('listing (D37, D38)', () => {
@@ -343,6 +410,12 @@ describe('ledger entries and lines', () => {
       for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }, { acountId: b.rent }]) {
         const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      }
+      // A cursor this service did not make is 400, down to a date that does not exist or an id that is no UUID.
+      const crafted = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+      for (const cursor of [crafted(`2026-02-30|${kept.id}`), crafted('2026-06-10|------------------------------------'), crafted(`2026-06-10|${kept.id}|x`)]) {
+        const res = await staff.get(`${base(b.entityId)}/entries`).query({ cursor });
+        expect({ cursor, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ cursor, status: 400, code: 'VALIDATION_ERROR', path: 'cursor' });
       }
       const misspelt = await staff.get(`${base(b.entityId)}/lines`).query({ acountId: b.rent });
       expect([misspelt.status, misspelt.body.code, misspelt.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'acountId']);
@@ -525,6 +598,47 @@ describe('ledger entries and lines', () => {
       expect([res.status, res.body.code]).toEqual([409, 'LEDGER_PERIOD_LOCKED_ERROR']);
       expect((await staff.get(`${base(b.entityId)}/entries/${entry.id}`)).body.status).toBe('active');
     });
+    it('judges the state before the lock date on unbooking: an entry that is not live is 409 LEDGER_ENTRY_NOT_LIVE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
+      const gone = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
+      await staff.delete(`${base(b.entityId)}/entries/${gone.id}`).expect(200);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const cancelled = { ...sale(b, 10), entryDate: '2026-07-02' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(cancelled).expect(201);
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${cancelled.id}`).expect(200);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-05' }).expect(200);
+      for (const [entryId, status] of [[gone.id, 'deleted'], [scheduled.id, 'scheduled'], [cancelled.id, 'cancelled']]) {
+        const res = await expectRefused(t, tables, staff.delete(`${base(b.entityId)}/entries/${entryId}`), 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+        expect(res.body.params).toEqual({ entryId, status });
+      }
+    });
+
+    it('refuses a body on the routes that take none (unbook, book, cancel) with 400 VALIDATION_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
+      const entry = await post(sale(b, 10), b);
+      const scheduled = { ...sale(b, 10), entryDate: '2026-06-15' };
+      clock.set(new Date('2026-06-14T15:00:00Z'));
+      try {
+        await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      } finally {
+        clock.set(new Date('2026-06-15T15:00:00Z'));
+      }
+      const refusals = [
+        staff.delete(`${base(b.entityId)}/entries/${entry.id}`).send({ reason: 'x' }),
+        staff.post(`${base(b.entityId)}/scheduled-entries/${scheduled.id}/book`).send({ entryDate: '2026-06-15' }),
+        staff.delete(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ force: true }),
+      ];
+      for (const request of refusals) {
+        const res = await expectRefused(t, tables, request, 400, 'VALIDATION_ERROR');
+        expect(res.body.params.errors).toHaveLength(1);
+      }
+      // No body, or an empty object, is fine.
+      expect((await staff.post(`${base(b.entityId)}/scheduled-entries/${scheduled.id}/book`).send({})).status).toBe(200);
+      expect((await staff.delete(`${base(b.entityId)}/entries/${entry.id}`)).status).toBe(200);
+    });
   });
 
   describe('scheduled entries', () => {
@@ -592,6 +706,23 @@ describe('ledger entries and lines', () => {
       await expectRefused(t, tables, replace(scheduled.id, unknownAccount), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
     });
 
+    it('keeps scheduled entries after the lock date (D24): a future lock date refuses scheduling on or before it, and cannot reach a scheduled entry until it is cancelled', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'audit_trail'];
+      const scheduled = { ...sale(b, 10), entryDate: '2026-07-01' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      const over = await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-07-01' }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
+      expect(over.body.params).toEqual({ ledgerLockDate: '2026-07-01', scheduledEntryDate: '2026-07-01' });
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-25' }).expect(200);
+      await expectRefused(t, tables, staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 10), entryDate: '2026-06-25' }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      const replace = (entryDate: string) => staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({ entryDate, memo: 'x', newLedgerEntryLines: scheduled.newLedgerEntryLines });
+      await expectRefused(t, tables, replace('2026-06-20'), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      expect((await replace('2026-06-26')).status).toBe(200);
+      await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-26' }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).expect(200);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-07-31' }).expect(200);
+    });
+
     it('refuses a date not after today and transaction-currency lines', async () => {
       const today = await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-06-15' });
       expect([today.status, today.body.code]).toEqual([409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR']);
@@ -632,6 +763,63 @@ describe('ledger entries and lines', () => {
       expect([untagged.status, untagged.body.dimensionValues]).toEqual([200, []]);
       const missing = await staff.patch(`${base()}/lines/${randomUUID()}/partner`).send({ partnerId: null });
       expect([missing.status, missing.body.code]).toEqual([404, 'LEDGER_LINE_NOT_FOUND_ERROR']);
+    });
+
+    it('refuses to change lines of an entry that is not live (scheduled, cancelled, unbooked) with 409 LEDGER_ENTRY_NOT_LIVE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Dos', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const dimension = randomUUID();
+      const value = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: value, code: 'SCL', name: 'Santiago' }).expect(201);
+      const rentLines = [
+        { side: 'debit', ledgerAccountId: b.rent, amount: 90 },
+        { side: 'credit', ledgerAccountId: b.bank, amount: 90 },
+      ];
+      const scheduled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 90), entryDate: '2026-07-01', newLedgerEntryLines: rentLines }).expect(201)).body;
+      const cancelled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 90), entryDate: '2026-07-02', newLedgerEntryLines: rentLines }).expect(201)).body;
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${cancelled.id}`).expect(200);
+      const unbooked = await post({ ...sale(b, 90), newLedgerEntryLines: rentLines }, b);
+      await staff.delete(`${base(b.entityId)}/entries/${unbooked.id}`).expect(200);
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'ledger_account_monthly_totals', 'audit_trail'];
+      for (const [entry, status] of [[scheduled, 'scheduled'], [cancelled, 'cancelled'], [unbooked, 'deleted']] as const) {
+        const lineId = entry.lines[0].id;
+        for (const request of [
+          staff.patch(`${base(b.entityId)}/lines/${lineId}/partner`).send({ partnerId }),
+          staff.patch(`${base(b.entityId)}/lines/${lineId}/account`).send({ ledgerAccountId: b.sales }),
+          staff.put(`${base(b.entityId)}/lines/${lineId}/dimension-values`).send({ dimensionValueIds: [value] }),
+        ]) {
+          const res = await expectRefused(t, tables, request, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR');
+          expect(res.body.params).toEqual({ entryId: entry.id, status });
+        }
+      }
+      // A scheduled entry's lines change with the entry, by PATCH scheduled-entries.
+      const replaced = await staff.patch(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).send({
+        entryDate: '2026-07-01',
+        memo: 'Arriendo',
+        newLedgerEntryLines: [{ ...rentLines[0], partnerId, dimensionValueIds: [value] }, rentLines[1]],
+      });
+      expect([replaced.status, replaced.body.lines[0].partnerId, replaced.body.lines[0].dimensionValues]).toEqual([200, partnerId, [{ id: value, dimensionId: dimension, code: 'SCL', name: 'Santiago' }]]);
+    });
+
+    it('judges the tags of a line on their own route: unknown value 404, two of one Dimension 400, off a Result Account 409, naming the line', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const dimension = randomUUID();
+      const [v1, v2] = [randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: v1, code: 'SCL', name: 'Santiago' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: v2, code: 'VAP', name: 'Valparaíso' }).expect(201);
+      const entry = await post({ ...sale(b, 5), newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 5 }, { side: 'credit', ledgerAccountId: b.bank, amount: 5 }] }, b);
+      const [rentLine, bankLine] = entry.lines.map((l: { id: string }) => l.id);
+      const tables = ['ledger_line_dimension_values', 'audit_trail'];
+      const tag = (lineId: string, dimensionValueIds: string[]) => staff.put(`${base(b.entityId)}/lines/${lineId}/dimension-values`).send({ dimensionValueIds });
+      const ghost = randomUUID();
+      expect((await expectRefused(t, tables, tag(bankLine, [ghost]), 404, 'DIMENSION_VALUE_NOT_FOUND_ERROR')).body.params).toEqual({ lineId: bankLine, dimensionValueId: ghost });
+      expect((await expectRefused(t, tables, tag(rentLine, [v1, v2]), 400, 'LEDGER_LINE_DUPLICATE_DIMENSION_ERROR')).body.params).toEqual({ lineId: rentLine, dimensionId: dimension });
+      expect((await expectRefused(t, tables, tag(bankLine, [v1]), 409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR')).body.params).toEqual({ lineId: bankLine });
+      const tagged = await tag(rentLine, [v2]);
+      expect([tagged.status, tagged.body.dimensionValues]).toEqual([200, [{ id: v2, dimensionId: dimension, code: 'VAP', name: 'Valparaíso' }]]);
     });
 
     it('refuses to move a settled line (LEDGER_LINE_HAS_ALLOCATIONS_ERROR)', async () => {

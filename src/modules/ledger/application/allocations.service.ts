@@ -8,6 +8,7 @@ import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
 import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors';
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
+import { dateIdCursor, readDateIdCursor } from './date-id-cursor';
 
 const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
@@ -25,18 +26,6 @@ function forAllocation(line: ListedLine): LineForAllocation {
     amount: line.amount,
     allocatedAmount: line.allocatedAmount,
   };
-}
-
-function cursorOf(line: ListedLine): string {
-  return Buffer.from(`${line.entryDate}|${line.id}`, 'utf8').toString('base64url');
-}
-
-function readCursor(cursor: string): { entryDate: string; id: string } {
-  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) {
-    throw e('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
-  }
-  return { entryDate, id };
 }
 
 /**
@@ -161,11 +150,11 @@ export class AllocationsService {
     const bookId = await this.books.resolve(entityId, query.bookId);
     const limit = query.limit ?? 50;
     const filter = { accountId: query.accountId, partnerId: query.partnerId, includeSettled: query.includeSettled ?? false, bookId };
-    const found = await this.entries.openItemLines(entityId, { ...filter, after: query.cursor ? readCursor(query.cursor) : undefined, limit: limit + 1 });
+    const found = await this.entries.openItemLines(entityId, { ...filter, after: query.cursor ? readDateIdCursor(query.cursor) : undefined, limit: limit + 1 });
     const page = found.slice(0, limit);
     return {
       lines: page,
-      nextCursor: found.length > limit ? cursorOf(page[page.length - 1]) : null,
+      nextCursor: found.length > limit ? dateIdCursor(page[page.length - 1].entryDate, page[page.length - 1].id) : null,
       ...(await this.entries.openItemSummary(entityId, filter)),
     };
   }

@@ -16,6 +16,7 @@ import {
   entryNotFound,
   entryNotLive,
   LedgerEntry,
+  LIVE_STATUSES,
   lineNotFound,
   LineInput,
   PostingContext,
@@ -24,6 +25,7 @@ import { ledgerAccountNotFound } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
+import { dateIdCursor, readDateIdCursor } from './date-id-cursor';
 import { RecentPostingFacts } from './recent-posting-facts';
 
 export interface NewEntryInput {
@@ -55,17 +57,6 @@ const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY
 
 function validation(path: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
-
-/** Cursor of the entries list: (entryDate, id) of the last entry of the page. */
-export function entryCursor(entry: LedgerEntry): string {
-  return Buffer.from(`${entry.entryDate}|${entry.id}`, 'utf8').toString('base64url');
-}
-
-export function readEntryCursor(cursor: string): { entryDate: string; id: string } {
-  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) throw validation('cursor', 'is not a cursor of this list');
-  return { entryDate, id };
 }
 
 @Injectable()
@@ -157,9 +148,6 @@ export class LedgerEntriesService {
     facts: PostingFacts | null,
   ): LedgerEntry {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
-    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
-    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
-    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     const context: PostingContext = {
       functionalCurrency: facts.currency,
       account: (id) => facts.accounts.get(id),
@@ -167,7 +155,14 @@ export class LedgerEntriesService {
       dimensionValue: (id) => facts.dimensionValues.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };
-    return LedgerEntry.post(
+    // 400 (what the body alone shows), then 404 (the Book and what the lines name), then 409
+    // (Dimension Values off Result Accounts, then the date against today and the lock date).
+    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
+    LedgerEntry.judgeLineShapes(lines, context);
+    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
+    const judged = LedgerEntry.judgeLines(lines, context);
+    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
+    return LedgerEntry.fromJudgedLines(
       {
         entityId,
         id: input.id,
@@ -178,8 +173,7 @@ export class LedgerEntriesService {
         status: kind === 'booked' ? 'active' : 'scheduled',
         source: kind === 'booked' ? 'manual' : 'scheduled',
       },
-      lines,
-      context,
+      judged,
       this.clock.now(),
     );
   }
@@ -199,11 +193,11 @@ export class LedgerEntriesService {
     const found = await this.entries.list(entityId, {
       ...query,
       bookId,
-      after: query.cursor ? readEntryCursor(query.cursor) : undefined,
+      after: query.cursor ? readDateIdCursor(query.cursor) : undefined,
       limit: limit + 1,
     });
     const page = found.slice(0, limit);
-    return { entries: page, nextCursor: found.length > limit ? entryCursor(page[page.length - 1]) : null };
+    return { entries: page, nextCursor: found.length > limit ? dateIdCursor(page[page.length - 1].entryDate, page[page.length - 1].id) : null };
   }
 
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
@@ -292,6 +286,8 @@ export class LedgerEntriesService {
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
+    // The entry's state (409 LEDGER_ENTRY_NOT_LIVE_ERROR) before its date against the lock date.
+    if (!entry.isLive) throw entryNotLive(entryId, entry.status);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
     const reversal = entry.status === 'reversed' && entry.reversedByEntryId ? await this.entries.lock(entityId, entry.reversedByEntryId) : null;
     if (reversal) assertOpenPeriod(reversal.entryDate, terms.ledgerLockDate);
@@ -335,9 +331,9 @@ export class LedgerEntriesService {
     // checks of the new content (dates, lines), as on every other route.
     entry.requireScheduled();
     this.refuseTransactionCurrency(input.lines);
-    assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
     const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
+    assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
     await this.entries.replaceLines(entry);
     return entry;
@@ -379,10 +375,9 @@ export class LedgerEntriesService {
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
       throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
     }
-    const live = line.status === 'active' || line.status === 'reversed';
-    if (live) await this.entries.shiftLineTotals(entityId, lineId, -1);
+    await this.entries.shiftLineTotals(entityId, lineId, -1);
     await this.entries.updateLine(entityId, lineId, { accountId, isOpenItem: account.tracking === 'open_item' });
-    if (live) await this.entries.shiftLineTotals(entityId, lineId, 1);
+    await this.entries.shiftLineTotals(entityId, lineId, 1);
     return (await this.entries.findLine(entityId, lineId))!;
   }
 
@@ -390,7 +385,7 @@ export class LedgerEntriesService {
     const { line } = await this.editableLine(entityId, lineId);
     const [account] = await this.chart.accountsByIds(entityId, [line.ledgerAccountId]);
     const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);
-    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, 0);
+    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, { lineId });
     await this.entries.replaceLineDimensionValues(entityId, lineId, values);
     return (await this.entries.findLine(entityId, lineId))!;
   }
@@ -401,7 +396,9 @@ export class LedgerEntriesService {
     if (!found) throw lineNotFound(lineId);
     await this.locked(entityId, found.entryId);
     const [line] = await this.entries.lockLines(entityId, [lineId]);
-    if (!['active', 'reversed', 'scheduled'].includes(line.status)) throw entryNotLive(line.entryId, line.status);
+    // D33a: the lines of an entry that is not live (a scheduled one included: its lines change
+    // only with PATCH scheduled-entries, which replaces the whole set) do not change here.
+    if (!LIVE_STATUSES.includes(line.status)) throw entryNotLive(line.entryId, line.status);
     assertOpenPeriod(line.entryDate, terms.ledgerLockDate);
     return { line, terms };
   }

@@ -98,6 +98,15 @@ describe('LedgerEntry', () => {
     );
   });
 
+  it('compares debits and credits exactly, also past 2^53 (a double would round both totals to one number)', () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const debits = [line('debit', 'bank', max), line('debit', 'bank', max - 1)];
+    const credits = [line('credit', 'sales', max), line('credit', 'sales', max - 2)];
+    expect(max + (max - 1) === max + (max - 2)).toBe(true); // what doubles make of the two totals
+    expect(codeOf(() => post([...debits, ...credits]))).toBe('LEDGER_ENTRY_UNBALANCED_ERROR');
+    expect(codeOf(() => post([...debits, ...credits, line('credit', 'sales', 1)]))).toBeNull();
+  });
+
   it('needs at least two lines', () => {
     expect(codeOf(() => post([line('debit', 'bank', 1)]))).toBe('LEDGER_ENTRY_LINE_COUNT_ERROR');
   });

@@ -66,8 +66,14 @@ export const entryNotLive = (entryId: string, status: EntryStatus) => err('LEDGE
 export const periodLocked = (date: string, ledgerLockDate: string) =>
   err('LEDGER_PERIOD_LOCKED_ERROR', 'The date is on or before the ledger lock date', { date, ledgerLockDate });
 
-function lineError(code: string, message: string, index: number, params: Record<string, unknown> = {}): DomainError {
-  return err(code, message, { ...params, line: index, path: `newLedgerEntryLines[${index}]` });
+/**
+ * Where a refused line is: its index in a body's `newLedgerEntryLines` (params `line` and
+ * `path`), or the id of a stored line changed by its own route (params `lineId`).
+ */
+type LinePlace = number | { lineId: string };
+
+function lineError(code: string, message: string, at: LinePlace, params: Record<string, unknown> = {}): DomainError {
+  return err(code, message, typeof at === 'number' ? { ...params, line: at, path: `newLedgerEntryLines[${at}]` } : { ...params, lineId: at.lineId });
 }
 
 /**
@@ -85,6 +91,15 @@ export class LedgerEntry {
     context: PostingContext,
     now: Date,
   ): LedgerEntry {
+    return LedgerEntry.fromJudgedLines(header, LedgerEntry.judgeLines(lines, context), now);
+  }
+
+  /** A new entry of lines already judged by judgeLines (the caller judged more in between). */
+  static fromJudgedLines(
+    header: { entityId: string; id: string; bookId: string | null; entryDate: string; memo: string; notes: string | null; status: 'active' | 'scheduled'; source: EntrySource; reversalOfEntryId?: string | null },
+    lines: EntryLine[],
+    now: Date,
+  ): LedgerEntry {
     return new LedgerEntry({
       ...header,
       memo: header.memo.trim(),
@@ -92,7 +107,7 @@ export class LedgerEntry {
       reversedByEntryId: null,
       createdAt: now,
       updatedAt: now,
-      lines: LedgerEntry.judgeLines(lines, context),
+      lines,
     });
   }
 
@@ -100,8 +115,12 @@ export class LedgerEntry {
     return new LedgerEntry({ ...state, lines: state.lines.map((line) => ({ ...line })) });
   }
 
-  /** The rules every line set obeys, on create and when a scheduled entry's lines are replaced. */
-  static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
+  /**
+   * The rules a line set obeys that need nothing looked up (400): at least two lines, line ids
+   * not repeated, positive integer amounts, the transaction trio all or nothing and consistent
+   * with the amount (D7), debits equal to credits.
+   */
+  static judgeLineShapes(lines: LineInput[], context: Pick<PostingContext, 'functionalCurrency' | 'exponent'>): void {
     if (lines.length < 2) throw err('LEDGER_ENTRY_LINE_COUNT_ERROR', 'An entry has at least two lines', { lineCount: lines.length });
     const firstWithId = new Map<string, number>();
     lines.forEach((line, index) => {
@@ -112,23 +131,45 @@ export class LedgerEntry {
         throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
       }
     });
-    let debits = 0;
-    let credits = 0;
-    const judged = lines.map((line, index): EntryLine => {
+    // Summed exactly: totals of amounts up to 2^53 - 1 each go past what a double holds exactly.
+    let debits = 0n;
+    let credits = 0n;
+    lines.forEach((line, index) => {
       if (!Number.isSafeInteger(line.amount) || line.amount <= 0 || line.amount > MAX_AMOUNT) {
         throw lineError('VALIDATION_ERROR', 'amount must be a positive integer in minor units', index, {
           errors: [{ path: `newLedgerEntryLines[${index}].amount`, message: 'amount must be a positive integer in minor units' }],
         });
       }
+      LedgerEntry.judgeTrio(line, context, index);
+      if (line.side === 'debit') debits += BigInt(line.amount);
+      else credits += BigInt(line.amount);
+    });
+    if (debits !== credits) {
+      const total = (sum: bigint) => (sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum.toString());
+      throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: total(debits), credits: total(credits) });
+    }
+  }
+
+  /**
+   * Every rule of a line set, on create and when a scheduled entry's lines are replaced, in the
+   * order of the service's checks: what the body alone shows (400, judgeLineShapes), then the
+   * accounts, partners and Dimension Values it names (404), then at most one value per Dimension
+   * (400), then Dimension Values only on Result Accounts (409).
+   */
+  static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
+    LedgerEntry.judgeLineShapes(lines, context);
+    const accounts = lines.map((line, index) => {
       const account = context.account(line.ledgerAccountId);
       if (!account) throw lineError('LEDGER_ACCOUNT_NOT_FOUND_ERROR', 'No ledger account with this id in the Entity', index, { accountId: line.ledgerAccountId });
       if (line.partnerId !== null && !context.partnerExists(line.partnerId)) {
         throw lineError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', index, { partnerId: line.partnerId });
       }
-      const dimensionValues = LedgerEntry.judgeDimensionValues(line.dimensionValueIds, account.type, context, index);
-      LedgerEntry.judgeTrio(line, context, index);
-      if (line.side === 'debit') debits += line.amount;
-      else credits += line.amount;
+      LedgerEntry.knownDimensionValues(line.dimensionValueIds, context, index);
+      return account;
+    });
+    lines.forEach((line, index) => LedgerEntry.onePerDimension(line.dimensionValueIds, context, index));
+    return lines.map((line, index): EntryLine => {
+      const account = accounts[index];
       return {
         id: line.id,
         lineNo: index + 1,
@@ -142,31 +183,41 @@ export class LedgerEntry {
         exchangeRate: line.exchangeRate === null ? null : canonicalRate(line.exchangeRate),
         isOpenItem: account.tracking === 'open_item',
         allocatedAmount: 0,
-        dimensionValues,
+        dimensionValues: LedgerEntry.judgeDimensionValues(line.dimensionValueIds, account.type, context, index),
       };
     });
-    if (debits !== credits) throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits, credits });
-    return judged;
   }
 
-  static judgeDimensionValues(valueIds: string[], accountType: AccountType, context: PostingContext, index: number): Array<{ id: string; dimensionId: string }> {
+  /**
+   * A line's Dimension Values: each a value of the Entity (404), at most one per Dimension (400),
+   * and only on a Result Account (409).
+   */
+  static judgeDimensionValues(valueIds: string[], accountType: AccountType, context: PostingContext, index: LinePlace): Array<{ id: string; dimensionId: string }> {
     if (valueIds.length === 0) return [];
+    LedgerEntry.knownDimensionValues(valueIds, context, index);
+    LedgerEntry.onePerDimension(valueIds, context, index);
     if (!isResultType(accountType)) {
       throw lineError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', index);
     }
-    const seen = new Set<string>();
-    return valueIds.map((valueId) => {
-      const value = context.dimensionValue(valueId);
-      if (!value) throw lineError('DIMENSION_VALUE_NOT_FOUND_ERROR', 'No Dimension Value with this id in the Entity', index, { dimensionValueId: valueId });
-      if (seen.has(value.dimensionId)) {
-        throw lineError('LEDGER_LINE_DUPLICATE_DIMENSION_ERROR', 'A line carries at most one value per Dimension', index, { dimensionId: value.dimensionId });
-      }
-      seen.add(value.dimensionId);
-      return { id: valueId, dimensionId: value.dimensionId };
-    });
+    return valueIds.map((valueId) => ({ id: valueId, dimensionId: context.dimensionValue(valueId)!.dimensionId }));
   }
 
-  private static judgeTrio(line: LineInput, context: PostingContext, index: number): void {
+  private static knownDimensionValues(valueIds: string[], context: PostingContext, index: LinePlace): void {
+    for (const valueId of valueIds) {
+      if (!context.dimensionValue(valueId)) throw lineError('DIMENSION_VALUE_NOT_FOUND_ERROR', 'No Dimension Value with this id in the Entity', index, { dimensionValueId: valueId });
+    }
+  }
+
+  private static onePerDimension(valueIds: string[], context: PostingContext, index: LinePlace): void {
+    const seen = new Set<string>();
+    for (const valueId of valueIds) {
+      const { dimensionId } = context.dimensionValue(valueId)!;
+      if (seen.has(dimensionId)) throw lineError('LEDGER_LINE_DUPLICATE_DIMENSION_ERROR', 'A line carries at most one value per Dimension', index, { dimensionId });
+      seen.add(dimensionId);
+    }
+  }
+
+  private static judgeTrio(line: LineInput, context: Pick<PostingContext, 'functionalCurrency' | 'exponent'>, index: number): void {
     const present = [line.transactionCurrency, line.transactionAmount, line.exchangeRate].filter((v) => v !== null).length;
     if (present === 0) return;
     const path = `newLedgerEntryLines[${index}]`;

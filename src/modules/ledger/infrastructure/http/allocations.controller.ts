@@ -4,6 +4,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { IsCursor, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { AllocationsService } from '../../application/allocations.service';
@@ -96,7 +97,7 @@ export class AllocationsController {
   @ApiOkResponse({ type: AllocationResponse, description: 'The deleted allocation; both open amounts are restored' })
   @ApiNotFoundResponse({ description: 'RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR (made by a reversal)' })
-  async delete(@Param('entityId') entityId: string, @Param('allocationId') allocationId: string): Promise<AllocationResponse> {
+  async delete(@Param('entityId') entityId: string, @Param('allocationId') allocationId: string, @NoBody() _body: unknown): Promise<AllocationResponse> {
     return this.present.allocation(await this.allocations.delete(entityId, allocationId));
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Audit } from '../../../../platform/audit/audit.decorator';
+import { NoBody } from '../../../../platform/http/validation';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { LedgerEntriesService, NewEntryInput } from '../../application/ledger-entries.service';
 import { validationError } from '../../domain/ledger-errors';
@@ -121,7 +122,7 @@ export class EntriesController {
   })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
-  async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<UnbookResponse> {
+  async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
     return { unbookedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
@@ -144,7 +145,7 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryResponse, description: 'The booked entry (status active)' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR, LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
-  async book(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryResponse> {
+  async book(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<EntryResponse> {
     return this.present.entry1(entityId, await this.ledger.bookScheduled(entityId, entryId));
   }
 
@@ -164,7 +165,7 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryResponse, description: 'The cancelled entry' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
-  async cancel(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryResponse> {
+  async cancel(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<EntryResponse> {
     return this.present.entry1(entityId, await this.ledger.cancelScheduled(entityId, entryId));
   }
 
