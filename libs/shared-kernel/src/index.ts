@@ -2,3 +2,4 @@ export * from './chilean-rut';
 export * from './domain-error';
 export * from './ids';
 export * from './money';
+export * from './text';
