@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { isRate, isUuid } from '../../../libs/shared-kernel/src';
+import { canonicalUuid, isRate, isUuid } from '../../../libs/shared-kernel/src';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -49,10 +49,15 @@ export function PageLimit(max = 100): PropertyDecorator {
 /**
  * A UUID in its 8-4-4-4-12 hex form, whatever its version and variant nibbles: the shape the
  * path parameters accept (UuidParamsPipe), so an id accepted in a path is accepted in a body or
- * a query too. (class-validator's IsUUID('all') refuses version 0 and other variants.)
+ * a query too. (class-validator's IsUUID('all') refuses version 0 and other variants.) An id in
+ * upper case is taken in lower case.
  */
 export function IsUuid(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => '$property must be a UUID' } }, options);
+  return applyDecorators(
+    // Ids are kept in their canonical (lower-case) form, as path ids are (UuidParamsPipe).
+    Transform(({ value }) => (Array.isArray(value) ? value.map(canonicalUuid) : canonicalUuid(value))),
+    ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => '$property must be a UUID' } }, options),
+  );
 }
 
 /** Opaque cursor of a keyset page. */
