@@ -340,7 +340,9 @@ describe('ledger entries and lines', () => {
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ status: 'deleted' })).body.entries.map((e: { id: string }) => e.id)).toEqual([gone.id]);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ search: 'OFICINA' })).body.entries).toHaveLength(1);
       expect((await staff.get(`${base(b.entityId)}/entries`).query({ accountId: b.rent })).body.entries).toHaveLength(0);
-      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }, { acountId: b.rent }]) {
+      // Forged cursors whose date or id PostgreSQL refuses (were 500s).
+      const forged = [`2026-02-30|${randomUUID()}`, `0000-01-01|${randomUUID()}`, `2026-06-01|${'-'.repeat(36)}`].map((key) => ({ cursor: Buffer.from(key).toString('base64url') }));
+      for (const query of [{ cursor: 'bm9wZQ' }, { limit: 0 }, { limit: 101 }, { status: 'gone' }, { acountId: b.rent }, ...forged]) {
         const res = await staff.get(`${base(b.entityId)}/entries`).query(query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
       }

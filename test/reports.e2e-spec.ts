@@ -296,7 +296,9 @@ describe('financial reports', () => {
       expect(seen[0]).toMatchObject({ entryDate: '2024-12-15', memo: 'Asiento 2024-12-15', status: 'active', bookId: null, accountCode: expect.any(String), partnerName: null });
       const search = await staff.get(url('/reports/journal')).query({ bookId: ifrs, search: 'iva débito' });
       expect(search.body.rows).toHaveLength(1);
-      for (const query of [{ limit: 101 }, { search: 'x'.repeat(201) }, { cursor: 'nope' }]) {
+      // A cursor's date goes into the query: one PostgreSQL refuses was a 500.
+      const forged = [`2026-02-30~${randomUUID()}~${randomUUID()}`, `0000-01-01~${randomUUID()}~${randomUUID()}`, `2026-13-45~${randomUUID()}~${randomUUID()}`];
+      for (const query of [{ limit: 101 }, { search: 'x'.repeat(201) }, { cursor: 'nope' }, ...forged.map((cursor) => ({ cursor }))]) {
         const res = await staff.get(url('/reports/journal')).query({ bookId: ifrs, ...query });
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
       }

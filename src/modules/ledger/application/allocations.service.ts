@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { decodeDateIdCursor, DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
@@ -28,15 +28,13 @@ function forAllocation(line: ListedLine): LineForAllocation {
 }
 
 function cursorOf(line: ListedLine): string {
-  return Buffer.from(`${line.entryDate}|${line.id}`, 'utf8').toString('base64url');
+  return encodeDateIdCursor({ date: line.entryDate, id: line.id });
 }
 
 function readCursor(cursor: string): { entryDate: string; id: string } {
-  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) {
-    throw e('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
-  }
-  return { entryDate, id };
+  const key = decodeDateIdCursor(cursor);
+  if (!key) throw e('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
+  return { entryDate: key.date, id: key.id };
 }
 
 /**

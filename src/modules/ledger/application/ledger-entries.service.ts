@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { decodeDateIdCursor, DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../platform/audit/audit-context';
@@ -59,13 +59,13 @@ function validation(path: string, message: string): DomainError {
 
 /** Cursor of the entries list: (entryDate, id) of the last entry of the page. */
 export function entryCursor(entry: LedgerEntry): string {
-  return Buffer.from(`${entry.entryDate}|${entry.id}`, 'utf8').toString('base64url');
+  return encodeDateIdCursor({ date: entry.entryDate, id: entry.id });
 }
 
 export function readEntryCursor(cursor: string): { entryDate: string; id: string } {
-  const [entryDate, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(entryDate ?? '') || !/^[0-9a-f-]{36}$/i.test(id ?? '')) throw validation('cursor', 'is not a cursor of this list');
-  return { entryDate, id };
+  const key = decodeDateIdCursor(cursor);
+  if (!key) throw validation('cursor', 'is not a cursor of this list');
+  return { entryDate: key.date, id: key.id };
 }
 
 @Injectable()
