@@ -106,6 +106,20 @@ describe('ledger entries and lines', () => {
     type Refusal = [string, (b: Books) => Record<string, unknown>, number, string];
     it.each<Refusal>([
       ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
+      // Debits MAX + 2, credits MAX + 1: equal as floating-point sums, and this was posted.
+      [
+        'totals above the largest amount (D6)',
+        (b: Books) => ({
+          newLedgerEntryLines: [
+            { side: 'debit', ledgerAccountId: b.bank, amount: Number.MAX_SAFE_INTEGER },
+            { side: 'debit', ledgerAccountId: b.bank, amount: 2 },
+            { side: 'credit', ledgerAccountId: b.sales, amount: Number.MAX_SAFE_INTEGER },
+            { side: 'credit', ledgerAccountId: b.sales, amount: 1 },
+          ],
+        }),
+        400,
+        'VALIDATION_ERROR',
+      ],
       ['one line', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['no line', () => ({ newLedgerEntryLines: [] }), 400, 'LEDGER_ENTRY_LINE_COUNT_ERROR'],
       ['zero amount', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 0 }, { side: 'credit', ledgerAccountId: b.sales, amount: 0 }] }), 400, 'VALIDATION_ERROR'],

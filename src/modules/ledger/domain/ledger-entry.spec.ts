@@ -82,6 +82,29 @@ describe('LedgerEntry', () => {
     );
   });
 
+  it('never posts MAX + 2 debited against MAX + 1 credited (floating-point sums compared them equal, and it was posted)', () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    expect(MAX + 2 === MAX + 1).toBe(true);
+    expect(codeOf(() => post([line('debit', 'bank', MAX), line('debit', 'bank', 2), line('credit', 'sales', MAX), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => post([line('debit', 'bank', MAX - 2), line('debit', 'bank', 1), line('credit', 'sales', MAX)]))).toBe('LEDGER_ENTRY_UNBALANCED_ERROR');
+  });
+
+  it('refuses totals above the largest amount (D6) with VALIDATION_ERROR on the lines, balanced or not', () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    for (const lines of [
+      [line('debit', 'bank', MAX), line('debit', 'bank', 1), line('credit', 'sales', MAX), line('credit', 'sales', 1)],
+      [line('debit', 'bank', MAX), line('debit', 'bank', 2), line('credit', 'sales', MAX), line('credit', 'sales', 1)],
+    ]) {
+      try {
+        post(lines);
+        throw new Error('posted');
+      } catch (e) {
+        expect(e).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'newLedgerEntryLines' }] } });
+      }
+    }
+    expect(post([line('debit', 'bank', MAX - 1), line('debit', 'bank', 1), line('credit', 'sales', MAX)]).lines).toHaveLength(3);
+  });
+
   it('a reversal nets every account to zero', () => {
     fc.assert(
       fc.property(balancedLines, (lines) => {

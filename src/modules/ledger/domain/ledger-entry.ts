@@ -112,8 +112,10 @@ export class LedgerEntry {
         throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
       }
     });
-    let debits = 0;
-    let credits = 0;
+    // Exact sums: in floating point, totals above 2^53 round, and an unbalanced entry could
+    // compare balanced (MAX + 2 against MAX + 1).
+    let debits = 0n;
+    let credits = 0n;
     const judged = lines.map((line, index): EntryLine => {
       if (!Number.isSafeInteger(line.amount) || line.amount <= 0 || line.amount > MAX_AMOUNT) {
         throw lineError('VALIDATION_ERROR', 'amount must be a positive integer in minor units', index, {
@@ -127,8 +129,8 @@ export class LedgerEntry {
       }
       const dimensionValues = LedgerEntry.judgeDimensionValues(line.dimensionValueIds, account.type, context, index);
       LedgerEntry.judgeTrio(line, context, index);
-      if (line.side === 'debit') debits += line.amount;
-      else credits += line.amount;
+      if (line.side === 'debit') debits += BigInt(line.amount);
+      else credits += BigInt(line.amount);
       return {
         id: line.id,
         lineNo: index + 1,
@@ -145,7 +147,14 @@ export class LedgerEntry {
         dimensionValues,
       };
     });
-    if (debits !== credits) throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits, credits });
+    // D6: an entry's total is an amount too, within the safe range (so are the balances it moves).
+    if (debits > BigInt(MAX_AMOUNT) || credits > BigInt(MAX_AMOUNT)) {
+      const message = `total debits and total credits must each be at most ${MAX_AMOUNT}`;
+      throw err('VALIDATION_ERROR', `newLedgerEntryLines ${message}`, { errors: [{ path: 'newLedgerEntryLines', message }] });
+    }
+    if (debits !== credits) {
+      throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: Number(debits), credits: Number(credits) });
+    }
     return judged;
   }
 
