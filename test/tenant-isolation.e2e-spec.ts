@@ -516,4 +516,35 @@ describe('tenant isolation: another Entity’s ids are missing ids', () => {
     expect([foreign.status, foreign.body.code]).toEqual([404, 'ENTITY_NOT_FOUND_ERROR']);
     expect(sameAnswer(foreign.body, b.entityId, missing.body, missingId)).toBe(true);
   });
+
+  describe('a staff key confined to one Entity names no other Entity or Organization', () => {
+    const scoped = (method: 'patch', path: string, body: Record<string, unknown>) =>
+      request(t.app.getHttpServer())[method](path).set('x-api-key', world.keys.scopedToOtherEntity).set('x-audit-actor', 'isolation-test').send(body);
+
+    it('PATCH parent: another Entity is ENTITY_PARENT_NOT_FOUND_ERROR, as a missing one, and nothing changes', async () => {
+      const before = await entityFingerprint(t, b.entityId);
+      const audit = await auditRowCount(t);
+      const missingId = uuid();
+      const foreign = await scoped('patch', `/api/entities/${b.entityId}/parent`, { parentEntityId: a.entityId });
+      const missing = await scoped('patch', `/api/entities/${b.entityId}/parent`, { parentEntityId: missingId });
+      expect([foreign.status, foreign.body.code]).toEqual([404, 'ENTITY_PARENT_NOT_FOUND_ERROR']);
+      expect(sameAnswer(foreign.body, a.entityId, missing.body, missingId)).toBe(true);
+      expect([await entityFingerprint(t, b.entityId), await auditRowCount(t)]).toEqual([before, audit]);
+      // Its own Entity is still its to change: clearing the parent passes.
+      expect((await scoped('patch', `/api/entities/${b.entityId}/parent`, { parentEntityId: null })).status).toBe(200);
+    });
+
+    it('PATCH organization: another Organization is ORGANIZATION_NOT_FOUND_ERROR, as a missing one, and nothing changes', async () => {
+      const before = await entityFingerprint(t, b.entityId);
+      const audit = await auditRowCount(t);
+      const missingId = uuid();
+      const foreign = await scoped('patch', `/api/entities/${b.entityId}/organization`, { organizationId: world.organizationId });
+      const missing = await scoped('patch', `/api/entities/${b.entityId}/organization`, { organizationId: missingId });
+      expect([foreign.status, foreign.body.code]).toEqual([404, 'ORGANIZATION_NOT_FOUND_ERROR']);
+      expect(sameAnswer(foreign.body, world.organizationId, missing.body, missingId)).toBe(true);
+      expect([await entityFingerprint(t, b.entityId), await auditRowCount(t)]).toEqual([before, audit]);
+      // Its own Organization is a move to where it is.
+      expect((await scoped('patch', `/api/entities/${b.entityId}/organization`, { organizationId: world.otherOrganizationId })).status).toBe(200);
+    });
+  });
 });
