@@ -827,10 +827,35 @@ describe('ledger entries and lines', () => {
   });
 
   describe('access', () => {
+    // Records of the world's Entity the routes below name (the matrix asks them of other Entities too).
+    const ids = { entry: '', reversible: '', scheduled: '', line: '' };
+    beforeAll(async () => {
+      const entry = await post(sale(ledger, 1));
+      ids.entry = entry.id;
+      ids.line = entry.lines[1].id;
+      ids.reversible = (await post(sale(ledger, 1))).id;
+      ids.scheduled = (await staff.post(`${base()}/scheduled-entries`).send({ ...sale(ledger, 1), entryDate: '2026-07-01' }).expect(201)).body.id;
+    });
+    const at = (entityId: string, path: string) => `/api/entities/${entityId}/ledger${path}`;
+
     it.each([
-      ['GET entries', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/entries` }],
-      ['GET lines', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/lines` }],
-      ['POST entries', { method: 'post' as const, path: (id: string) => `/api/entities/${id}/ledger/entries`, body: () => ({ ...sale(ledger, 1) }) }],
+      ['GET entries', { method: 'get' as const, path: (id: string) => at(id, '/entries') }],
+      ['GET lines', { method: 'get' as const, path: (id: string) => at(id, '/lines') }],
+      ['POST entries', { method: 'post' as const, path: (id: string) => at(id, '/entries'), body: () => ({ ...sale(ledger, 1) }) }],
+      ['GET entries/:entryId', { method: 'get' as const, path: (id: string) => at(id, `/entries/${ids.entry}`) }],
+      ['PATCH entries/:entryId', { method: 'patch' as const, path: (id: string) => at(id, `/entries/${ids.entry}`), body: () => ({ memo: 'Matrix' }) }],
+      ['POST entries/:entryId/reverse', { method: 'post' as const, path: (id: string) => at(id, `/entries/${ids.reversible}/reverse`), body: () => ({ id: randomUUID(), reversalDate: '2026-06-15' }) }],
+      ['DELETE entries/:entryId', { method: 'delete' as const, path: (id: string) => at(id, `/entries/${randomUUID()}`) }],
+      ['POST scheduled-entries', { method: 'post' as const, path: (id: string) => at(id, '/scheduled-entries'), body: () => ({ ...sale(ledger, 1), entryDate: '2026-07-02' }) }],
+      ['POST scheduled-entries/:entryId/book', { method: 'post' as const, path: (id: string) => at(id, `/scheduled-entries/${ids.scheduled}/book`) }],
+      [
+        'PATCH scheduled-entries/:entryId',
+        { method: 'patch' as const, path: (id: string) => at(id, `/scheduled-entries/${ids.scheduled}`), body: () => ({ entryDate: '2026-07-03', memo: 'Matrix', newLedgerEntryLines: sale(ledger, 2).newLedgerEntryLines }) },
+      ],
+      ['DELETE scheduled-entries/:entryId', { method: 'delete' as const, path: (id: string) => at(id, `/scheduled-entries/${randomUUID()}`) }],
+      ['PATCH lines/:lineId/partner', { method: 'patch' as const, path: (id: string) => at(id, `/lines/${ids.line}/partner`), body: () => ({ partnerId: null }) }],
+      ['PATCH lines/:lineId/account', { method: 'patch' as const, path: (id: string) => at(id, `/lines/${ids.line}/account`), body: () => ({ ledgerAccountId: ledger.sales }) }],
+      ['PUT lines/:lineId/dimension-values', { method: 'put' as const, path: (id: string) => at(id, `/lines/${ids.line}/dimension-values`), body: () => ({ dimensionValueIds: [] }) }],
     ])('%s', async (_label, route) => {
       await checkAccessMatrix(t, world, route);
     });

@@ -665,6 +665,14 @@ describe('financial reports', () => {
     it.each([
       ['balance sheet', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/balance-sheet?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
       ['journal', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/journal` }],
+      ['income statement', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/income-statement?from=2025-01-01&to=2025-12-31` }],
+      [
+        'income statement by dimension',
+        { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/income-statement-by-dimension?dimensionId=${randomUUID()}&from=2025-01-01&to=2025-12-31` },
+      ],
+      ['eight-column balance', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/reports/eight-column-balance?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
+      ['general ledger', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/general-ledger?accountId=${randomUUID()}` }],
+      ['partner ledger', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/partner-ledger?accountId=${randomUUID()}&from=2025-01-01&to=2025-12-31` }],
     ])('%s', async (_label, route) => {
       await checkAccessMatrix(t, world, route);
     });
