@@ -63,6 +63,9 @@ const KIND_CASES: Record<string, () => Case[]> = {
     ['2026-1-1', '2026-1-1'],
     ['a date-time', '2026-01-01T00:00:00Z'],
     ['a date with an impossible day-time', '2026-02-30T00:00:00Z'],
+    ['the first date taken', '1000-01-01'],
+    ['the last date taken', '9999-12-31'],
+    ['the day before the first', '0999-12-31'],
   ],
   datetime: () => [
     ['an impossible day', '2026-02-30T10:00:00Z'],
