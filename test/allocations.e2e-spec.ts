@@ -313,6 +313,11 @@ describe('reconciliation: allocations, match and open items', () => {
       const withSettled = await staff.get(url).query({ accountId: b.receivable, includeSettled: 'true' });
       expect(withSettled.body.lineCount).toBe(6);
       expect((await staff.get(url)).status).toBe(400);
+      // Forged cursors whose date or id PostgreSQL refuses (were 500s).
+      for (const key of [`2026-02-30|${randomUUID()}`, `0000-01-01|${randomUUID()}`, `2026-06-01|${'-'.repeat(36)}`]) {
+        const forged = await staff.get(url).query({ accountId: b.receivable, cursor: Buffer.from(key).toString('base64url') });
+        expect({ key, status: forged.status, path: forged.body.params?.errors?.[0]?.path }).toEqual({ key, status: 400, path: 'cursor' });
+      }
       const unknown = await staff.get(url).query({ accountId: randomUUID() });
       expect([unknown.status, unknown.body.code]).toEqual([404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR']);
       const balance = await staff.get(url).query({ accountId: b.bank });

@@ -736,6 +736,10 @@ describe('Entities', () => {
       ['characters outside base64url', 'abc$%'],
       ['a tampered cursor', Buffer.from(`1|${randomUUID()}`, 'utf8').toString('base64url')],
       ['a cursor with a bad id', Buffer.from('2026-04-11T15:00:00.000Z|1234', 'utf8').toString('base64url')],
+      // Instants that survive a round trip through Date but not PostgreSQL (were 500s).
+      ['a cursor in year 0', Buffer.from(`0000-01-01T00:00:00.000Z|${randomUUID()}`, 'utf8').toString('base64url')],
+      ['a cursor before year 0', Buffer.from(`-000001-01-01T00:00:00.000Z|${randomUUID()}`, 'utf8').toString('base64url')],
+      ['a cursor in year 275760', Buffer.from(`+275760-09-13T00:00:00.000Z|${randomUUID()}`, 'utf8').toString('base64url')],
     ])('refuses an invalid cursor (%s) with 400 VALIDATION_ERROR', async (_label, cursor) => {
       const res = await trail({ cursor });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
@@ -747,6 +751,10 @@ describe('Entities', () => {
       ['limit 101', { limit: 101 }, 'limit'],
       ['a malformed actorUserId', { actorUserId: 'me' }, 'actorUserId'],
       ['an impossible from date', { from: '2026-02-30' }, 'from'],
+      // Date-times that Date.parse rolls over or takes but PostgreSQL refuses (were 500s).
+      ['an impossible from date-time', { from: '2026-02-30T10:00:00Z' }, 'from'],
+      ['a from date-time in year 0', { from: '0000-01-01T00:00:00Z' }, 'from'],
+      ['a to date-time with an offset of 23:59', { to: '2030-01-01T00:00:00+23:59' }, 'to'],
       ['an unknown filter', { entityId: randomUUID() }, 'entityId'],
     ])('refuses %s with 400 VALIDATION_ERROR', async (_label, query, path) => {
       const res = await trail(query);

@@ -223,4 +223,21 @@ describe('text input', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'memo' }] } });
   });
+
+  it('refuses a lone surrogate (stored, it would silently become U+FFFD) with 400 VALIDATION_ERROR naming its path', async () => {
+    for (const memo of ['a\ud800b', '\udc00']) {
+      const res = await t.http.post('/api/test-probe/echo').send({ memo, lines: [{ amount: 1 }] });
+      expect([res.status, res.body.code, res.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'memo']);
+    }
+    // A well-formed pair (an emoji) is text like any other.
+    const ok = await t.http.post('/api/test-probe/echo').send({ memo: 'a\ud83d\ude00b', lines: [{ amount: 1 }] });
+    expect([ok.status, ok.body.memo]).toEqual([201, 'a😀b']);
+  });
+
+  it('refuses input nested deeper than the validators can walk with 400 VALIDATION_ERROR, not a stack overflow', async () => {
+    const deep = `{"memo":${'['.repeat(100_000)}${']'.repeat(100_000)},"lines":[{"amount":1}]}`;
+    const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(deep);
+    expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(res.body.params.errors[0].message).toMatch(/nested more than 16 levels/);
+  });
 });

@@ -296,7 +296,9 @@ describe('financial reports', () => {
       expect(seen[0]).toMatchObject({ entryDate: '2024-12-15', memo: 'Asiento 2024-12-15', status: 'active', bookId: null, accountCode: expect.any(String), partnerName: null });
       const search = await staff.get(url('/reports/journal')).query({ bookId: ifrs, search: 'iva débito' });
       expect(search.body.rows).toHaveLength(1);
-      for (const query of [{ limit: 101 }, { search: 'x'.repeat(201) }, { cursor: 'nope' }]) {
+      // A cursor's date goes into the query: one PostgreSQL refuses was a 500.
+      const forged = [`2026-02-30~${randomUUID()}~${randomUUID()}`, `0000-01-01~${randomUUID()}~${randomUUID()}`, `2026-13-45~${randomUUID()}~${randomUUID()}`];
+      for (const query of [{ limit: 101 }, { search: 'x'.repeat(201) }, { cursor: 'nope' }, ...forged.map((cursor) => ({ cursor }))]) {
         const res = await staff.get(url('/reports/journal')).query({ bookId: ifrs, ...query });
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
       }
@@ -633,10 +635,44 @@ describe('financial reports', () => {
     });
   });
 
+  describe('balances beyond bigint', () => {
+    it('are read, not a 500: sums are numeric, never cast to bigint', async () => {
+      // 2 x 9e18 on one account: about 2,000 entries of the largest total, written here straight
+      // into the monthly totals the reports read.
+      const other = (await createEntity(staff, world.organizationId)).id;
+      const cash = randomUUID();
+      await staff.post(`/api/entities/${other}/ledger/accounts`).send({ id: cash, code: '1101', name: 'Caja', type: 'asset', tracking: 'balance' }).expect(201);
+      for (const slot of [0, 1]) {
+        await t.sql(
+          `INSERT INTO ledger_account_monthly_totals (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
+           VALUES ($1, $2, '00000000-0000-0000-0000-000000000000', '2025-01-01', $3, 9000000000000000000, 0, 1000)`,
+          [other, cash, slot],
+        );
+      }
+      const base = `/api/entities/${other}`;
+      for (const [path, query] of [
+        ['/reports/balance-sheet', { exerciseStart: '2025-01-01', cutoffDate: '2025-12-31' }],
+        ['/ledger/reports/eight-column-balance', { exerciseStart: '2025-01-01', cutoffDate: '2025-12-31' }],
+        ['/ledger/general-ledger', { accountId: cash, from: '2025-06-01' }],
+      ] as const) {
+        const res = await staff.get(`${base}${path}`).query(query);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      }
+    });
+  });
+
   describe('access', () => {
     it.each([
       ['balance sheet', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/balance-sheet?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
       ['journal', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/journal` }],
+      ['income statement', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/income-statement?from=2025-01-01&to=2025-12-31` }],
+      [
+        'income statement by dimension',
+        { method: 'get' as const, path: (id: string) => `/api/entities/${id}/reports/income-statement-by-dimension?dimensionId=${randomUUID()}&from=2025-01-01&to=2025-12-31` },
+      ],
+      ['eight-column balance', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/reports/eight-column-balance?exerciseStart=2025-01-01&cutoffDate=2025-12-31` }],
+      ['general ledger', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/general-ledger?accountId=${randomUUID()}` }],
+      ['partner ledger', { method: 'get' as const, path: (id: string) => `/api/entities/${id}/ledger/partner-ledger?accountId=${randomUUID()}&from=2025-01-01&to=2025-12-31` }],
     ])('%s', async (_label, route) => {
       await checkAccessMatrix(t, world, route);
     });

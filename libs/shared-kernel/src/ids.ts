@@ -6,6 +6,15 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
 
+/**
+ * The one written form of a UUID: lower case. PostgreSQL compares uuids ignoring case and always
+ * answers them in lower case, so an id kept as sent in upper case would not equal the same id
+ * read back (a lookup by string would miss it).
+ */
+export function canonicalUuid<T>(value: T): T | string {
+  return isUuid(value) ? value.toLowerCase() : value;
+}
+
 export function newId(): string {
   return randomUUID();
 }

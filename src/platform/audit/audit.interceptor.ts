@@ -74,10 +74,11 @@ export class AuditInterceptor implements NestInterceptor {
     const principal = principalOf(request);
     const params = request.params ?? {};
     const tenant = tenantOf(request);
-    const pathIds = Object.values(params).filter(isUuid);
+    // Path ids in their canonical form, as the handlers receive them (UuidParamsPipe).
+    const pathIds = Object.values(params).filter(isUuid).map((id) => id.toLowerCase());
     return {
       entityId: details.entityId ?? tenant?.entityId ?? null,
-      organizationId: details.organizationId ?? tenant?.organizationId ?? (isUuid(params.organizationId) ? params.organizationId : null),
+      organizationId: details.organizationId ?? tenant?.organizationId ?? (isUuid(params.organizationId) ? params.organizationId.toLowerCase() : null),
       actorUserId: details.actorUserId ?? principal?.user.id ?? null,
       declaredActor: principal?.credential === 'api_key' ? headerValue(request, 'x-audit-actor') : null,
       credential: principal?.credential ?? (details.actorUserId ? 'session' : null),

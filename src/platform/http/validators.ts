@@ -2,33 +2,27 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { isRate, isUuid } from '../../../libs/shared-kernel/src';
+import { canonicalUuid, isIsoDate, isIsoDateTime, isRate, isUuid } from '../../../libs/shared-kernel/src';
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export function isIsoDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return date.toISOString().slice(0, 10) === value;
-}
-
-/** A calendar date `YYYY-MM-DD` that exists. */
+/**
+ * A calendar date `YYYY-MM-DD` that exists, from 1000-01-01 through 9999-12-31. Dates are judged
+ * once, in the shared kernel (dates.ts): what passes here, PostgreSQL takes.
+ */
 export function IsIsoDate(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isIsoDate', validator: { validate: isIsoDate, defaultMessage: () => '$property must be an ISO date (YYYY-MM-DD)' } }, options);
+  return ValidateBy(
+    { name: 'isIsoDate', validator: { validate: isIsoDate, defaultMessage: () => '$property must be an ISO date (YYYY-MM-DD) from 1000-01-01 through 9999-12-31' } },
+    options,
+  );
 }
 
-/** A calendar date or a date-time with offset. */
+/** A calendar date (IsIsoDate) or a date-time with an offset (isIsoDateTime). */
 export function IsIsoDateOrDateTime(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isIsoDateOrDateTime',
       validator: {
-        validate: (value: unknown) =>
-          isIsoDate(value) ||
-          (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))),
-        defaultMessage: () => '$property must be an ISO date or date-time',
+        validate: (value: unknown) => isIsoDate(value) || isIsoDateTime(value),
+        defaultMessage: () => '$property must be an ISO date or a date-time with an offset (Z or ±HH:MM)',
       },
     },
     options,
@@ -49,10 +43,15 @@ export function PageLimit(max = 100): PropertyDecorator {
 /**
  * A UUID in its 8-4-4-4-12 hex form, whatever its version and variant nibbles: the shape the
  * path parameters accept (UuidParamsPipe), so an id accepted in a path is accepted in a body or
- * a query too. (class-validator's IsUUID('all') refuses version 0 and other variants.)
+ * a query too. (class-validator's IsUUID('all') refuses version 0 and other variants.) An id in
+ * upper case is taken in lower case.
  */
 export function IsUuid(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => '$property must be a UUID' } }, options);
+  return applyDecorators(
+    // Ids are kept in their canonical (lower-case) form, as path ids are (UuidParamsPipe).
+    Transform(({ value }) => (Array.isArray(value) ? value.map(canonicalUuid) : canonicalUuid(value))),
+    ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => '$property must be a UUID' } }, options),
+  );
 }
 
 /** Opaque cursor of a keyset page. */

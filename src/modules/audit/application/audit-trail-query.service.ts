@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AuditTrailRow, Page } from '../../../../libs/contracts/src';
-import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
+import { DomainError, isIsoInstant, isUuid } from '../../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
 
@@ -26,15 +26,12 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.occurredAt}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
-function isCanonicalIsoInstant(value: string): boolean {
-  const time = Date.parse(value);
-  return !Number.isNaN(time) && new Date(time).toISOString() === value;
-}
-
 function decodeCursor(raw: string): Cursor {
-  const [occurredAt, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  // Exactly what encodeCursor wrote: anything else would reach Postgres as a bad timestamp or uuid.
-  if (!occurredAt || !isUuid(id) || !isCanonicalIsoInstant(occurredAt)) {
+  const parts = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  const [occurredAt, id] = parts;
+  // Exactly what encodeCursor wrote: anything else would reach Postgres as a bad timestamp or
+  // uuid (a year 0 or a six-digit year survives a round trip through Date, not PostgreSQL).
+  if (parts.length !== 2 || !isUuid(id) || !isIsoInstant(occurredAt)) {
     throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
   }
   return { occurredAt, id };

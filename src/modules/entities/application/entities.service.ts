@@ -5,6 +5,7 @@ import { DomainError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { MembershipsService } from '../../organizations/application/memberships.service';
+import { organizationNotFound } from '../../organizations/domain/organization-errors';
 import { OrganizationsService } from '../../organizations/application/organizations.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { entityAlreadyExists, entityNotFound, entityParentCycle, entityParentNotFound, lockDateOverScheduledEntry } from '../domain/entity-errors';
@@ -120,15 +121,15 @@ export class EntitiesService {
   }
 
   /**
-   * `confinedTo`: the one Entity a caller's API key is confined to (D13), if any; any other
-   * parent is out of its reach and answered as missing, as the tenant guard answers.
+   * `scopedEntityId`: the caller is a key confined to that Entity (the one changed), which reaches
+   * no other, so any other parent is one it cannot see: the same 404 as a missing one.
    */
-  async setParent(entityId: string, parentEntityId: string | null, confinedTo: string | null = null): Promise<LegalEntity> {
+  async setParent(entityId: string, parentEntityId: string | null, scopedEntityId: string | null = null): Promise<LegalEntity> {
     await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [PARENT_CHANGE_LOCK]);
     const entity = await this.locked(entityId);
     if (parentEntityId !== null && parentEntityId !== entityId) {
-      if (confinedTo !== null && parentEntityId !== confinedTo) throw entityParentNotFound(parentEntityId);
-      if (!(await this.entities.findById(parentEntityId))) throw entityParentNotFound(parentEntityId);
+      const reachable = scopedEntityId === null || parentEntityId === scopedEntityId;
+      if (!reachable || !(await this.entities.findById(parentEntityId))) throw entityParentNotFound(parentEntityId);
       if ((await this.entities.ancestorIds(parentEntityId)).includes(entityId)) throw entityParentCycle(entityId, parentEntityId);
     }
     entity.setParent(parentEntityId, this.clock.now());
@@ -143,9 +144,15 @@ export class EntitiesService {
     return entity;
   }
 
-  /** D21: move to another Organization; its Memberships reach the Entity from now on. */
-  async moveToOrganization(entityId: string, organizationId: string): Promise<LegalEntity> {
+  /**
+   * D21: move to another Organization; its Memberships reach the Entity from now on. A key
+   * confined to one Entity (`scopedEntityId`) sees no Organization (spec): any other than the
+   * Entity's own is the same 404 as a missing one, so it can neither probe Organizations nor hand
+   * its Entity to another one's members.
+   */
+  async moveToOrganization(entityId: string, organizationId: string, scopedEntityId: string | null = null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
+    if (scopedEntityId !== null && organizationId !== entity.organizationId) throw organizationNotFound(organizationId);
     await this.organizations.holdForReference(organizationId);
     entity.moveTo(organizationId, this.clock.now());
     await this.entities.save(entity);

@@ -82,6 +82,29 @@ describe('LedgerEntry', () => {
     );
   });
 
+  it('never posts MAX + 2 debited against MAX + 1 credited (floating-point sums compared them equal, and it was posted)', () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    expect(MAX + 2 === MAX + 1).toBe(true);
+    expect(codeOf(() => post([line('debit', 'bank', MAX), line('debit', 'bank', 2), line('credit', 'sales', MAX), line('credit', 'sales', 1)]))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => post([line('debit', 'bank', MAX - 2), line('debit', 'bank', 1), line('credit', 'sales', MAX)]))).toBe('LEDGER_ENTRY_UNBALANCED_ERROR');
+  });
+
+  it('refuses totals above the largest amount (D6) with VALIDATION_ERROR on the lines, balanced or not', () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    for (const lines of [
+      [line('debit', 'bank', MAX), line('debit', 'bank', 1), line('credit', 'sales', MAX), line('credit', 'sales', 1)],
+      [line('debit', 'bank', MAX), line('debit', 'bank', 2), line('credit', 'sales', MAX), line('credit', 'sales', 1)],
+    ]) {
+      try {
+        post(lines);
+        throw new Error('posted');
+      } catch (e) {
+        expect(e).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'newLedgerEntryLines' }] } });
+      }
+    }
+    expect(post([line('debit', 'bank', MAX - 1), line('debit', 'bank', 1), line('credit', 'sales', MAX)]).lines).toHaveLength(3);
+  });
+
   it('a reversal nets every account to zero', () => {
     fc.assert(
       fc.property(balancedLines, (lines) => {
@@ -98,13 +121,14 @@ describe('LedgerEntry', () => {
     );
   });
 
-  it('compares debits and credits exactly, also past 2^53 (a double would round both totals to one number)', () => {
+  it('refuses totals past the largest amount (D6), where a double would round both totals to one number', () => {
     const max = Number.MAX_SAFE_INTEGER;
     const debits = [line('debit', 'bank', max), line('debit', 'bank', max - 1)];
     const credits = [line('credit', 'sales', max), line('credit', 'sales', max - 2)];
     expect(max + (max - 1) === max + (max - 2)).toBe(true); // what doubles make of the two totals
-    expect(codeOf(() => post([...debits, ...credits]))).toBe('LEDGER_ENTRY_UNBALANCED_ERROR');
-    expect(codeOf(() => post([...debits, ...credits, line('credit', 'sales', 1)]))).toBeNull();
+    expect(codeOf(() => post([...debits, ...credits]))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => post([line('debit', 'bank', max - 1), line('debit', 'bank', 1), line('credit', 'sales', max)]))).toBeNull();
+    expect(codeOf(() => post([line('debit', 'bank', max - 1), line('debit', 'bank', 1), line('credit', 'sales', max - 1)]))).toBe('LEDGER_ENTRY_UNBALANCED_ERROR');
   });
 
   it('needs at least two lines', () => {

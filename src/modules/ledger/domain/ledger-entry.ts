@@ -144,9 +144,13 @@ export class LedgerEntry {
       if (line.side === 'debit') debits += BigInt(line.amount);
       else credits += BigInt(line.amount);
     });
+    // D6: an entry's total is an amount too, within the safe range (so are the balances it moves).
+    if (debits > BigInt(MAX_AMOUNT) || credits > BigInt(MAX_AMOUNT)) {
+      const message = `total debits and total credits must each be at most ${MAX_AMOUNT}`;
+      throw err('VALIDATION_ERROR', `newLedgerEntryLines ${message}`, { errors: [{ path: 'newLedgerEntryLines', message }] });
+    }
     if (debits !== credits) {
-      const total = (sum: bigint) => (sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum.toString());
-      throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: total(debits), credits: total(credits) });
+      throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: Number(debits), credits: Number(credits) });
     }
   }
 

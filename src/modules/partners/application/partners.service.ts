@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
+import { DomainError, isUuid, textProblem } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { BooksService } from '../../ledger/application/books.service';
@@ -41,8 +41,8 @@ function cursorOf(partner: Partner): string {
 function readCursor(cursor: string): { name: string; id: string } {
   try {
     const [name, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    // Both go into SQL: a forged id that is no UUID, or a name with NUL, must not reach it (500).
-    if (typeof name === 'string' && !name.includes('\u0000') && isUuid(id)) return { name, id };
+    // Both go into SQL: a forged id that is no UUID, or a name PostgreSQL text cannot hold, must not reach it (500).
+    if (typeof name === 'string' && textProblem(name) === null && isUuid(id)) return { name, id };
   } catch {
     // fall through
   }

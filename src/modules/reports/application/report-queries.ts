@@ -9,6 +9,8 @@ import { monthStart, splitBefore, splitRange } from './month-ranges';
 /**
  * The reports' read model: SQL straight over the ledger's tables (ARCHITECTURE allows read
  * models to do so). Only live lines count (D50), read in one Book: common lines plus that Book's.
+ * Sums of amounts are read as numeric, never cast to bigint: a balance may outgrow bigint (many
+ * entries of the largest amount on one account), and the cast would fail the whole report (500).
  */
 export interface AccountPeriodFigures {
   accountId: string;
@@ -78,9 +80,9 @@ export class ReportQueries {
           GROUP BY l.account_id
        )
        SELECT a.id, a.group_id, a.code, a.name, a.type,
-              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::bigint AS opening_raw,
-              (coalesce(t.period_debit, 0) + coalesce(e.period_debit, 0))::bigint AS period_debit,
-              (coalesce(t.period_credit, 0) + coalesce(e.period_credit, 0))::bigint AS period_credit,
+              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric AS opening_raw,
+              (coalesce(t.period_debit, 0) + coalesce(e.period_debit, 0))::numeric AS period_debit,
+              (coalesce(t.period_credit, 0) + coalesce(e.period_credit, 0))::numeric AS period_credit,
               (coalesce(t.period_lines, 0) + coalesce(e.period_lines, 0))::bigint AS period_lines
          FROM ledger_accounts a
          LEFT JOIN totals t ON t.account_id = a.id
@@ -128,7 +130,7 @@ export class ReportQueries {
                           WHERE entity_id = $1 AND account_id = $3 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month BETWEEN $4::date AND $5::date), 0)
              + coalesce((SELECT sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FROM ledger_lines l
                           WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-                            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)), 0))::bigint AS raw,
+                            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)), 0))::numeric AS raw,
               (coalesce((SELECT sum(line_count) FROM ledger_account_monthly_totals
                           WHERE entity_id = $1 AND account_id = $3 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month BETWEEN $4::date AND $5::date), 0)
              + (SELECT count(*) FROM ledger_lines l
@@ -158,7 +160,7 @@ export class ReportQueries {
                               early
                                 ? `l.entry_date >= $4::date AND (l.entry_date, l.entry_id, l.id) <= ($5::date, $6::uuid, $7::uuid)`
                                 : `l.entry_date < ($4::date + interval '1 month') AND (l.entry_date, l.entry_id, l.id) > ($5::date, $6::uuid, $7::uuid)`
-                            }), 0))::bigint AS raw`,
+                            }), 0))::numeric AS raw`,
       [entityId, bookId, accountId, start, key.entryDate, key.entryId, key.lineId],
     );
     return Number(row.raw);
@@ -186,12 +188,12 @@ export class ReportQueries {
           WHERE l.entity_id = $1 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date BETWEEN $4::date AND $5::date
             AND a.type IN ('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense')
        )
-       SELECT t.root AS value_id, p.account_id, sum(p.raw)::bigint AS raw, count(*)::int AS lines
+       SELECT t.root AS value_id, p.account_id, sum(p.raw)::numeric AS raw, count(*)::int AS lines
          FROM period p JOIN ledger_line_dimension_values lv ON lv.entity_id = $1 AND lv.line_id = p.id AND lv.dimension_id = $3
          JOIN tree t ON t.id = lv.dimension_value_id
         GROUP BY t.root, p.account_id
        UNION ALL
-       SELECT NULL, p.account_id, sum(p.raw)::bigint, count(*)::int
+       SELECT NULL, p.account_id, sum(p.raw)::numeric, count(*)::int
          FROM period p
         WHERE NOT EXISTS (SELECT 1 FROM ledger_line_dimension_values lv WHERE lv.entity_id = $1 AND lv.line_id = p.id AND lv.dimension_id = $3)
         GROUP BY p.account_id`,
@@ -273,7 +275,7 @@ export class ReportQueries {
     const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
     const openings = await this.query<{ partner_id: string | null; raw: string }>(
-      `SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::bigint AS raw
+      `SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric AS raw
          FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
           AND l.entry_date < $4::date AND $5::date IS NOT NULL AND ${partnerCondition}
         GROUP BY l.partner_id`,

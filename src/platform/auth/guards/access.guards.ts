@@ -78,7 +78,7 @@ export class AuthenticationGuard implements CanActivate {
     if (rawKey !== undefined) {
       // A request presenting a key is judged by the key alone, whatever cookie it carries.
       const entityId = request.params?.entityId;
-      const principal = typeof rawKey === 'string' ? await this.verifier.verifyApiKey(rawKey, isUuid(entityId) ? entityId : undefined) : null;
+      const principal = typeof rawKey === 'string' ? await this.verifier.verifyApiKey(rawKey, isUuid(entityId) ? entityId.toLowerCase() : undefined) : null;
       if (!principal) throw unauthenticated();
       request.principal = principal;
       return true;

@@ -33,11 +33,13 @@ export class TenantGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
-    const entityId = request.params?.entityId;
+    const param = request.params?.entityId;
     const principal = principalOf(request);
-    if (entityId === undefined || !principal) return true;
-    // Guards run before pipes: refuse a malformed id here rather than query with it.
-    if (!isUuid(entityId)) throw new RequestValidationError([{ path: 'entityId', message: 'entityId must be a UUID' }]);
+    if (param === undefined || !principal) return true;
+    // Guards run before pipes: refuse a malformed id here rather than query with it, and compare
+    // the id in its canonical form (a key's Entity is read back from the database in lower case).
+    if (!isUuid(param)) throw new RequestValidationError([{ path: 'entityId', message: 'entityId must be a UUID' }]);
+    const entityId = param.toLowerCase();
 
     if (principal.apiKey?.entityId && principal.apiKey.entityId !== entityId) throw hidden(entityId);
     const scope = principal.tenantScope?.entityId === entityId ? principal.tenantScope.scope : await this.access.scopeFor(entityId, principal.user.id);

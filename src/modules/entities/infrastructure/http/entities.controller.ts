@@ -116,7 +116,7 @@ export class EntitiesController {
   @StaffOnly()
   @Audit('entity.set_parent', 'entity')
   @ApiOkResponse({ type: EntityResponse, description: 'The Entity with its new controlling Entity' })
-  @ApiNotFoundResponse({ description: `${NOT_FOUND}; ENTITY_PARENT_NOT_FOUND_ERROR` })
+  @ApiNotFoundResponse({ description: `${NOT_FOUND}; ENTITY_PARENT_NOT_FOUND_ERROR (also any other Entity, for a key confined to this one)` })
   @ApiConflictResponse({ description: 'ENTITY_SELF_PARENT_ERROR or ENTITY_PARENT_CYCLE_ERROR' })
   async setParent(@Param('entityId') entityId: string, @Body() body: ParentBody, @CurrentPrincipal() principal: Principal): Promise<Entity> {
     return presentEntity(await this.entities.setParent(entityId, body.parentEntityId, principal.apiKey?.entityId ?? null));
@@ -135,9 +135,9 @@ export class EntitiesController {
   @StaffOnly()
   @Audit('entity.move', 'entity')
   @ApiOkResponse({ type: EntityResponse, description: 'The Entity in its new Organization (D21)' })
-  @ApiNotFoundResponse({ description: `${NOT_FOUND}; ORGANIZATION_NOT_FOUND_ERROR` })
-  async move(@Param('entityId') entityId: string, @Body() body: MoveEntityBody): Promise<Entity> {
-    const entity = await this.entities.moveToOrganization(entityId, body.organizationId);
+  @ApiNotFoundResponse({ description: `${NOT_FOUND}; ORGANIZATION_NOT_FOUND_ERROR (also any other Organization, for a key confined to this Entity)` })
+  async move(@Param('entityId') entityId: string, @Body() body: MoveEntityBody, @CurrentPrincipal() principal: Principal): Promise<Entity> {
+    const entity = await this.entities.moveToOrganization(entityId, body.organizationId, principal.apiKey?.entityId ?? null);
     this.audit.describe({ organizationId: entity.organizationId });
     return presentEntity(entity);
   }

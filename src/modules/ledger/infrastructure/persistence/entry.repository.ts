@@ -570,9 +570,9 @@ export class SqlEntryRepository extends EntryRepository {
     const rows = await this.query<{ partner_id: string; receivable: string; payable: string }>(
       `SELECT l.partner_id,
               coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)
-                         FILTER (WHERE a.subtype IN ('receivable', 'unbilled_receivable')), 0)::bigint AS receivable,
+                         FILTER (WHERE a.subtype IN ('receivable', 'unbilled_receivable')), 0)::numeric AS receivable,
               coalesce(sum(CASE l.side WHEN 'credit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)
-                         FILTER (WHERE a.subtype = 'payable'), 0)::bigint AS payable
+                         FILTER (WHERE a.subtype = 'payable'), 0)::numeric AS payable
          FROM ledger_lines l JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
         WHERE l.entity_id = $1 AND l.partner_id = ANY($2::uuid[]) AND l.is_open_item AND l.status IN ('active', 'reversed')
           AND (l.book_id IS NULL OR l.book_id = $3::uuid)

@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { decodeDateIdCursor, encodeDateIdCursor } from './cursors';
+import { isIsoDate, isIsoDateTime, isIsoInstant } from './dates';
+
+describe('dates the API takes (every one PostgreSQL takes too)', () => {
+  it('takes calendar dates that exist, from 1000-01-01 through 9999-12-31', () => {
+    for (const ok of ['2026-02-28', '2024-02-29', '2000-02-29', '1000-01-01', '9999-12-31', '2026-04-30']) expect(isIsoDate(ok)).toBe(true);
+    for (const bad of ['2026-02-29', '1900-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01', '0999-12-31', '99999-01-01', '2026-1-1', '2026-01-01T00:00:00Z', ' 2026-01-01', 20260101]) {
+      expect({ bad, ok: isIsoDate(bad) }).toEqual({ bad, ok: false });
+    }
+  });
+
+  it('agrees with the calendar on every day of the range', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (date) =>
+        isIsoDate(date.toISOString().slice(0, 10)),
+      ),
+    );
+  });
+
+  it('takes date-times with an offset up to ±14:00, and refuses what Date.parse rolls over', () => {
+    for (const ok of ['2026-06-01T10:00Z', '2026-06-01T10:00:00Z', '2026-06-01T10:00:00.123456-04:00', '2026-06-01T23:59:59+14:00', '2026-06-01T00:00:00-13:59']) {
+      expect({ ok, taken: isIsoDateTime(ok) }).toEqual({ ok, taken: true });
+    }
+    for (const bad of ['2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2030-01-01T00:00:00+23:59', '2030-01-01T00:00:00+14:01', '2030-01-01T00:00:00', '+099999-01-01T00:00:00Z']) {
+      expect({ bad, taken: isIsoDateTime(bad) }).toEqual({ bad, taken: false });
+    }
+  });
+
+  it('takes an instant only as toISOString writes it, in the date range', () => {
+    expect(isIsoInstant('2026-06-01T10:00:00.000Z')).toBe(true);
+    for (const bad of ['0000-01-01T00:00:00.000Z', '-000001-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-02-30T00:00:00.000Z', '2026-06-01T10:00:00Z']) {
+      expect({ bad, taken: isIsoInstant(bad) }).toEqual({ bad, taken: false });
+    }
+  });
+
+  it('decodes a (date, id) cursor it wrote, and nothing it could not have written', () => {
+    const id = '5f0c6a8e-9b1d-4c2e-8f3a-1b2c3d4e5f60';
+    expect(decodeDateIdCursor(encodeDateIdCursor({ date: '2026-06-01', id }))).toEqual({ date: '2026-06-01', id });
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    for (const forged of [b64(`2026-02-30|${id}`), b64(`0000-01-01|${id}`), b64(`2026-06-01|${'-'.repeat(36)}`), b64(`2026-06-01|${id}|x`), b64('garbage'), '']) {
+      expect({ forged, key: decodeDateIdCursor(forged) }).toEqual({ forged, key: null });
+    }
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Calendar dates and instants as the API takes them. Every value accepted here is one PostgreSQL
+ * accepts too, and stays accepted after the services step a day or a month from it (a report's
+ * opening balance reads up to the day before `from`): PostgreSQL refuses year 0 and impossible
+ * days, which JavaScript's Date quietly rolls over (`2026-02-30` is 2 March to `Date.parse`).
+ */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The first and the last date the API takes. */
+export const MIN_ISO_DATE = '1000-01-01';
+export const MAX_ISO_DATE = '9999-12-31';
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** `YYYY-MM-DD`, a day that exists, from MIN_ISO_DATE through MAX_ISO_DATE. */
+export function isIsoDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * A date-time with an explicit offset: `YYYY-MM-DDTHH:MM[:SS[.ffffff]](Z|±HH:MM)`, its date by
+ * isIsoDate, hours 00-23, offsets up to ±14:00 (the widest in use).
+ */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:0\d|1[0-3]):[0-5]\d|[+-]14:00)$/;
+
+export function isIsoDateTime(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = ISO_DATE_TIME.exec(value);
+  return match !== null && isIsoDate(match[1]);
+}
+
+/** An instant exactly as `Date.prototype.toISOString` writes it, in the range of isIsoDate. */
+export function isIsoInstant(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) || !isIsoDate(value.slice(0, 10))) return false;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
