@@ -5,7 +5,7 @@ import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines, expectRefused } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
-import { Agent, buildWorld, createEntity, World } from './harness/world';
+import { Agent, buildWorld, createEntity, createLedgerAccount, World } from './harness/world';
 
 const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
 const TABLES = ['reconciliation_allocations', 'ledger_lines'] as const;
@@ -455,11 +455,7 @@ describe('partner pages with open balances (D45)', () => {
     const world = await buildWorld(t);
     const staff = world.staff;
     const entityId = world.entityId;
-    const account = async (code: string, type: string, tracking: string, subtype: string | null) => {
-      const id = randomUUID();
-      await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id, name: code, code, type, tracking, subtype }).expect(201);
-      return id;
-    };
+    const account = (code: string, type: string, tracking: string, subtype: string | null) => createLedgerAccount(staff, entityId, { code, type, tracking, subtype });
     const receivable = await account('1105', 'asset', 'open_item', 'receivable');
     const payable = await account('2101', 'liability', 'open_item', 'payable');
     const bank = await account('1102', 'asset', 'balance', null);

@@ -3,7 +3,7 @@ import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
 import { expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
-import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
+import { Agent, createLedgerAccount, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
 interface PartnerBody {
   id: string;
@@ -322,11 +322,7 @@ describe('Partners (D45)', () => {
   describe('open balances in the Book read (spec "Books", D45)', () => {
     it('reads common entries plus those of the named Book; GET /partners never names a Book', async () => {
       const entityId = await freshEntity(world);
-      const account = async (code: string, type: string, tracking: string, subtype: string | null) => {
-        const id = randomUUID();
-        await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id, name: code, code, type, tracking, subtype }).expect(201);
-        return id;
-      };
+      const account = (code: string, type: string, tracking: string, subtype: string | null) => createLedgerAccount(staff, entityId, { code, type, tracking, subtype });
       const receivable = await account('1105', 'asset', 'open_item', 'receivable');
       const payable = await account('2101', 'liability', 'open_item', 'payable');
       const bank = await account('1102', 'asset', 'balance', null);

@@ -74,6 +74,18 @@ export async function createEntity(
   return { id: res.body.id, organizationId: res.body.organizationId };
 }
 
+/** Creates a ledger account in the Entity and answers its id. */
+export async function createLedgerAccount(
+  staff: Agent,
+  entityId: string,
+  account: { code: string; type: string; tracking: string; subtype?: string | null; name?: string },
+): Promise<string> {
+  const id = randomUUID();
+  const { code, type, tracking, subtype = null, name = code } = account;
+  await staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id, name, code, type, tracking, subtype }).expect(201);
+  return id;
+}
+
 export async function grantMembership(staff: Agent, userId: string, organizationId: string, role: 'staff' | 'client' | 'viewer'): Promise<void> {
   await staff.post(`/api/onboarding/users/${userId}/memberships`).send({ organizationId, role }).expect(204);
 }
