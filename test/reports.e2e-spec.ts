@@ -224,6 +224,12 @@ describe('financial reports', () => {
     it('gives every column by hand and the four identities', async () => {
       const res = await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs });
       expect(res.status).toBe(200);
+      // D53's fields only: rows once leaked the account's group, opening and period sums.
+      expect(Object.keys(res.body)).toEqual(['exerciseStart', 'cutoffDate', 'currency', 'bookId', 'presentation', 'rows', 'subtotals', 'result', 'totals']);
+      for (const r of res.body.rows) {
+        expect(Object.keys(r)).toEqual(['accountId', 'code', 'name', 'type', 'debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit']);
+      }
+      expect(res.body.rows.map((r: { code: string | null }) => r.code)).toEqual(['1101', '1105', '2105', '3101', '4101', '4201', '5101', '7101', '8101', null]);
       const byCode = new Map(res.body.rows.map((r: { code: string | null }) => [r.code, r]));
       expect(byCode.get('1101')).toMatchObject({ debit: 2207, credit: 1124, debtorBalance: 1083, creditorBalance: 0, asset: 1083, liability: 0, loss: 0, profit: 0 });
       expect(byCode.get('3101')).toMatchObject({ debit: 0, credit: 1000, creditorBalance: 1000, liability: 1000 });
