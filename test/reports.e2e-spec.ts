@@ -317,6 +317,20 @@ describe('financial reports', () => {
       const first = await staff.get(url('/ledger/general-ledger')).query(query);
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ openingBalance: 1200, closingBalance: 1083, lineCount: 7 });
+      // D55's fields in its order (runningBalance came before partnerId and description).
+      expect(Object.keys(first.body)).toEqual(['lines', 'nextCursor', 'openingBalance', 'closingBalance', 'lineCount']);
+      expect(first.body.lines[0]).toEqual({
+        lineId: expect.any(String),
+        entryId: expect.any(String),
+        entryDate: '2025-04-01',
+        memo: 'Asiento 2025-04-01',
+        side: 'credit',
+        amount: 50,
+        partnerId: null,
+        description: null,
+        runningBalance: 1150,
+      });
+      expect(Object.keys(first.body.lines[0])).toEqual(['lineId', 'entryId', 'entryDate', 'memo', 'side', 'amount', 'partnerId', 'description', 'runningBalance']);
       const pages = [first.body];
       while (pages[pages.length - 1].nextCursor) {
         pages.push((await staff.get(url('/ledger/general-ledger')).query({ ...query, cursor: pages[pages.length - 1].nextCursor })).body);
@@ -408,6 +422,10 @@ describe('financial reports', () => {
       expect(alfa).toMatchObject({ partnerId: p.alfa, openingBalance: 100, closingBalance: 40, lines: [expect.objectContaining({ side: 'credit', amount: 60, runningBalance: 40, openAmount: 0 })] });
       expect(beta).toMatchObject({ openingBalance: 0, closingBalance: 200, lines: [expect.objectContaining({ amount: 200, runningBalance: 200, openAmount: 200 })] });
       expect(none).toMatchObject({ partnerId: null, closingBalance: 7 });
+      // D56's fields in its order.
+      expect(Object.keys(res.body)).toEqual(['accountId', 'from', 'to', 'currency', 'bookId', 'partners']);
+      expect(Object.keys(alfa)).toEqual(['partnerId', 'partnerName', 'openingBalance', 'closingBalance', 'lines']);
+      expect(Object.keys(alfa.lines[0])).toEqual(['lineId', 'entryId', 'entryDate', 'memo', 'side', 'amount', 'runningBalance', 'openAmount']);
       const one = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, from: '2025-02-01', to: '2025-12-31', partnerIds: p.beta });
       expect(one.body.partners.map((g: { partnerId: string }) => g.partnerId)).toEqual([p.beta]);
       const notOpenItem = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.caja, from: '2025-01-01', to: '2025-12-31' });
