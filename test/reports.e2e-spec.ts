@@ -632,6 +632,38 @@ describe('financial reports', () => {
     });
   });
 
+  describe('ranges at the ends of the calendar', () => {
+    it('answer 200 from 1000-01-01 and into December 9999 (a start late in December 9999 was a 500)', async () => {
+      const dimensionId = randomUUID();
+      await staff.post(url('/dimensions')).send({ id: dimensionId, name: 'Centro' }).expect(201);
+      for (const [from, to] of [
+        ['9999-12-15', '9999-12-31'],
+        ['9999-12-02', '9999-12-30'],
+        ['9999-11-30', '9999-12-31'],
+        ['1000-01-01', '9999-12-31'],
+        ['1000-01-01', '1000-01-01'],
+      ]) {
+        for (const [path, query] of [
+          ['/reports/balance-sheet', { exerciseStart: from, cutoffDate: to }],
+          ['/ledger/reports/eight-column-balance', { exerciseStart: from, cutoffDate: to }],
+          ['/reports/income-statement', { from, to }],
+          ['/reports/income-statement-by-dimension', { dimensionId, from, to }],
+          ['/reports/journal', { from, to }],
+          ['/ledger/general-ledger', { accountId: acc.caja, from, to }],
+          ['/ledger/general-ledger', { accountId: acc.caja, from }],
+          ['/ledger/partner-ledger', { accountId: acc.clientes, from, to }],
+        ] as const) {
+          const res = await staff.get(url(path)).query({ ...query, bookId: ifrs });
+          expect({ path, query, status: res.status }).toEqual({ path, query, status: 200 });
+        }
+      }
+      // Everything through 9999-12-31 is every live line of the IFRS Book: the balance sheet of 2025 plus
+      // nothing later but the scheduled entry, which is not booked and so not counted.
+      const all = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: acc.caja, from: '9999-12-15' });
+      expect(all.body).toEqual({ lines: [], nextCursor: null, openingBalance: 1083, closingBalance: 1083, lineCount: 0 });
+    });
+  });
+
   describe('general ledger pages at any depth', () => {
     it('carries the running balance from inception through keys early and late in a month', async () => {
       const expected = await t.sql<{ id: string; running: string }>(
