@@ -311,6 +311,200 @@ describe('financial reports', () => {
     });
   });
 
+  describe('journal and general ledger on entries of several lines (D54, D55)', () => {
+    let other: string;
+    const ourl = (path: string) => `/api/entities/${other}${path}`;
+    const a: Record<string, string> = {};
+    let partnerId: string;
+    const ids: Record<string, { id: string; lines: Array<{ id: string }> }> = {};
+
+    /** D54 from the raw lines: live lines in (entryDate, entryId, lineId) order. */
+    const rawJournal = async (where = 'true', values: unknown[] = []) =>
+      t.sql<{ id: string; entry_id: string; entry_date: string }>(
+        `SELECT l.id, l.entry_id, l.entry_date::text FROM ledger_lines l
+          WHERE l.entity_id = $1 AND l.status IN ('active', 'reversed') AND ${where} ORDER BY l.entry_date, l.entry_id, l.id`,
+        [other, ...values],
+      );
+    const walk = async (path: string, query: Record<string, unknown>, key: 'rows' | 'lines') => {
+      const seen: Array<Record<string, unknown>> = [];
+      const cursors: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await staff.get(ourl(path)).query({ ...query, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        seen.push(...res.body[key]);
+        cursor = res.body.nextCursor;
+        if (cursor) cursors.push(cursor);
+      } while (cursor);
+      return { seen, cursors };
+    };
+
+    beforeAll(async () => {
+      other = (await createEntity(staff, world.organizationId)).id;
+      for (const [key, code, name, type, tracking] of [
+        ['caja', '1101', 'Caja de ahorro', 'asset', 'balance'],
+        ['clientes', '1105', 'Clientes', 'asset', 'open_item'],
+        ['iva', '2105', 'IVA débito fiscal', 'liability', 'balance'],
+        ['capital', '3101', 'Capital', 'equity', 'balance'],
+        ['ventas', '4101', 'Ventas', 'income', 'balance'],
+      ]) {
+        a[key] = randomUUID();
+        await staff.post(ourl('/ledger/accounts')).send({ id: a[key], code, name, type, tracking }).expect(201);
+      }
+      partnerId = randomUUID();
+      await staff.post(ourl('/partners')).send({ id: partnerId, name: 'Ñandú Comercial SpA', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const entry = async (key: string, entryDate: string, memo: string, lines: Array<Record<string, unknown>>) => {
+        const res = await staff.post(ourl('/ledger/entries')).send({ id: randomUUID(), entryDate, memo, newLedgerEntryLines: lines });
+        expect(res.status).toBe(201);
+        ids[key] = res.body;
+      };
+      await entry('opening', '2025-01-31', 'Apertura ÉLAN', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 1000, description: 'Depósito inicial' },
+        { ledgerAccountId: a.capital, side: 'credit', amount: 1000 },
+      ]);
+      await entry('sale', '2025-02-01', 'Venta 50% descuento', [
+        { ledgerAccountId: a.clientes, side: 'debit', amount: 119, partnerId },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 100 },
+        { ledgerAccountId: a.iva, side: 'credit', amount: 19, description: 'IVA_debito' },
+      ]);
+      await entry('payment', '2025-02-01', 'Pago', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 119 },
+        { ledgerAccountId: a.clientes, side: 'credit', amount: 119, partnerId },
+      ]);
+      await entry('reversed', '2025-02-28', 'Venta anulada', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 30 },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 30 },
+      ]);
+      await staff.post(ourl(`/ledger/entries/${ids.reversed.id}/reverse`)).send({ id: randomUUID(), reversalDate: '2025-03-01' }).expect(201);
+      await entry('unbooked', '2025-03-15', 'Borrada', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 5 },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 5 },
+      ]);
+      await staff.delete(ourl(`/ledger/entries/${ids.unbooked.id}`)).expect(200);
+      await staff
+        .post(ourl('/ledger/scheduled-entries'))
+        .send({ id: randomUUID(), entryDate: '2026-07-01', memo: 'Programada', newLedgerEntryLines: [{ ledgerAccountId: a.caja, side: 'debit', amount: 7 }, { ledgerAccountId: a.ventas, side: 'credit', amount: 7 }] })
+        .expect(201);
+      // One entry of 101 lines, past a page of either report: 100 sales of 1 into cash, mid-April.
+      await entry('batch', '2025-04-16', 'Lote', [
+        ...Array.from({ length: 100 }, () => ({ ledgerAccountId: a.caja, side: 'debit', amount: 1 })),
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 100 },
+      ]);
+    });
+
+    it('lists every live line once, in (entryDate, entryId, lineId) order, whatever the page size; unbooked and scheduled entries are left out', async () => {
+      const expected = await rawJournal();
+      expect(expected).toHaveLength(2 + 3 + 2 + 2 + 2 + 101);
+      const first = await staff.get(ourl('/reports/journal'));
+      expect(first.status).toBe(200);
+      expect(Object.keys(first.body)).toEqual(['rows', 'nextCursor']);
+      // Default limit 100 (D54); the cursor is date~entryId~lineId of the page's last row.
+      expect(first.body.rows).toHaveLength(100);
+      const last = first.body.rows[99];
+      expect(first.body.nextCursor).toBe(`${last.entryDate}~${last.entryId}~${last.lineId}`);
+      for (const limit of [1, 3, 7, 100]) {
+        const { seen, cursors } = await walk('/reports/journal', { limit }, 'rows');
+        expect({ limit, keys: seen.map((r) => [r.lineId, r.entryId, r.entryDate]) }).toEqual({ limit, keys: expected.map((r) => [r.id, r.entry_id, r.entry_date]) });
+        expect(cursors).toHaveLength(Math.ceil(expected.length / limit) - 1);
+      }
+      // A row: the line, its entry and its account, in D54's order.
+      const saleLine = first.body.rows.find((r: { lineId: string }) => r.lineId === ids.sale.lines[0].id);
+      expect(Object.keys(saleLine)).toEqual(['entryId', 'entryDate', 'memo', 'status', 'bookId', 'lineId', 'side', 'amount', 'accountId', 'accountCode', 'accountName', 'partnerId', 'partnerName', 'description']);
+      expect(saleLine).toEqual({
+        entryId: ids.sale.id,
+        entryDate: '2025-02-01',
+        memo: 'Venta 50% descuento',
+        status: 'active',
+        bookId: null,
+        lineId: ids.sale.lines[0].id,
+        side: 'debit',
+        amount: 119,
+        accountId: a.clientes,
+        accountCode: '1105',
+        accountName: 'Clientes',
+        partnerId,
+        partnerName: 'Ñandú Comercial SpA',
+        description: null,
+      });
+      // The reversed original stays, as does its mirror (D50: a reversal nets its original).
+      const statuses = first.body.rows.filter((r: { memo: string }) => r.memo.endsWith('Venta anulada')).map((r: { status: string; memo: string }) => [r.memo, r.status]);
+      expect(statuses).toEqual([
+        ['Venta anulada', 'reversed'],
+        ['Venta anulada', 'reversed'],
+        ['Reversal of Venta anulada', 'active'],
+        ['Reversal of Venta anulada', 'active'],
+      ]);
+      const days = await staff.get(ourl('/reports/journal')).query({ from: '2025-02-01', to: '2025-02-01' });
+      expect(days.body.rows.map((r: { lineId: string }) => r.lineId)).toEqual((await rawJournal(`l.entry_date = '2025-02-01'`)).map((r) => r.id));
+      const backwards = await staff.get(ourl('/reports/journal')).query({ from: '2025-02-02', to: '2025-02-01' });
+      expect(backwards.status).toBe(400);
+      expect(backwards.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'to', message: expect.any(String) }] } });
+    });
+
+    it('searches memo, line description, account code and name and partner name, case-insensitively for every letter, % and _ literally (D54)', async () => {
+      const search = async (text: string, limit = 100) => (await walk('/reports/journal', { search: text, limit }, 'rows')).seen.map((r) => r.lineId);
+      const lines = (key: string, ...index: number[]) => index.map((i) => ids[key].lines[i].id);
+      const inOrder = async (lineIds: string[]) => (await rawJournal('l.id = ANY($2::uuid[])', [lineIds])).map((r) => r.id);
+      // Memo: every line of the entry; non-ASCII capitals fold too.
+      expect(await search('élan')).toEqual(await inOrder(lines('opening', 0, 1)));
+      expect(await search('APERTURA élan')).toEqual(await inOrder(lines('opening', 0, 1)));
+      // Line description: that line only.
+      expect(await search('DEPÓSITO')).toEqual(lines('opening', 0));
+      // Account code and account name.
+      expect(await search('2105')).toEqual(lines('sale', 2));
+      expect(await search('iva DÉBITO')).toEqual(lines('sale', 2));
+      // Partner name, also across pages of one row.
+      const partnerLines = await inOrder([...lines('sale', 0), ...lines('payment', 1)]);
+      expect(await search('ÑANDÚ comercial')).toEqual(partnerLines);
+      expect(await search('ñandú', 1)).toEqual(partnerLines);
+      // % and _ are the characters themselves: "a_d" is not "a d" of "Caja de ahorro", "50%" not "50 anything".
+      expect(await search('a_d')).toEqual(lines('sale', 2));
+      expect(await search('50%')).toEqual(await inOrder(lines('sale', 0, 1, 2)));
+      expect(await search('0%d')).toEqual([]);
+      // Unbooked and scheduled entries are never found.
+      expect(await search('Borrada')).toEqual([]);
+      expect(await search('Programada')).toEqual([]);
+      expect((await staff.get(ourl('/reports/journal')).query({ search: 'x'.repeat(200) })).status).toBe(200);
+      const tooLong = await staff.get(ourl('/reports/journal')).query({ search: 'x'.repeat(201) });
+      expect(tooLong.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'search' }] } });
+    });
+
+    it('pages the general ledger by default 50 lines, running from inception on a deep page that starts mid-month (D55)', async () => {
+      const running = await t.sql<{ id: string; running: string; entry_date: string }>(
+        `SELECT id, entry_date::text, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) OVER (ORDER BY entry_date, entry_id, id)::text AS running
+           FROM ledger_lines WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') ORDER BY entry_date, entry_id, id`,
+        [other, a.caja],
+      );
+      const first = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja });
+      expect(first.status).toBe(200);
+      expect(first.body.lines).toHaveLength(50);
+      expect(first.body.nextCursor).toBe(first.body.lines[49].lineId);
+      // Inception to now: opening 0, closing the balance of every live line (scheduled 7 and unbooked 5 left out).
+      expect(first.body).toMatchObject({ openingBalance: 0, closingBalance: 1000 + 119 + 30 - 30 + 100, lineCount: running.length });
+      for (const query of [{}, { from: '2025-02-15' }, { from: '2025-03-01', to: '2025-04-16' }, { to: '2025-02-28' }]) {
+        const inRange = running.filter((r) => (!('from' in query) || r.entry_date >= query.from!) && (!('to' in query) || r.entry_date <= query.to!));
+        for (const limit of [3, 50, 100]) {
+          const { seen } = await walk('/ledger/general-ledger', { accountId: a.caja, limit, ...query }, 'lines');
+          expect({ query, limit, lines: seen.map((l) => [l.lineId, l.runningBalance]) }).toEqual({ query, limit, lines: inRange.map((r) => [r.id, Number(r.running)]) });
+        }
+        const res = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, ...query });
+        const before = running.filter((r) => 'from' in query && r.entry_date < query.from!);
+        expect({ query, openingBalance: res.body.openingBalance, closingBalance: res.body.closingBalance, lineCount: res.body.lineCount }).toEqual({
+          query,
+          openingBalance: before.length ? Number(before[before.length - 1].running) : 0,
+          closingBalance: inRange.length ? Number(inRange[inRange.length - 1].running) : before.length ? Number(before[before.length - 1].running) : 0,
+          lineCount: inRange.length,
+        });
+      }
+      // A cursor must be a line of this account (from a previous page).
+      for (const cursor of [ids.sale.lines[1].id, randomUUID()]) {
+        const res = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, cursor });
+        expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'cursor' }] } });
+      }
+      for (const limit of [0, 101]) expect((await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, limit })).status).toBe(400);
+    });
+  });
+
   describe('general ledger (D55)', () => {
     it('gives opening, closing, line count and running balances from inception across pages', async () => {
       const query = { bookId: ifrs, accountId: acc.caja, from: '2025-01-01', to: '2025-12-31', limit: 3 };
