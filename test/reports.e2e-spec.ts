@@ -186,6 +186,65 @@ describe('financial reports', () => {
     });
   });
 
+  describe('Book rules on every report (spec "Books")', () => {
+    /** Every report, with the ids it needs in an Entity (`ids`), and no bookId. */
+    const reports = (ids: { cash: string; receivables: string; dimensionId: string }) =>
+      [
+        ['/reports/balance-sheet', { ...exercise }],
+        ['/reports/income-statement', { from: '2025-01-01', to: '2025-12-31' }],
+        ['/reports/income-statement-by-dimension', { dimensionId: ids.dimensionId, from: '2025-01-01', to: '2025-12-31' }],
+        ['/reports/journal', {}],
+        ['/ledger/reports/eight-column-balance', { ...exercise }],
+        ['/ledger/general-ledger', { accountId: ids.cash }],
+        ['/ledger/partner-ledger', { accountId: ids.receivables, from: '2025-01-01', to: '2025-12-31' }],
+      ] as const;
+
+    it('refuses a report without bookId once the Entity keeps Books (409 BOOK_REQUIRED_ERROR), and a Book of another Entity or none (404 BOOK_NOT_FOUND_ERROR)', async () => {
+      const dimensionId = randomUUID();
+      await staff.post(url('/dimensions')).send({ id: dimensionId, name: 'Proyecto' }).expect(201);
+      const other = (await createEntity(staff, world.organizationId)).id;
+      const foreign = randomUUID();
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreign, name: 'Ajena' }).expect(201);
+      for (const [path, query] of reports({ cash: acc.caja, receivables: acc.clientes, dimensionId })) {
+        const required = await staff.get(url(path)).query(query);
+        expect({ path, status: required.status, body: required.body }).toEqual({
+          path,
+          status: 409,
+          body: { requestId: required.headers['x-request-id'], statusCode: 409, code: 'BOOK_REQUIRED_ERROR', message: expect.any(String), params: {} },
+        });
+        for (const bookId of [foreign, randomUUID()]) {
+          const missing = await staff.get(url(path)).query({ ...query, bookId });
+          expect({ path, status: missing.status, code: missing.body.code, params: missing.body.params }).toEqual({ path, status: 404, code: 'BOOK_NOT_FOUND_ERROR', params: { bookId } });
+        }
+        for (const bookId of [ifrs, ifrs.toUpperCase()]) {
+          const res = await staff.get(url(path)).query({ ...query, bookId });
+          expect({ path, status: res.status }).toEqual({ path, status: 200 });
+          if (!('rows' in res.body) && !('lines' in res.body)) expect({ path, bookId: res.body.bookId }).toEqual({ path, bookId: ifrs });
+        }
+      }
+    });
+
+    it('refuses any bookId on an Entity without Books (404 BOOK_NOT_FOUND_ERROR) and reads its one set of books without it', async () => {
+      const plain = (await createEntity(staff, world.organizationId)).id;
+      const base = `/api/entities/${plain}`;
+      const cash = randomUUID();
+      const receivables = randomUUID();
+      await staff.post(`${base}/ledger/accounts`).send({ id: cash, code: '1101', name: 'Caja', type: 'asset', tracking: 'balance' }).expect(201);
+      await staff.post(`${base}/ledger/accounts`).send({ id: receivables, code: '1105', name: 'Clientes', type: 'asset', tracking: 'open_item' }).expect(201);
+      const dimensionId = randomUUID();
+      await staff.post(`${base}/dimensions`).send({ id: dimensionId, name: 'Proyecto' }).expect(201);
+      for (const [path, query] of reports({ cash, receivables, dimensionId })) {
+        for (const bookId of [ifrs, randomUUID()]) {
+          const res = await staff.get(`${base}${path}`).query({ ...query, bookId });
+          expect({ path, status: res.status, code: res.body.code, params: res.body.params }).toEqual({ path, status: 404, code: 'BOOK_NOT_FOUND_ERROR', params: { bookId } });
+        }
+        const res = await staff.get(`${base}${path}`).query(query);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        if (!('rows' in res.body) && !('lines' in res.body)) expect({ path, bookId: res.body.bookId }).toEqual({ path, bookId: null });
+      }
+    });
+  });
+
   describe('income statement (D52)', () => {
     it('gives the hand-computed sections and results', async () => {
       const res = await staff.get(url('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-12-31', bookId: ifrs });
