@@ -859,6 +859,117 @@ describe('financial reports', () => {
   });
 
   describe('ranges that cut through months', () => {
+    /** Each account's raw figures in one Book straight from the live lines: before `from`, and debits and credits from `from` to `to`. */
+    const rawFigures = async (bookId: string, from: string, to: string) =>
+      t.sql<{ id: string; code: string; name: string; type: string; opening: number; debit: number; credit: number; moved: number }>(
+        `SELECT a.id, a.code, a.name, a.type,
+                coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE l.entry_date < $3), 0)::int AS opening,
+                coalesce(sum(l.amount) FILTER (WHERE l.side = 'debit' AND l.entry_date BETWEEN $3 AND $4), 0)::int AS debit,
+                coalesce(sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date BETWEEN $3 AND $4), 0)::int AS credit,
+                count(l.id) FILTER (WHERE l.entry_date BETWEEN $3 AND $4)::int AS moved
+           FROM ledger_accounts a
+           LEFT JOIN ledger_lines l ON l.entity_id = a.entity_id AND l.account_id = a.id AND l.status IN ('active', 'reversed') AND (l.book_id IS NULL OR l.book_id = $2)
+          WHERE a.entity_id = $1 GROUP BY a.entity_id, a.id ORDER BY a.code`,
+        [entityId, bookId, from, to],
+      );
+    const isResult = (type: string) => !['asset', 'liability', 'equity'].includes(type);
+    const ranges = [
+      ['2025-01-01', '2025-02-28'],
+      ['2025-01-01', '2025-03-01'],
+      ['2025-03-01', '2025-03-31'],
+      ['2025-03-02', '2025-07-31'],
+      ['2024-12-16', '2025-08-01'],
+      ['2024-12-20', '2025-08-02'],
+      ['2025-08-02', '2025-08-02'],
+      ['2025-08-01', '2025-08-31'],
+      ['2024-12-31', '2025-10-01'],
+      ['2025-02-01', '2025-12-31'],
+      ['2026-01-01', '2026-12-31'],
+    ];
+
+    it('shows an account whose balance is zero but moved in the range, and leaves out one that did not move (D50)', async () => {
+      // August 2025: rent of 999 and its reversal the next day.
+      const statement = await staff.get(url('/reports/income-statement')).query({ from: '2025-08-01', to: '2025-08-31', bookId: ifrs });
+      expect(statement.body.operatingExpense).toEqual({
+        total: 0,
+        groups: [{ groupId: expect.any(String), codePrefix: '5', name: 'Gastos', total: 0, groups: [], accounts: [{ accountId: acc.arriendos, code: '5101', name: 'Arriendos', balance: 0 }] }],
+        accounts: [],
+      });
+      expect(statement.body.income).toEqual({ total: 0, groups: [], accounts: [] });
+      const eight = await staff.get(url('/ledger/reports/eight-column-balance')).query({ exerciseStart: '2025-08-01', cutoffDate: '2025-08-31', bookId: ifrs });
+      expect(eight.body.rows.find((r: { accountId: string }) => r.accountId === acc.arriendos)).toMatchObject({ debit: 999, credit: 999, debtorBalance: 0, creditorBalance: 0, loss: 0, profit: 0 });
+      expect(eight.body.rows.some((r: { accountId: string }) => r.accountId === acc.proveedores)).toBe(false);
+    });
+
+    it.each(ranges)('eight-column balance, balance sheet and income statement from %s to %s agree with the lines in both Books (D51, D52, D53)', async (exerciseStart, cutoffDate) => {
+      for (const bookId of (await staff.get(url('/books'))).body.map((b: { id: string }) => b.id)) {
+        const figures = await rawFigures(bookId, exerciseStart, cutoffDate);
+        // D53 by hand: opening like an opening entry for balance-sheet accounts, period movements for Result Accounts, the prior result as one equity row.
+        const rows: Array<Record<string, unknown>> = [];
+        const columns = (debit: number, credit: number, result: boolean) => {
+          const debtor = Math.max(debit - credit, 0);
+          const creditor = Math.max(credit - debit, 0);
+          return { debit, credit, debtorBalance: debtor, creditorBalance: creditor, asset: result ? 0 : debtor, liability: result ? 0 : creditor, loss: result ? debtor : 0, profit: result ? creditor : 0 };
+        };
+        let prior = 0;
+        for (const f of figures) {
+          const result = isResult(f.type);
+          if (result) prior += f.opening;
+          const debit = f.debit + (result ? 0 : Math.max(f.opening, 0));
+          const credit = f.credit + (result ? 0 : Math.max(-f.opening, 0));
+          if (debit !== 0 || credit !== 0) rows.push({ accountId: f.id, code: f.code, name: f.name, type: f.type, ...columns(debit, credit, result) });
+        }
+        if (prior !== 0) rows.push({ accountId: null, code: null, name: 'Prior periods result', type: 'equity', ...columns(Math.max(prior, 0), Math.max(-prior, 0), false) });
+        const keys = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
+        const subtotals = Object.fromEntries(keys.map((k) => [k, rows.reduce((sum, r) => sum + (r[k] as number), 0)]));
+        const profit = subtotals.profit >= subtotals.loss;
+        const amount = Math.abs(subtotals.profit - subtotals.loss);
+        const totals = { ...subtotals, ...(profit ? { loss: subtotals.loss + amount, liability: subtotals.liability + amount } : { profit: subtotals.profit + amount, asset: subtotals.asset + amount }) };
+        const eight = await staff.get(url('/ledger/reports/eight-column-balance')).query({ exerciseStart, cutoffDate, bookId });
+        expect(eight.body).toEqual({ exerciseStart, cutoffDate, currency: 'CLP', bookId, presentation: null, rows, subtotals, result: { kind: profit ? 'profit' : 'loss', amount }, totals });
+
+        // D51 by hand: balance-sheet accounts through the cut-off in their normal sign, shown when not zero or moved in the range.
+        const sheet = await staff.get(url('/reports/balance-sheet')).query({ exerciseStart, cutoffDate, bookId });
+        expect(sheet.status).toBe(200);
+        const leaves = (section: { accounts: Array<{ accountId: string; balance: number }>; groups: unknown[] }): Array<[string, number]> => [
+          ...(section.groups as Array<typeof section>).flatMap(leaves),
+          ...section.accounts.map((x): [string, number] => [x.accountId, x.balance]),
+        ];
+        for (const [section, type, sign] of [['assets', 'asset', 1], ['liabilities', 'liability', -1], ['equity', 'equity', -1]] as const) {
+          const expected = figures
+            .filter((f) => f.type === type && (f.opening + f.debit - f.credit !== 0 || f.moved > 0))
+            .map((f): [string, number] => [f.id, sign * (f.opening + f.debit - f.credit)]);
+          expect({ section, leaves: leaves(sheet.body[section]).sort() }).toEqual({ section, leaves: expected.sort() });
+        }
+        const results = figures.filter((f) => isResult(f.type));
+        expect(sheet.body.equity).toMatchObject({
+          currentPeriodResult: results.reduce((sum, f) => sum + f.credit - f.debit, 0),
+          priorPeriodsResult: 0 - results.reduce((sum, f) => sum + f.opening, 0),
+        });
+        expect(sheet.body.totals.assets).toBe(sheet.body.totals.liabilitiesAndEquity);
+
+        // D52 by hand over the same range: each section's accounts in their normal sign, totals and results.
+        const statement = await staff.get(url('/reports/income-statement')).query({ from: exerciseStart, to: cutoffDate, bookId });
+        const total: Record<string, number> = {};
+        for (const [section, type, sign] of [
+          ['income', 'income', -1],
+          ['costOfGoodsSold', 'cost_of_goods_sold', 1],
+          ['operatingExpense', 'operating_expense', 1],
+          ['otherIncome', 'other_income', -1],
+          ['otherExpense', 'other_expense', 1],
+        ] as const) {
+          const expected = figures.filter((f) => f.type === type && (f.debit !== f.credit || f.moved > 0)).map((f): [string, number] => [f.id, sign * (f.debit - f.credit)]);
+          expect({ section, leaves: leaves(statement.body[section]).sort() }).toEqual({ section, leaves: expected.sort() });
+          total[section] = expected.reduce((sum, [, balance]) => sum + balance, 0);
+          expect({ section, total: statement.body[section].total }).toEqual({ section, total: total[section] });
+        }
+        const grossProfit = total.income - total.costOfGoodsSold;
+        const operatingResult = grossProfit - total.operatingExpense;
+        expect(statement.body).toMatchObject({ grossProfit, operatingResult, netResult: operatingResult + total.otherIncome - total.otherExpense });
+        expect(statement.body.netResult).toBe(sheet.body.equity.currentPeriodResult);
+      }
+    });
+
     it.each([
       ['2024-12-16', '2025-03-01'],
       ['2025-02-15', '2025-08-01'],
