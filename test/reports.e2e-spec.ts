@@ -224,6 +224,25 @@ describe('financial reports', () => {
       }
     });
 
+    it('reads the common entries plus the named Book\'s in the journal and the general ledger', async () => {
+      const tax = (await staff.get(url('/books'))).body[1].id;
+      for (const [bookId, mine, theirs] of [
+        [ifrs, 40, 60],
+        [tax, 60, 40],
+      ] as const) {
+        const journal = await staff.get(url('/reports/journal')).query({ bookId, from: '2025-10-01', to: '2025-10-31' });
+        const rows = journal.body.rows.map((r: { bookId: string; amount: number; accountCode: string }) => [r.bookId, r.accountCode, r.amount]);
+        expect(rows.sort()).toEqual([
+          [bookId, '1101', mine],
+          [bookId, '5101', mine],
+        ]);
+        const ledger = await staff.get(url('/ledger/general-ledger')).query({ bookId, accountId: acc.arriendos, from: '2025-10-01' });
+        // Rent from inception in this Book: 50 in April, 999 reversed in August, then this Book's own line (never the other's).
+        expect(ledger.body).toMatchObject({ openingBalance: 50, closingBalance: 50 + mine, lineCount: 1, lines: [expect.objectContaining({ amount: mine, runningBalance: 50 + mine })] });
+        expect(ledger.body.lines.some((l: { amount: number }) => l.amount === theirs)).toBe(false);
+      }
+    });
+
     it('refuses any bookId on an Entity without Books (404 BOOK_NOT_FOUND_ERROR) and reads its one set of books without it', async () => {
       const plain = (await createEntity(staff, world.organizationId)).id;
       const base = `/api/entities/${plain}`;
