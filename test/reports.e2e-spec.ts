@@ -186,6 +186,84 @@ describe('financial reports', () => {
     });
   });
 
+  describe('Book rules on every report (spec "Books")', () => {
+    /** Every report, with the ids it needs in an Entity (`ids`), and no bookId. */
+    const reports = (ids: { cash: string; receivables: string; dimensionId: string }) =>
+      [
+        ['/reports/balance-sheet', { ...exercise }],
+        ['/reports/income-statement', { from: '2025-01-01', to: '2025-12-31' }],
+        ['/reports/income-statement-by-dimension', { dimensionId: ids.dimensionId, from: '2025-01-01', to: '2025-12-31' }],
+        ['/reports/journal', {}],
+        ['/ledger/reports/eight-column-balance', { ...exercise }],
+        ['/ledger/general-ledger', { accountId: ids.cash }],
+        ['/ledger/partner-ledger', { accountId: ids.receivables, from: '2025-01-01', to: '2025-12-31' }],
+      ] as const;
+
+    it('refuses a report without bookId once the Entity keeps Books (409 BOOK_REQUIRED_ERROR), and a Book of another Entity or none (404 BOOK_NOT_FOUND_ERROR)', async () => {
+      const dimensionId = randomUUID();
+      await staff.post(url('/dimensions')).send({ id: dimensionId, name: 'Proyecto' }).expect(201);
+      const other = (await createEntity(staff, world.organizationId)).id;
+      const foreign = randomUUID();
+      await staff.post(`/api/entities/${other}/books`).send({ id: foreign, name: 'Ajena' }).expect(201);
+      for (const [path, query] of reports({ cash: acc.caja, receivables: acc.clientes, dimensionId })) {
+        const required = await staff.get(url(path)).query(query);
+        expect({ path, status: required.status, body: required.body }).toEqual({
+          path,
+          status: 409,
+          body: { requestId: required.headers['x-request-id'], statusCode: 409, code: 'BOOK_REQUIRED_ERROR', message: expect.any(String), params: {} },
+        });
+        for (const bookId of [foreign, randomUUID()]) {
+          const missing = await staff.get(url(path)).query({ ...query, bookId });
+          expect({ path, status: missing.status, code: missing.body.code, params: missing.body.params }).toEqual({ path, status: 404, code: 'BOOK_NOT_FOUND_ERROR', params: { bookId } });
+        }
+        for (const bookId of [ifrs, ifrs.toUpperCase()]) {
+          const res = await staff.get(url(path)).query({ ...query, bookId });
+          expect({ path, status: res.status }).toEqual({ path, status: 200 });
+          if (!('rows' in res.body) && !('lines' in res.body)) expect({ path, bookId: res.body.bookId }).toEqual({ path, bookId: ifrs });
+        }
+      }
+    });
+
+    it('reads the common entries plus the named Book\'s in the journal and the general ledger', async () => {
+      const tax = (await staff.get(url('/books'))).body[1].id;
+      for (const [bookId, mine, theirs] of [
+        [ifrs, 40, 60],
+        [tax, 60, 40],
+      ] as const) {
+        const journal = await staff.get(url('/reports/journal')).query({ bookId, from: '2025-10-01', to: '2025-10-31' });
+        const rows = journal.body.rows.map((r: { bookId: string; amount: number; accountCode: string }) => [r.bookId, r.accountCode, r.amount]);
+        expect(rows.sort()).toEqual([
+          [bookId, '1101', mine],
+          [bookId, '5101', mine],
+        ]);
+        const ledger = await staff.get(url('/ledger/general-ledger')).query({ bookId, accountId: acc.arriendos, from: '2025-10-01' });
+        // Rent from inception in this Book: 50 in April, 999 reversed in August, then this Book's own line (never the other's).
+        expect(ledger.body).toMatchObject({ openingBalance: 50, closingBalance: 50 + mine, lineCount: 1, lines: [expect.objectContaining({ amount: mine, runningBalance: 50 + mine })] });
+        expect(ledger.body.lines.some((l: { amount: number }) => l.amount === theirs)).toBe(false);
+      }
+    });
+
+    it('refuses any bookId on an Entity without Books (404 BOOK_NOT_FOUND_ERROR) and reads its one set of books without it', async () => {
+      const plain = (await createEntity(staff, world.organizationId)).id;
+      const base = `/api/entities/${plain}`;
+      const cash = randomUUID();
+      const receivables = randomUUID();
+      await staff.post(`${base}/ledger/accounts`).send({ id: cash, code: '1101', name: 'Caja', type: 'asset', tracking: 'balance' }).expect(201);
+      await staff.post(`${base}/ledger/accounts`).send({ id: receivables, code: '1105', name: 'Clientes', type: 'asset', tracking: 'open_item' }).expect(201);
+      const dimensionId = randomUUID();
+      await staff.post(`${base}/dimensions`).send({ id: dimensionId, name: 'Proyecto' }).expect(201);
+      for (const [path, query] of reports({ cash, receivables, dimensionId })) {
+        for (const bookId of [ifrs, randomUUID()]) {
+          const res = await staff.get(`${base}${path}`).query({ ...query, bookId });
+          expect({ path, status: res.status, code: res.body.code, params: res.body.params }).toEqual({ path, status: 404, code: 'BOOK_NOT_FOUND_ERROR', params: { bookId } });
+        }
+        const res = await staff.get(`${base}${path}`).query(query);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        if (!('rows' in res.body) && !('lines' in res.body)) expect({ path, bookId: res.body.bookId }).toEqual({ path, bookId: null });
+      }
+    });
+  });
+
   describe('income statement (D52)', () => {
     it('gives the hand-computed sections and results', async () => {
       const res = await staff.get(url('/reports/income-statement')).query({ from: '2025-01-01', to: '2025-12-31', bookId: ifrs });
@@ -224,6 +302,12 @@ describe('financial reports', () => {
     it('gives every column by hand and the four identities', async () => {
       const res = await staff.get(url('/ledger/reports/eight-column-balance')).query({ ...exercise, bookId: ifrs });
       expect(res.status).toBe(200);
+      // D53's fields only: rows once leaked the account's group, opening and period sums.
+      expect(Object.keys(res.body)).toEqual(['exerciseStart', 'cutoffDate', 'currency', 'bookId', 'presentation', 'rows', 'subtotals', 'result', 'totals']);
+      for (const r of res.body.rows) {
+        expect(Object.keys(r)).toEqual(['accountId', 'code', 'name', 'type', 'debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit']);
+      }
+      expect(res.body.rows.map((r: { code: string | null }) => r.code)).toEqual(['1101', '1105', '2105', '3101', '4101', '4201', '5101', '7101', '8101', null]);
       const byCode = new Map(res.body.rows.map((r: { code: string | null }) => [r.code, r]));
       expect(byCode.get('1101')).toMatchObject({ debit: 2207, credit: 1124, debtorBalance: 1083, creditorBalance: 0, asset: 1083, liability: 0, loss: 0, profit: 0 });
       expect(byCode.get('3101')).toMatchObject({ debit: 0, credit: 1000, creditorBalance: 1000, liability: 1000 });
@@ -305,12 +389,220 @@ describe('financial reports', () => {
     });
   });
 
+  describe('journal and general ledger on entries of several lines (D54, D55)', () => {
+    let other: string;
+    const ourl = (path: string) => `/api/entities/${other}${path}`;
+    const a: Record<string, string> = {};
+    let partnerId: string;
+    const ids: Record<string, { id: string; lines: Array<{ id: string }> }> = {};
+
+    /** D54 from the raw lines: live lines in (entryDate, entryId, lineId) order. */
+    const rawJournal = async (where = 'true', values: unknown[] = []) =>
+      t.sql<{ id: string; entry_id: string; entry_date: string }>(
+        `SELECT l.id, l.entry_id, l.entry_date::text FROM ledger_lines l
+          WHERE l.entity_id = $1 AND l.status IN ('active', 'reversed') AND ${where} ORDER BY l.entry_date, l.entry_id, l.id`,
+        [other, ...values],
+      );
+    const walk = async (path: string, query: Record<string, unknown>, key: 'rows' | 'lines') => {
+      const seen: Array<Record<string, unknown>> = [];
+      const cursors: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await staff.get(ourl(path)).query({ ...query, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        seen.push(...res.body[key]);
+        cursor = res.body.nextCursor;
+        if (cursor) cursors.push(cursor);
+      } while (cursor);
+      return { seen, cursors };
+    };
+
+    beforeAll(async () => {
+      other = (await createEntity(staff, world.organizationId)).id;
+      for (const [key, code, name, type, tracking] of [
+        ['caja', '1101', 'Caja de ahorro', 'asset', 'balance'],
+        ['clientes', '1105', 'Clientes', 'asset', 'open_item'],
+        ['iva', '2105', 'IVA débito fiscal', 'liability', 'balance'],
+        ['capital', '3101', 'Capital', 'equity', 'balance'],
+        ['ventas', '4101', 'Ventas', 'income', 'balance'],
+      ]) {
+        a[key] = randomUUID();
+        await staff.post(ourl('/ledger/accounts')).send({ id: a[key], code, name, type, tracking }).expect(201);
+      }
+      partnerId = randomUUID();
+      await staff.post(ourl('/partners')).send({ id: partnerId, name: 'Ñandú Comercial SpA', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const entry = async (key: string, entryDate: string, memo: string, lines: Array<Record<string, unknown>>) => {
+        const res = await staff.post(ourl('/ledger/entries')).send({ id: randomUUID(), entryDate, memo, newLedgerEntryLines: lines });
+        expect(res.status).toBe(201);
+        ids[key] = res.body;
+      };
+      await entry('opening', '2025-01-31', 'Apertura ÉLAN', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 1000, description: 'Depósito inicial' },
+        { ledgerAccountId: a.capital, side: 'credit', amount: 1000 },
+      ]);
+      await entry('sale', '2025-02-01', 'Venta 50% descuento', [
+        { ledgerAccountId: a.clientes, side: 'debit', amount: 119, partnerId },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 100 },
+        { ledgerAccountId: a.iva, side: 'credit', amount: 19, description: 'IVA_debito' },
+      ]);
+      await entry('payment', '2025-02-01', 'Pago', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 119 },
+        { ledgerAccountId: a.clientes, side: 'credit', amount: 119, partnerId },
+      ]);
+      await entry('reversed', '2025-02-28', 'Venta anulada', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 30 },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 30 },
+      ]);
+      await staff.post(ourl(`/ledger/entries/${ids.reversed.id}/reverse`)).send({ id: randomUUID(), reversalDate: '2025-03-01' }).expect(201);
+      await entry('unbooked', '2025-03-15', 'Borrada', [
+        { ledgerAccountId: a.caja, side: 'debit', amount: 5 },
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 5 },
+      ]);
+      await staff.delete(ourl(`/ledger/entries/${ids.unbooked.id}`)).expect(200);
+      await staff
+        .post(ourl('/ledger/scheduled-entries'))
+        .send({ id: randomUUID(), entryDate: '2026-07-01', memo: 'Programada', newLedgerEntryLines: [{ ledgerAccountId: a.caja, side: 'debit', amount: 7 }, { ledgerAccountId: a.ventas, side: 'credit', amount: 7 }] })
+        .expect(201);
+      // One entry of 101 lines, past a page of either report: 100 sales of 1 into cash, mid-April.
+      await entry('batch', '2025-04-16', 'Lote', [
+        ...Array.from({ length: 100 }, () => ({ ledgerAccountId: a.caja, side: 'debit', amount: 1 })),
+        { ledgerAccountId: a.ventas, side: 'credit', amount: 100 },
+      ]);
+    });
+
+    it('lists every live line once, in (entryDate, entryId, lineId) order, whatever the page size; unbooked and scheduled entries are left out', async () => {
+      const expected = await rawJournal();
+      expect(expected).toHaveLength(2 + 3 + 2 + 2 + 2 + 101);
+      const first = await staff.get(ourl('/reports/journal'));
+      expect(first.status).toBe(200);
+      expect(Object.keys(first.body)).toEqual(['rows', 'nextCursor']);
+      // Default limit 100 (D54); the cursor is date~entryId~lineId of the page's last row.
+      expect(first.body.rows).toHaveLength(100);
+      const last = first.body.rows[99];
+      expect(first.body.nextCursor).toBe(`${last.entryDate}~${last.entryId}~${last.lineId}`);
+      for (const limit of [1, 3, 7, 100]) {
+        const { seen, cursors } = await walk('/reports/journal', { limit }, 'rows');
+        expect({ limit, keys: seen.map((r) => [r.lineId, r.entryId, r.entryDate]) }).toEqual({ limit, keys: expected.map((r) => [r.id, r.entry_id, r.entry_date]) });
+        expect(cursors).toHaveLength(Math.ceil(expected.length / limit) - 1);
+      }
+      // A row: the line, its entry and its account, in D54's order.
+      const saleLine = first.body.rows.find((r: { lineId: string }) => r.lineId === ids.sale.lines[0].id);
+      expect(Object.keys(saleLine)).toEqual(['entryId', 'entryDate', 'memo', 'status', 'bookId', 'lineId', 'side', 'amount', 'accountId', 'accountCode', 'accountName', 'partnerId', 'partnerName', 'description']);
+      expect(saleLine).toEqual({
+        entryId: ids.sale.id,
+        entryDate: '2025-02-01',
+        memo: 'Venta 50% descuento',
+        status: 'active',
+        bookId: null,
+        lineId: ids.sale.lines[0].id,
+        side: 'debit',
+        amount: 119,
+        accountId: a.clientes,
+        accountCode: '1105',
+        accountName: 'Clientes',
+        partnerId,
+        partnerName: 'Ñandú Comercial SpA',
+        description: null,
+      });
+      // The reversed original stays, as does its mirror (D50: a reversal nets its original).
+      const statuses = first.body.rows.filter((r: { memo: string }) => r.memo.endsWith('Venta anulada')).map((r: { status: string; memo: string }) => [r.memo, r.status]);
+      expect(statuses).toEqual([
+        ['Venta anulada', 'reversed'],
+        ['Venta anulada', 'reversed'],
+        ['Reversal of Venta anulada', 'active'],
+        ['Reversal of Venta anulada', 'active'],
+      ]);
+      const days = await staff.get(ourl('/reports/journal')).query({ from: '2025-02-01', to: '2025-02-01' });
+      expect(days.body.rows.map((r: { lineId: string }) => r.lineId)).toEqual((await rawJournal(`l.entry_date = '2025-02-01'`)).map((r) => r.id));
+      const backwards = await staff.get(ourl('/reports/journal')).query({ from: '2025-02-02', to: '2025-02-01' });
+      expect(backwards.status).toBe(400);
+      expect(backwards.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'to', message: expect.any(String) }] } });
+    });
+
+    it('searches memo, line description, account code and name and partner name, case-insensitively for every letter, % and _ literally (D54)', async () => {
+      const search = async (text: string, limit = 100) => (await walk('/reports/journal', { search: text, limit }, 'rows')).seen.map((r) => r.lineId);
+      const lines = (key: string, ...index: number[]) => index.map((i) => ids[key].lines[i].id);
+      const inOrder = async (lineIds: string[]) => (await rawJournal('l.id = ANY($2::uuid[])', [lineIds])).map((r) => r.id);
+      // Memo: every line of the entry; non-ASCII capitals fold too.
+      expect(await search('élan')).toEqual(await inOrder(lines('opening', 0, 1)));
+      expect(await search('APERTURA élan')).toEqual(await inOrder(lines('opening', 0, 1)));
+      // Line description: that line only.
+      expect(await search('DEPÓSITO')).toEqual(lines('opening', 0));
+      // Account code and account name.
+      expect(await search('2105')).toEqual(lines('sale', 2));
+      expect(await search('iva DÉBITO')).toEqual(lines('sale', 2));
+      // Partner name, also across pages of one row.
+      const partnerLines = await inOrder([...lines('sale', 0), ...lines('payment', 1)]);
+      expect(await search('ÑANDÚ comercial')).toEqual(partnerLines);
+      expect(await search('ñandú', 1)).toEqual(partnerLines);
+      // % and _ are the characters themselves: "a_d" is not "a d" of "Caja de ahorro", "50%" not "50 anything".
+      expect(await search('a_d')).toEqual(lines('sale', 2));
+      expect(await search('50%')).toEqual(await inOrder(lines('sale', 0, 1, 2)));
+      expect(await search('0%d')).toEqual([]);
+      // Unbooked and scheduled entries are never found.
+      expect(await search('Borrada')).toEqual([]);
+      expect(await search('Programada')).toEqual([]);
+      expect((await staff.get(ourl('/reports/journal')).query({ search: 'x'.repeat(200) })).status).toBe(200);
+      const tooLong = await staff.get(ourl('/reports/journal')).query({ search: 'x'.repeat(201) });
+      expect(tooLong.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'search' }] } });
+    });
+
+    it('pages the general ledger by default 50 lines, running from inception on a deep page that starts mid-month (D55)', async () => {
+      const running = await t.sql<{ id: string; running: string; entry_date: string }>(
+        `SELECT id, entry_date::text, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) OVER (ORDER BY entry_date, entry_id, id)::text AS running
+           FROM ledger_lines WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') ORDER BY entry_date, entry_id, id`,
+        [other, a.caja],
+      );
+      const first = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja });
+      expect(first.status).toBe(200);
+      expect(first.body.lines).toHaveLength(50);
+      expect(first.body.nextCursor).toBe(first.body.lines[49].lineId);
+      // Inception to now: opening 0, closing the balance of every live line (scheduled 7 and unbooked 5 left out).
+      expect(first.body).toMatchObject({ openingBalance: 0, closingBalance: 1000 + 119 + 30 - 30 + 100, lineCount: running.length });
+      for (const query of [{}, { from: '2025-02-15' }, { from: '2025-03-01', to: '2025-04-16' }, { to: '2025-02-28' }]) {
+        const inRange = running.filter((r) => (!('from' in query) || r.entry_date >= query.from!) && (!('to' in query) || r.entry_date <= query.to!));
+        for (const limit of [3, 50, 100]) {
+          const { seen } = await walk('/ledger/general-ledger', { accountId: a.caja, limit, ...query }, 'lines');
+          expect({ query, limit, lines: seen.map((l) => [l.lineId, l.runningBalance]) }).toEqual({ query, limit, lines: inRange.map((r) => [r.id, Number(r.running)]) });
+        }
+        const res = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, ...query });
+        const before = running.filter((r) => 'from' in query && r.entry_date < query.from!);
+        expect({ query, openingBalance: res.body.openingBalance, closingBalance: res.body.closingBalance, lineCount: res.body.lineCount }).toEqual({
+          query,
+          openingBalance: before.length ? Number(before[before.length - 1].running) : 0,
+          closingBalance: inRange.length ? Number(inRange[inRange.length - 1].running) : before.length ? Number(before[before.length - 1].running) : 0,
+          lineCount: inRange.length,
+        });
+      }
+      // A cursor must be a line of this account (from a previous page).
+      for (const cursor of [ids.sale.lines[1].id, randomUUID()]) {
+        const res = await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, cursor });
+        expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', params: { errors: [{ path: 'cursor' }] } });
+      }
+      for (const limit of [0, 101]) expect((await staff.get(ourl('/ledger/general-ledger')).query({ accountId: a.caja, limit })).status).toBe(400);
+    });
+  });
+
   describe('general ledger (D55)', () => {
     it('gives opening, closing, line count and running balances from inception across pages', async () => {
       const query = { bookId: ifrs, accountId: acc.caja, from: '2025-01-01', to: '2025-12-31', limit: 3 };
       const first = await staff.get(url('/ledger/general-ledger')).query(query);
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ openingBalance: 1200, closingBalance: 1083, lineCount: 7 });
+      // D55's fields in its order (runningBalance came before partnerId and description).
+      expect(Object.keys(first.body)).toEqual(['lines', 'nextCursor', 'openingBalance', 'closingBalance', 'lineCount']);
+      expect(first.body.lines[0]).toEqual({
+        lineId: expect.any(String),
+        entryId: expect.any(String),
+        entryDate: '2025-04-01',
+        memo: 'Asiento 2025-04-01',
+        side: 'credit',
+        amount: 50,
+        partnerId: null,
+        description: null,
+        runningBalance: 1150,
+      });
+      expect(Object.keys(first.body.lines[0])).toEqual(['lineId', 'entryId', 'entryDate', 'memo', 'side', 'amount', 'partnerId', 'description', 'runningBalance']);
       const pages = [first.body];
       while (pages[pages.length - 1].nextCursor) {
         pages.push((await staff.get(url('/ledger/general-ledger')).query({ ...query, cursor: pages[pages.length - 1].nextCursor })).body);
@@ -402,6 +694,10 @@ describe('financial reports', () => {
       expect(alfa).toMatchObject({ partnerId: p.alfa, openingBalance: 100, closingBalance: 40, lines: [expect.objectContaining({ side: 'credit', amount: 60, runningBalance: 40, openAmount: 0 })] });
       expect(beta).toMatchObject({ openingBalance: 0, closingBalance: 200, lines: [expect.objectContaining({ amount: 200, runningBalance: 200, openAmount: 200 })] });
       expect(none).toMatchObject({ partnerId: null, closingBalance: 7 });
+      // D56's fields in its order.
+      expect(Object.keys(res.body)).toEqual(['accountId', 'from', 'to', 'currency', 'bookId', 'partners']);
+      expect(Object.keys(alfa)).toEqual(['partnerId', 'partnerName', 'openingBalance', 'closingBalance', 'lines']);
+      expect(Object.keys(alfa.lines[0])).toEqual(['lineId', 'entryId', 'entryDate', 'memo', 'side', 'amount', 'runningBalance', 'openAmount']);
       const one = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.clientes, from: '2025-02-01', to: '2025-12-31', partnerIds: p.beta });
       expect(one.body.partners.map((g: { partnerId: string }) => g.partnerId)).toEqual([p.beta]);
       const notOpenItem = await staff.get(ourl('/ledger/partner-ledger')).query({ accountId: a.caja, from: '2025-01-01', to: '2025-12-31' });
@@ -582,6 +878,117 @@ describe('financial reports', () => {
   });
 
   describe('ranges that cut through months', () => {
+    /** Each account's raw figures in one Book straight from the live lines: before `from`, and debits and credits from `from` to `to`. */
+    const rawFigures = async (bookId: string, from: string, to: string) =>
+      t.sql<{ id: string; code: string; name: string; type: string; opening: number; debit: number; credit: number; moved: number }>(
+        `SELECT a.id, a.code, a.name, a.type,
+                coalesce(sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE l.entry_date < $3), 0)::int AS opening,
+                coalesce(sum(l.amount) FILTER (WHERE l.side = 'debit' AND l.entry_date BETWEEN $3 AND $4), 0)::int AS debit,
+                coalesce(sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date BETWEEN $3 AND $4), 0)::int AS credit,
+                count(l.id) FILTER (WHERE l.entry_date BETWEEN $3 AND $4)::int AS moved
+           FROM ledger_accounts a
+           LEFT JOIN ledger_lines l ON l.entity_id = a.entity_id AND l.account_id = a.id AND l.status IN ('active', 'reversed') AND (l.book_id IS NULL OR l.book_id = $2)
+          WHERE a.entity_id = $1 GROUP BY a.entity_id, a.id ORDER BY a.code`,
+        [entityId, bookId, from, to],
+      );
+    const isResult = (type: string) => !['asset', 'liability', 'equity'].includes(type);
+    const ranges = [
+      ['2025-01-01', '2025-02-28'],
+      ['2025-01-01', '2025-03-01'],
+      ['2025-03-01', '2025-03-31'],
+      ['2025-03-02', '2025-07-31'],
+      ['2024-12-16', '2025-08-01'],
+      ['2024-12-20', '2025-08-02'],
+      ['2025-08-02', '2025-08-02'],
+      ['2025-08-01', '2025-08-31'],
+      ['2024-12-31', '2025-10-01'],
+      ['2025-02-01', '2025-12-31'],
+      ['2026-01-01', '2026-12-31'],
+    ];
+
+    it('shows an account whose balance is zero but moved in the range, and leaves out one that did not move (D50)', async () => {
+      // August 2025: rent of 999 and its reversal the next day.
+      const statement = await staff.get(url('/reports/income-statement')).query({ from: '2025-08-01', to: '2025-08-31', bookId: ifrs });
+      expect(statement.body.operatingExpense).toEqual({
+        total: 0,
+        groups: [{ groupId: expect.any(String), codePrefix: '5', name: 'Gastos', total: 0, groups: [], accounts: [{ accountId: acc.arriendos, code: '5101', name: 'Arriendos', balance: 0 }] }],
+        accounts: [],
+      });
+      expect(statement.body.income).toEqual({ total: 0, groups: [], accounts: [] });
+      const eight = await staff.get(url('/ledger/reports/eight-column-balance')).query({ exerciseStart: '2025-08-01', cutoffDate: '2025-08-31', bookId: ifrs });
+      expect(eight.body.rows.find((r: { accountId: string }) => r.accountId === acc.arriendos)).toMatchObject({ debit: 999, credit: 999, debtorBalance: 0, creditorBalance: 0, loss: 0, profit: 0 });
+      expect(eight.body.rows.some((r: { accountId: string }) => r.accountId === acc.proveedores)).toBe(false);
+    });
+
+    it.each(ranges)('eight-column balance, balance sheet and income statement from %s to %s agree with the lines in both Books (D51, D52, D53)', async (exerciseStart, cutoffDate) => {
+      for (const bookId of (await staff.get(url('/books'))).body.map((b: { id: string }) => b.id)) {
+        const figures = await rawFigures(bookId, exerciseStart, cutoffDate);
+        // D53 by hand: opening like an opening entry for balance-sheet accounts, period movements for Result Accounts, the prior result as one equity row.
+        const rows: Array<Record<string, unknown>> = [];
+        const columns = (debit: number, credit: number, result: boolean) => {
+          const debtor = Math.max(debit - credit, 0);
+          const creditor = Math.max(credit - debit, 0);
+          return { debit, credit, debtorBalance: debtor, creditorBalance: creditor, asset: result ? 0 : debtor, liability: result ? 0 : creditor, loss: result ? debtor : 0, profit: result ? creditor : 0 };
+        };
+        let prior = 0;
+        for (const f of figures) {
+          const result = isResult(f.type);
+          if (result) prior += f.opening;
+          const debit = f.debit + (result ? 0 : Math.max(f.opening, 0));
+          const credit = f.credit + (result ? 0 : Math.max(-f.opening, 0));
+          if (debit !== 0 || credit !== 0) rows.push({ accountId: f.id, code: f.code, name: f.name, type: f.type, ...columns(debit, credit, result) });
+        }
+        if (prior !== 0) rows.push({ accountId: null, code: null, name: 'Prior periods result', type: 'equity', ...columns(Math.max(prior, 0), Math.max(-prior, 0), false) });
+        const keys = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
+        const subtotals = Object.fromEntries(keys.map((k) => [k, rows.reduce((sum, r) => sum + (r[k] as number), 0)]));
+        const profit = subtotals.profit >= subtotals.loss;
+        const amount = Math.abs(subtotals.profit - subtotals.loss);
+        const totals = { ...subtotals, ...(profit ? { loss: subtotals.loss + amount, liability: subtotals.liability + amount } : { profit: subtotals.profit + amount, asset: subtotals.asset + amount }) };
+        const eight = await staff.get(url('/ledger/reports/eight-column-balance')).query({ exerciseStart, cutoffDate, bookId });
+        expect(eight.body).toEqual({ exerciseStart, cutoffDate, currency: 'CLP', bookId, presentation: null, rows, subtotals, result: { kind: profit ? 'profit' : 'loss', amount }, totals });
+
+        // D51 by hand: balance-sheet accounts through the cut-off in their normal sign, shown when not zero or moved in the range.
+        const sheet = await staff.get(url('/reports/balance-sheet')).query({ exerciseStart, cutoffDate, bookId });
+        expect(sheet.status).toBe(200);
+        const leaves = (section: { accounts: Array<{ accountId: string; balance: number }>; groups: unknown[] }): Array<[string, number]> => [
+          ...(section.groups as Array<typeof section>).flatMap(leaves),
+          ...section.accounts.map((x): [string, number] => [x.accountId, x.balance]),
+        ];
+        for (const [section, type, sign] of [['assets', 'asset', 1], ['liabilities', 'liability', -1], ['equity', 'equity', -1]] as const) {
+          const expected = figures
+            .filter((f) => f.type === type && (f.opening + f.debit - f.credit !== 0 || f.moved > 0))
+            .map((f): [string, number] => [f.id, sign * (f.opening + f.debit - f.credit)]);
+          expect({ section, leaves: leaves(sheet.body[section]).sort() }).toEqual({ section, leaves: expected.sort() });
+        }
+        const results = figures.filter((f) => isResult(f.type));
+        expect(sheet.body.equity).toMatchObject({
+          currentPeriodResult: results.reduce((sum, f) => sum + f.credit - f.debit, 0),
+          priorPeriodsResult: 0 - results.reduce((sum, f) => sum + f.opening, 0),
+        });
+        expect(sheet.body.totals.assets).toBe(sheet.body.totals.liabilitiesAndEquity);
+
+        // D52 by hand over the same range: each section's accounts in their normal sign, totals and results.
+        const statement = await staff.get(url('/reports/income-statement')).query({ from: exerciseStart, to: cutoffDate, bookId });
+        const total: Record<string, number> = {};
+        for (const [section, type, sign] of [
+          ['income', 'income', -1],
+          ['costOfGoodsSold', 'cost_of_goods_sold', 1],
+          ['operatingExpense', 'operating_expense', 1],
+          ['otherIncome', 'other_income', -1],
+          ['otherExpense', 'other_expense', 1],
+        ] as const) {
+          const expected = figures.filter((f) => f.type === type && (f.debit !== f.credit || f.moved > 0)).map((f): [string, number] => [f.id, sign * (f.debit - f.credit)]);
+          expect({ section, leaves: leaves(statement.body[section]).sort() }).toEqual({ section, leaves: expected.sort() });
+          total[section] = expected.reduce((sum, [, balance]) => sum + balance, 0);
+          expect({ section, total: statement.body[section].total }).toEqual({ section, total: total[section] });
+        }
+        const grossProfit = total.income - total.costOfGoodsSold;
+        const operatingResult = grossProfit - total.operatingExpense;
+        expect(statement.body).toMatchObject({ grossProfit, operatingResult, netResult: operatingResult + total.otherIncome - total.otherExpense });
+        expect(statement.body.netResult).toBe(sheet.body.equity.currentPeriodResult);
+      }
+    });
+
     it.each([
       ['2024-12-16', '2025-03-01'],
       ['2025-02-15', '2025-08-01'],
@@ -605,6 +1012,38 @@ describe('financial reports', () => {
       let net = 0;
       for (const account of ['ventas', 'otros', 'arriendos', 'costo', 'intereses']) net -= Number((await naive(account, 'entry_date BETWEEN $4 AND $5', [from, to])).raw);
       expect(statement.body.netResult).toBe(net);
+    });
+  });
+
+  describe('ranges at the ends of the calendar', () => {
+    it('answer 200 from 1000-01-01 and into December 9999 (a start late in December 9999 was a 500)', async () => {
+      const dimensionId = randomUUID();
+      await staff.post(url('/dimensions')).send({ id: dimensionId, name: 'Centro' }).expect(201);
+      for (const [from, to] of [
+        ['9999-12-15', '9999-12-31'],
+        ['9999-12-02', '9999-12-30'],
+        ['9999-11-30', '9999-12-31'],
+        ['1000-01-01', '9999-12-31'],
+        ['1000-01-01', '1000-01-01'],
+      ]) {
+        for (const [path, query] of [
+          ['/reports/balance-sheet', { exerciseStart: from, cutoffDate: to }],
+          ['/ledger/reports/eight-column-balance', { exerciseStart: from, cutoffDate: to }],
+          ['/reports/income-statement', { from, to }],
+          ['/reports/income-statement-by-dimension', { dimensionId, from, to }],
+          ['/reports/journal', { from, to }],
+          ['/ledger/general-ledger', { accountId: acc.caja, from, to }],
+          ['/ledger/general-ledger', { accountId: acc.caja, from }],
+          ['/ledger/partner-ledger', { accountId: acc.clientes, from, to }],
+        ] as const) {
+          const res = await staff.get(url(path)).query({ ...query, bookId: ifrs });
+          expect({ path, query, status: res.status }).toEqual({ path, query, status: 200 });
+        }
+      }
+      // Everything through 9999-12-31 is every live line of the IFRS Book: the balance sheet of 2025 plus
+      // nothing later but the scheduled entry, which is not booked and so not counted.
+      const all = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: acc.caja, from: '9999-12-15' });
+      expect(all.body).toEqual({ lines: [], nextCursor: null, openingBalance: 1083, closingBalance: 1083, lineCount: 0 });
     });
   });
 

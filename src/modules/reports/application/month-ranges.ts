@@ -28,14 +28,18 @@ export function monthStart(date: string): string {
   return `${date.slice(0, 7)}-01`;
 }
 
-export function nextMonthStart(date: string): string {
+/** The first day of the next month; null after December 9999, the last month a date may name. */
+export function nextMonthStart(date: string): string | null {
+  if (date.slice(0, 7) === '9999-12') return null;
   const d = parse(monthStart(date));
   d.setUTCMonth(d.getUTCMonth() + 1);
   return format(d);
 }
 
 export function isMonthEnd(date: string): boolean {
-  return addDays(date, 1) === nextMonthStart(date);
+  const d = parse(date);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.getUTCDate() === 1;
 }
 
 export interface SplitRange {
@@ -50,7 +54,7 @@ export function splitRange(from: string, to: string): SplitRange {
   if (to < from) return { months: null, days: [NO_DAYS, NO_DAYS] };
   const fullStart = from === monthStart(from) ? from : nextMonthStart(from);
   const fullEnd = isMonthEnd(to) ? to : addDays(monthStart(to), -1);
-  if (fullStart > fullEnd) return { months: null, days: [{ from, to }, NO_DAYS] };
+  if (fullStart === null || fullStart > fullEnd) return { months: null, days: [{ from, to }, NO_DAYS] };
   return {
     months: { first: fullStart, last: monthStart(fullEnd) },
     days: [fullStart > from ? { from, to: addDays(fullStart, -1) } : NO_DAYS, fullEnd < to ? { from: addDays(fullEnd, 1), to } : NO_DAYS],

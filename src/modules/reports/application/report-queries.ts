@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
+import { collateClause, UNICODE_COLLATION_QUERY } from '../../../platform/database/unicode-collation';
 import type { AccountType } from '../../ledger/domain/account-types';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
@@ -35,7 +36,18 @@ function bookCondition(_bookId: string | null, parameter: string): string {
 
 @Injectable()
 export class ReportQueries {
+  /** ` COLLATE ...` that makes ILIKE fold non-ASCII letters too, read once per process. */
+  private unicodeCollate?: Promise<string>;
+
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  private collate(): Promise<string> {
+    this.unicodeCollate ??= this.query<{ collname: string }>(UNICODE_COLLATION_QUERY, []).then(collateClause, (error: unknown) => {
+      this.unicodeCollate = undefined;
+      throw error;
+    });
+    return this.unicodeCollate;
+  }
 
   private query<T>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values);
@@ -216,8 +228,11 @@ export class ReportQueries {
     if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
     if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
     if (filter.search) {
+      // D54: case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
+      const collate = await this.collate();
+      const like = `?::text${collate}`;
       const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
-      sql.add('(e.memo ILIKE ? OR l.description ILIKE ? OR a.code ILIKE ? OR a.name ILIKE ? OR p.name ILIKE ?)', pattern, pattern, pattern, pattern, pattern);
+      sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
     }
     if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
     const limit = sql.parameter(filter.limit);

@@ -30,8 +30,11 @@ function checkRange(from: string, to: string, fromName = 'from', toName = 'to'):
   if (to < from) throw invalid(toName, `must be on or after ${fromName}`);
 }
 
-/** Ledger rows as lines with the balance after each, debit-positive (D55, D56), and the report's own fields. */
-function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: number, own: (row: Record<string, unknown>) => T) {
+/**
+ * Ledger rows as lines with the balance after each, debit-positive (D55, D56): the common fields,
+ * then the report's own, in the order its decision lists them.
+ */
+function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: number, own: (row: Record<string, unknown>, runningBalance: number) => T) {
   let running = start;
   return rows.map((row) => {
     const amount = Number(row.amount);
@@ -43,8 +46,7 @@ function withRunningBalance<T extends object>(rows: Array<Record<string, unknown
       memo: row.memo as string,
       side: row.side as string,
       amount,
-      runningBalance: running,
-      ...own(row),
+      ...own(row, running),
     };
   });
 }
@@ -222,7 +224,8 @@ export class ReportsService {
     const page = rows.slice(0, limit);
     // The page costs O(page): its running balance starts from the monthly totals and that month's earlier lines.
     const start = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
-    const lines = withRunningBalance(page, start, (r) => ({ partnerId: r.partner_id as string | null, description: r.description as string | null }));
+    // D55's order: runningBalance last.
+    const lines = withRunningBalance(page, start, (r, runningBalance) => ({ partnerId: r.partner_id as string | null, description: r.description as string | null, runningBalance }));
     return {
       lines,
       nextCursor: rows.length > limit && page.length > 0 ? (page[page.length - 1].line_id as string) : null,
@@ -255,7 +258,10 @@ export class ReportsService {
     partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
-      const mine = withRunningBalance(lines.get(partnerId) ?? [], openingBalance, (row) => ({ openAmount: Number(row.amount) - Number(row.allocated_amount) }));
+      const mine = withRunningBalance(lines.get(partnerId) ?? [], openingBalance, (row, runningBalance) => ({
+        runningBalance,
+        openAmount: Number(row.amount) - Number(row.allocated_amount),
+      }));
       const closingBalance = mine.length > 0 ? mine[mine.length - 1].runningBalance : openingBalance;
       return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance, lines: mine };
     };

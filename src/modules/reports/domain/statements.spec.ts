@@ -66,6 +66,16 @@ describe('statements on any valid ledger', () => {
     );
   });
 
+  it('give eight-column rows with exactly the fields of D53, in its order', () => {
+    fc.assert(
+      fc.property(ledger, (figures) => {
+        for (const r of eightColumnBalance(figures, identity).rows) {
+          expect(Object.keys(r)).toEqual(['accountId', 'code', 'name', 'type', 'debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit']);
+        }
+      }),
+    );
+  });
+
   it('give an eight-column balance in a presentation currency whose rows are converted and whose four pairs are equal', () => {
     fc.assert(
       fc.property(ledger, fc.constantFrom('0.001', '0.3', '1.5', '0.000123', '950.25'), (figures, rate) => {

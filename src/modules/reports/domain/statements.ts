@@ -171,8 +171,12 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
   const debtorBalance = Math.max(d - c, 0);
   const creditorBalance = Math.max(c - d, 0);
   const result = isResultType(base.type);
+  // Only D53's fields: `base` may be an account's whole figures (group, opening, period sums).
   return {
-    ...base,
+    accountId: base.accountId,
+    code: base.code,
+    name: base.name,
+    type: base.type,
     debit: d,
     credit: c,
     debtorBalance,
