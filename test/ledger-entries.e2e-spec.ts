@@ -396,6 +396,15 @@ describe('ledger entries and lines', () => {
       expect(new Set(seen).size).toBe(seen.length);
     });
 
+    it('searches memo and notes ignoring the case of every letter, not only A to Z', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const kept = await post({ ...sale(b, 7), memo: 'Élan del Ñandú', notes: 'CAFÉ' }, b);
+      for (const search of ['élan', 'ÑANDÚ', 'café']) {
+        const res = await staff.get(`${base(b.entityId)}/entries`).query({ search });
+        expect({ search, ids: res.body.entries.map((e: { id: string }) => e.id) }).toEqual({ search, ids: [kept.id] });
+      }
+    });
+
     it('filters by status, search and account; refuses a bad cursor or limit', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const kept = await post({ ...sale(b, 7), memo: 'Arriendo oficina junio' }, b);

@@ -289,6 +289,15 @@ describe('Partners (D45)', () => {
       expect(wildcard.body.rows).toEqual([]);
     });
 
+    it('search ignores the case of every letter, not only A to Z', async () => {
+      const other = await freshEntity(world);
+      const partner = await createPartner(other, { name: 'Ñandú Comercial Ltda', taxId: 'Ñ-1', country: 'PE' });
+      for (const search of ['ñandú', 'ÑANDÚ', 'ñ-1']) {
+        const res = await staff.get(`${partnersPath(other)}/pages`).query({ search });
+        expect({ search, ids: res.body.rows.map((r: PartnerBody) => r.id) }).toEqual({ search, ids: [partner.id] });
+      }
+    });
+
     it('search pages too', async () => {
       const first = await staff.get(`${partnersPath(entityId)}/pages`).query({ search: 'ltda', limit: 1 });
       expect(first.body.rows.map((r: PartnerBody) => r.name)).toEqual(['Charlie Ltda']);

@@ -18,3 +18,17 @@ export function collateClause(rows: Array<{ collname: string }>): string {
   const name = rows[0]?.collname;
   return name === 'pg_c_utf8' || name === 'und-x-icu' ? ` COLLATE "${name}"` : '';
 }
+
+let unicodeCollate: Promise<string> | undefined;
+
+/**
+ * The collate clause for this service's database, read once per process with `query` (a failed
+ * read is tried again next time). Every case-insensitive search (journal, entries, partners) takes it.
+ */
+export function unicodeCollateClause(query: (sql: string) => Promise<Array<{ collname: string }>>): Promise<string> {
+  unicodeCollate ??= query(UNICODE_COLLATION_QUERY).then(collateClause, (error: unknown) => {
+    unicodeCollate = undefined;
+    throw error;
+  });
+  return unicodeCollate;
+}

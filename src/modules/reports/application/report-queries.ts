@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
-import { collateClause, UNICODE_COLLATION_QUERY } from '../../../platform/database/unicode-collation';
+import { unicodeCollateClause } from '../../../platform/database/unicode-collation';
 import type { AccountType } from '../../ledger/domain/account-types';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
@@ -36,17 +36,11 @@ function bookCondition(_bookId: string | null, parameter: string): string {
 
 @Injectable()
 export class ReportQueries {
-  /** ` COLLATE ...` that makes ILIKE fold non-ASCII letters too, read once per process. */
-  private unicodeCollate?: Promise<string>;
-
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
+  /** ` COLLATE ...` that makes ILIKE fold non-ASCII letters too. */
   private collate(): Promise<string> {
-    this.unicodeCollate ??= this.query<{ collname: string }>(UNICODE_COLLATION_QUERY, []).then(collateClause, (error: unknown) => {
-      this.unicodeCollate = undefined;
-      throw error;
-    });
-    return this.unicodeCollate;
+    return unicodeCollateClause((sql) => this.query<{ collname: string }>(sql, []));
   }
 
   private query<T>(sql: string, values: unknown[]): Promise<T[]> {

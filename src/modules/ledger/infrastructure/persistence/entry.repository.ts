@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
@@ -345,7 +346,11 @@ export class SqlEntryRepository extends EntryRepository {
     if (filter.to) sql.add('e.entry_date <= ?::date', filter.to);
     if (filter.bookId === null) sql.add('e.book_id IS NULL');
     else if (filter.bookId) sql.add('(e.book_id IS NULL OR e.book_id = ?::uuid)', filter.bookId);
-    if (filter.search) sql.add(`(e.memo ILIKE ? OR e.notes ILIKE ?)`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
+    if (filter.search) {
+      // Case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
+      const like = `?::text${await unicodeCollateClause((text) => this.query(text, []))}`;
+      sql.add(`(e.memo ILIKE ${like} OR e.notes ILIKE ${like})`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
+    }
     if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
     if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
     if (filter.after) sql.add('(e.entry_date, e.id) < (?::date, ?::uuid)', filter.after.entryDate, filter.after.id);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In, IsNull, Not } from 'typeorm';
@@ -26,7 +27,11 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
   async page(entityId: string, after: { name: string; id: string } | null, limit: number, search?: string): Promise<Partner[]> {
     const query = this.records.createQueryBuilder('p').where('p.entity_id = :entityId', { entityId });
     if (after) query.andWhere('(p.name, p.id) > (:name, :id)', after);
-    if (search) query.andWhere(`(p.name ILIKE :pattern OR p.tax_id ILIKE :pattern)`, { pattern: `%${search.replace(/[\\%_]/g, '\\$&')}%` });
+    if (search) {
+      // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
+      const like = `CAST(:pattern AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
+      query.andWhere(`(p.name ILIKE ${like} OR p.tax_id ILIKE ${like})`, { pattern: `%${search.replace(/[\\%_]/g, '\\$&')}%` });
+    }
     const records = await query.orderBy('p.name', 'ASC').addOrderBy('p.id', 'ASC').limit(limit + 1).getMany();
     return records.map(toPartner);
   }
