@@ -28,7 +28,12 @@ async function main(): Promise<void> {
     await parts.stop();
     process.exit(1);
   }
-  log.info(`listening on ${await app.getUrl()} (docs at /api/docs)`);
+  const url = await app.getUrl();
+  log.info(`listening on ${url} (docs at /api/docs)`);
+  // A parent that started this process with an IPC channel (a supervisor, the crash-safety test)
+  // learns where it listens. With PORT=0 the kernel chooses the port as it binds it: a port chosen
+  // beforehand may be taken by another process in between, and that process would then answer.
+  process.send?.({ type: 'listening', url });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from '../src/platform/embedded/free-port';
 import { createTestDatabase } from './harness/test-app';
 import { readTestServers, TEST_BUCKET } from './harness/test-servers';
 import { BOOTSTRAP_STAFF } from './harness/world';
@@ -15,16 +14,21 @@ interface Service {
   url: string;
 }
 
-/** The real service in its own process (`src/main.ts`), on the test database. */
+/**
+ * The real service in its own process (`src/main.ts`), on the test database. It binds a port the
+ * kernel chooses (PORT=0) and sends its URL back over the IPC channel. A port chosen here first
+ * could be taken, while the service boots, by a server of another test file (supertest listens on
+ * a fresh loopback port for each request): that server would then answer the health check and the
+ * requests in the service's place (a 401 for a key its database does not hold).
+ */
 async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
   const servers = readTestServers();
-  const port = await freeLoopbackPort();
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'test',
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
@@ -37,21 +41,17 @@ async function startService(databaseUrl: string, dataDir: string): Promise<Servi
       BOOTSTRAP_STAFF_PASSWORD: BOOTSTRAP_STAFF.password,
       API_KEY_RATE_LIMIT_PER_HOUR: '1000000',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`service exited with ${code}`))));
-  const healthy = (async () => {
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/api/health`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  await Promise.race([healthy, exited]);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.on('message', (message: { type?: unknown; url?: unknown }) => {
+      if (message?.type === 'listening' && typeof message.url === 'string') resolve(message.url);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`service exited with ${code ?? signal} before listening`)));
+  });
+  expect(new URL(url).port).not.toBe('0');
+  expect((await fetch(`${url}/api/health`)).status).toBe(200);
   return { child, url };
 }
 
