@@ -34,6 +34,11 @@ export function uniqueViolationKey(error: unknown, table: string): Record<string
   return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
 }
 
+/** A figure left the range of its column (bigint totals summed past 2^63 - 1). */
+export function isNumericOutOfRange(error: unknown): boolean {
+  return driverError(error)?.code === '22003';
+}
+
 /** A foreign key (optionally a named one) refused the write. */
 export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
   const pg = driverError(error);

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { isNumericOutOfRange } from '../database/pg-errors';
 import type { ErrorEnvelope } from '../../../libs/contracts/src';
 import { DomainError, statusForErrorCode } from '../../../libs/shared-kernel/src';
 
@@ -56,6 +57,11 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (error instanceof HttpException) {
     return fromFrameworkException(error);
+  }
+  if (isNumericOutOfRange(error)) {
+    // Amounts are each within D6, but a running total they add to (an account's monthly totals)
+    // would pass what PostgreSQL's bigint holds: the write is refused whole, like bad input.
+    return envelope('VALIDATION_ERROR', 'The amounts would take a total past the largest amount the books hold', { errors: [] });
   }
   return {
     statusCode: 500,
