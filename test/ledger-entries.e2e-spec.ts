@@ -615,6 +615,26 @@ describe('ledger entries and lines', () => {
       expect([again.status, again.body.code]).toEqual([409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
     });
 
+    it('unbooks an original and its reversal racing each other: either order ends with both deleted and the totals true', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const pairs: Array<{ original: string; reversal: string }> = [];
+      for (let i = 0; i < 6; i++) {
+        const entry = await post(sale(b, 100 + i), b);
+        const reversal = randomUUID();
+        await staff.post(`${base(b.entityId)}/entries/${entry.id}/reverse`).send({ id: reversal, reversalDate: '2026-06-13' }).expect(201);
+        pairs.push({ original: entry.id, reversal });
+      }
+      const answers = await Promise.all(
+        pairs.flatMap(({ original, reversal }) => [original, reversal].map(async (id) => (await staff.delete(`${base(b.entityId)}/entries/${id}`)).status)),
+      );
+      // The reversal first: both 200 (the original active again, then unbooked). The original
+      // first: 200, and the reversal, gone with it, 409 LEDGER_ENTRY_NOT_LIVE_ERROR.
+      for (let i = 0; i < pairs.length; i++) expect([[200, 200], [200, 409]]).toContainEqual(answers.slice(2 * i, 2 * i + 2));
+      const statuses = await t.sql<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM ledger_entries WHERE entity_id = $1 GROUP BY status', [b.entityId]);
+      expect(statuses).toEqual([{ status: 'deleted', n: 12 }]);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
     it('refuses to unbook into a locked period', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const entry = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);

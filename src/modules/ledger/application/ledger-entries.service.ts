@@ -285,6 +285,10 @@ export class LedgerEntriesService {
    */
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
+    // A reversal pair is always locked original first (as unbooking the original does), so
+    // unbooking both halves at once queues instead of deadlocking.
+    const reversalOf = (await this.entries.find(entityId, entryId))?.reversalOfEntryId;
+    if (reversalOf) await this.entries.lock(entityId, reversalOf);
     const entry = await this.locked(entityId, entryId);
     // The entry's state (409 LEDGER_ENTRY_NOT_LIVE_ERROR) before its date against the lock date.
     if (!entry.isLive) throw entryNotLive(entryId, entry.status);
