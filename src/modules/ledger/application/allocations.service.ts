@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
@@ -8,7 +8,7 @@ import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
 import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors';
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
-import { dateIdCursor, readDateIdCursor } from './date-id-cursor';
+import { readDateIdCursor } from './date-id-cursor';
 
 const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
@@ -154,7 +154,7 @@ export class AllocationsService {
     const page = found.slice(0, limit);
     return {
       lines: page,
-      nextCursor: found.length > limit ? dateIdCursor(page[page.length - 1].entryDate, page[page.length - 1].id) : null,
+      nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null,
       ...(await this.entries.openItemSummary(entityId, filter)),
     };
   }

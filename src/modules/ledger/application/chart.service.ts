@@ -53,8 +53,8 @@ export class ChartService {
    * The account a record being written will name (a partner's default purchase account): it stays
    * until that transaction ends, so a concurrent delete waits and then sees the reference.
    */
-  async accountToReference(entityId: string, accountId: string): Promise<LedgerAccount> {
-    const account = await this.chart.shareAccount(entityId, accountId);
+  async holdAccountForReference(entityId: string, accountId: string): Promise<LedgerAccount> {
+    const account = await this.chart.holdAccountForReference(entityId, accountId);
     if (!account) throw ledgerAccountNotFound({ accountId });
     return account;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../platform/audit/audit-context';
@@ -25,7 +25,7 @@ import { ledgerAccountNotFound } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
-import { dateIdCursor, readDateIdCursor } from './date-id-cursor';
+import { readDateIdCursor } from './date-id-cursor';
 import { RecentPostingFacts } from './recent-posting-facts';
 
 export interface NewEntryInput {
@@ -197,7 +197,7 @@ export class LedgerEntriesService {
       limit: limit + 1,
     });
     const page = found.slice(0, limit);
-    return { entries: page, nextCursor: found.length > limit ? dateIdCursor(page[page.length - 1].entryDate, page[page.length - 1].id) : null };
+    return { entries: page, nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null };
   }
 
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
@@ -287,7 +287,7 @@ export class LedgerEntriesService {
     const terms = await this.entities.postingTerms(entityId);
     // A reversal pair is always locked original first (as unbooking the original does), so
     // unbooking both halves at once queues instead of deadlocking.
-    const reversalOf = (await this.entries.find(entityId, entryId))?.reversalOfEntryId;
+    const reversalOf = await this.entries.reversalOfEntryId(entityId, entryId);
     if (reversalOf) await this.entries.lock(entityId, reversalOf);
     const entry = await this.locked(entityId, entryId);
     // The entry's state (409 LEDGER_ENTRY_NOT_LIVE_ERROR) before its date against the lock date.

@@ -110,6 +110,8 @@ export abstract class EntryRepository {
   abstract findMany(entityId: string, entryIds: string[]): Promise<LedgerEntry[]>;
   /** Whether an entry (of any status) has this id. */
   abstract exists(entityId: string, entryId: string): Promise<boolean>;
+  /** The original an entry reverses (null for any other entry, or no such entry): its header only. */
+  abstract reversalOfEntryId(entityId: string, entryId: string): Promise<string | null>;
   /** Locks the entry row (FOR UPDATE) for the rest of the transaction. */
   abstract lock(entityId: string, entryId: string): Promise<LedgerEntry | null>;
   /** Writes header and status, and the lines' copies of date and status. */

@@ -10,7 +10,7 @@ export abstract class ChartRepository {
   abstract accounts(entityId: string): Promise<LedgerAccount[]>;
   abstract findAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   /** Share-locks the account for the rest of the transaction: a record that names it is being written. */
-  abstract shareAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
+  abstract holdAccountForReference(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract lockAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract findAccountByCode(entityId: string, code: string): Promise<LedgerAccount | null>;
   abstract accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]>;

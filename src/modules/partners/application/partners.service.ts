@@ -81,7 +81,7 @@ export class PartnersService {
   ): Promise<Partner> {
     this.checkCountry(input.country);
     if (await this.partners.find(entityId, input.id)) throw partnerAlreadyExists({ partnerId: input.id });
-    if (input.defaultPurchaseAccountId) await this.chart.accountToReference(entityId, input.defaultPurchaseAccountId);
+    if (input.defaultPurchaseAccountId) await this.chart.holdAccountForReference(entityId, input.defaultPurchaseAccountId);
     const partner = newPartner({ entityId, ...input }, this.clock.now());
     if ((await translateUniqueViolation(() => this.partners.insert(partner), () => partnerAlreadyExists({ partnerId: partner.id }))) === 'tax_id_taken') throw partnerTaxIdAlreadyExists({ taxId: partner.taxId });
     return partner;
@@ -91,7 +91,7 @@ export class PartnersService {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });
     if (change.country !== undefined) this.checkCountry(change.country);
-    if (change.defaultPurchaseAccountId) await this.chart.accountToReference(entityId, change.defaultPurchaseAccountId);
+    if (change.defaultPurchaseAccountId) await this.chart.holdAccountForReference(entityId, change.defaultPurchaseAccountId);
     const next = changePartner(partner, change, this.clock.now());
     if ((await this.partners.save(next)) === 'tax_id_taken') throw partnerTaxIdAlreadyExists({ taxId: next.taxId });
     return next;

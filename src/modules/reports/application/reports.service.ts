@@ -170,7 +170,7 @@ export class ReportsService {
       currency: scope.currency,
       bookId: scope.bookId,
       presentation: scope.presentation,
-      ...eightColumnBalance(figures, scope.convert, scope.presentation !== null),
+      ...eightColumnBalance(figures, scope.convert),
     };
   }
 

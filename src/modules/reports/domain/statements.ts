@@ -201,7 +201,7 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
  * difference`, omitted when zero), as the balance sheet puts it in equity, so the four
  * identities still hold.
  */
-export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert, presenting = false) {
+export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert) {
   const rows: EightColumnRow[] = [];
   let priorResult = 0;
   for (const f of [...figures].sort((a, b) => a.code.localeCompare(b.code))) {
@@ -219,11 +219,11 @@ export function eightColumnBalance(figures: EightColumnFigures[], convert: Conve
   if (priorResult !== 0) {
     rows.push(row({ accountId: null, code: null, name: 'Prior periods result', type: 'equity' }, Math.max(priorResult, 0), Math.max(-priorResult, 0), convert));
   }
-  if (presenting) {
-    const rounding = rows.reduce((s, r) => s + r.debit - r.credit, 0);
-    if (rounding !== 0) {
-      rows.push(row({ accountId: null, code: null, name: PRESENTATION_ROUNDING_ROW, type: 'equity' }, Math.max(-rounding, 0), Math.max(rounding, 0), (amount) => amount));
-    }
+  // Zero in the functional currency (the ledger balances); in a presentation currency, what
+  // rounding the converted rows left.
+  const rounding = rows.reduce((s, r) => s + r.debit - r.credit, 0);
+  if (rounding !== 0) {
+    rows.push(row({ accountId: null, code: null, name: PRESENTATION_ROUNDING_ROW, type: 'equity' }, Math.max(-rounding, 0), Math.max(rounding, 0), (amount) => amount));
   }
   const subtotals = Object.fromEntries(COLUMNS.map((c) => [c, rows.reduce((s, r) => s + r[c], 0)])) as EightColumns;
   const zero = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as EightColumns;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
+import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
 import { canonicalRate } from '../../../../../libs/shared-kernel/src';
 import { postingFactsJson } from './posting-reader';
@@ -256,6 +256,11 @@ export class SqlEntryRepository extends EntryRepository {
 
   async exists(entityId: string, entryId: string): Promise<boolean> {
     return (await this.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId])).length > 0;
+  }
+
+  async reversalOfEntryId(entityId: string, entryId: string): Promise<string | null> {
+    const [row] = await this.query<{ reversal_of_entry_id: string | null }>(`SELECT reversal_of_entry_id FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, entryId]);
+    return row?.reversal_of_entry_id ?? null;
   }
 
   async lock(entityId: string, entryId: string): Promise<LedgerEntry | null> {

@@ -62,7 +62,7 @@ export class TypeOrmChartRepository extends ChartRepository {
   }
 
   /** Share-locks the account: it cannot be deleted until the transaction that names it ends. */
-  async shareAccount(entityId: string, accountId: string): Promise<LedgerAccount | null> {
+  async holdAccountForReference(entityId: string, accountId: string): Promise<LedgerAccount | null> {
     const record = await this.accountRecords.findOne({ where: { entityId, id: accountId }, lock: { mode: 'pessimistic_read' } });
     return record ? toAccount(record) : null;
   }
