@@ -12,8 +12,6 @@ export interface RunningService {
   dataDir: string;
   /** Resident set size of the service process, in MiB. */
   rssMiB(): number;
-  /** CPU time the service process has used so far (user and system), in seconds. */
-  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -54,11 +52,6 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return Math.round(kb / 1024);
-    },
-    cpuSeconds: () => {
-      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesized command name, in clock ticks.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
