@@ -686,6 +686,132 @@ describe('ledger entries and lines', () => {
     });
   });
 
+  describe('the state table, cell by cell (spec "States and transitions / Ledger entry", D33a, D35, D36)', () => {
+    const TABLES = ['ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
+    type State = 'active' | 'reversed' | 'reversal' | 'deleted' | 'scheduled' | 'cancelled';
+    const STATES: State[] = ['active', 'reversed', 'reversal', 'deleted', 'scheduled', 'cancelled'];
+
+    /** One entry in each state, in a fresh Entity ("reversal" is the active mirror of "reversed"). */
+    async function entriesInEveryState(b: Books): Promise<Record<State, string>> {
+      const active = (await post(sale(b, 10), b)).id;
+      const reversed = (await post(sale(b, 11), b)).id;
+      const reversal = randomUUID();
+      await staff.post(`${base(b.entityId)}/entries/${reversed}/reverse`).send({ id: reversal, reversalDate: '2026-06-12' }).expect(201);
+      const deleted = (await post(sale(b, 12), b)).id;
+      await staff.delete(`${base(b.entityId)}/entries/${deleted}`).expect(200);
+      const scheduled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 13), entryDate: '2026-07-01' }).expect(201)).body.id;
+      const cancelled = (await staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 14), entryDate: '2026-07-02' }).expect(201)).body.id;
+      await staff.delete(`${base(b.entityId)}/scheduled-entries/${cancelled}`).expect(200);
+      return { active, reversed, reversal, deleted, scheduled, cancelled };
+    }
+
+    type Operation = { label: string; send: (b: Books, entryId: string) => request.Test; allowed: Partial<Record<State, number>>; refusal: [number, string] };
+    const operations = (): Operation[] => [
+      { label: 'PATCH entries/:entryId', send: (b, id) => staff.patch(`${base(b.entityId)}/entries/${id}`).send({ memo: 'Corregida' }), allowed: { active: 200, reversed: 200, reversal: 200 }, refusal: [409, 'LEDGER_ENTRY_NOT_LIVE_ERROR'] },
+      {
+        label: 'POST entries/:entryId/reverse',
+        send: (b, id) => staff.post(`${base(b.entityId)}/entries/${id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }),
+        allowed: { active: 201 },
+        refusal: [409, 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR'],
+      },
+      { label: 'DELETE entries/:entryId', send: (b, id) => staff.delete(`${base(b.entityId)}/entries/${id}`), allowed: { active: 200, reversed: 200, reversal: 200 }, refusal: [409, 'LEDGER_ENTRY_NOT_LIVE_ERROR'] },
+      {
+        label: 'POST scheduled-entries/:entryId/book',
+        send: (b, id) => staff.post(`${base(b.entityId)}/scheduled-entries/${id}/book`),
+        allowed: {}, // the scheduled entry is not due: LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR, below
+        refusal: [409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR'],
+      },
+      {
+        label: 'PATCH scheduled-entries/:entryId',
+        send: (b, id) => staff.patch(`${base(b.entityId)}/scheduled-entries/${id}`).send({ entryDate: '2026-07-03', memo: 'Reprogramada', newLedgerEntryLines: sale(b, 15).newLedgerEntryLines }),
+        allowed: { scheduled: 200 },
+        refusal: [409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR'],
+      },
+      { label: 'DELETE scheduled-entries/:entryId', send: (b, id) => staff.delete(`${base(b.entityId)}/scheduled-entries/${id}`), allowed: { scheduled: 200 }, refusal: [409, 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR'] },
+    ];
+
+    it('refuses every operation the table does not allow in a state with its code, naming the entry and its status, and writes nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const entries = await entriesInEveryState(b);
+      const status: Record<State, string> = { active: 'active', reversed: 'reversed', reversal: 'active', deleted: 'deleted', scheduled: 'scheduled', cancelled: 'cancelled' };
+      for (const op of operations()) {
+        for (const state of STATES.filter((s) => op.allowed[s] === undefined && !(op.label.endsWith('/book') && s === 'scheduled'))) {
+          const res = await expectRefused(t, TABLES, op.send(b, entries[state]), op.refusal[0], op.refusal[1]);
+          expect({ op: op.label, state, params: res.body.params }).toEqual({ op: op.label, state, params: { entryId: entries[state], status: status[state] } });
+        }
+      }
+      const notDue = await expectRefused(t, TABLES, staff.post(`${base(b.entityId)}/scheduled-entries/${entries.scheduled}/book`), 409, 'LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR');
+      expect(notDue.body.params).toEqual({ entryDate: '2026-07-01', today: '2026-06-15' });
+      // Every operation on an entry id the Entity does not have: 404, nothing written.
+      for (const op of operations()) await expectRefused(t, TABLES, op.send(b, randomUUID()), 404, 'LEDGER_ENTRY_NOT_FOUND_ERROR');
+    });
+
+    it('allows every operation the table allows in a state, with its status, and the entry reads its new state', async () => {
+      const after: Record<string, Partial<Record<State, string>>> = {
+        'PATCH entries/:entryId': { active: 'active', reversed: 'reversed', reversal: 'active' },
+        'POST entries/:entryId/reverse': { active: 'reversed' },
+        'DELETE entries/:entryId': { active: 'deleted', reversed: 'deleted', reversal: 'deleted' },
+        'PATCH scheduled-entries/:entryId': { scheduled: 'scheduled' },
+        'DELETE scheduled-entries/:entryId': { scheduled: 'cancelled' },
+      };
+      for (const op of operations()) {
+        for (const [state, expected] of Object.entries(op.allowed) as Array<[State, number]>) {
+          const b = await setUpBooks(await freshEntity(world));
+          const entryId = (await entriesInEveryState(b))[state];
+          const res = await op.send(b, entryId);
+          expect({ op: op.label, state, status: res.status }).toEqual({ op: op.label, state, status: expected });
+          const read = await staff.get(`${base(b.entityId)}/entries/${entryId}`).expect(200);
+          expect({ op: op.label, state, status: read.body.status }).toEqual({ op: op.label, state, status: after[op.label][state] });
+          await expectMonthlyTotalsMatchLines(t, b.entityId);
+        }
+      }
+    });
+
+    it('keeps a reversal dated after its original when a PATCH moves either date (409 LEDGER_REVERSAL_DATE_INVALID_ERROR), writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const { reversed, reversal } = await entriesInEveryState(b);
+      const move = (id: string, entryDate: string) => staff.patch(`${base(b.entityId)}/entries/${id}`).send({ entryDate });
+      await expectRefused(t, TABLES, move(reversed, '2026-06-12'), 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR');
+      await expectRefused(t, TABLES, move(reversal, '2026-06-10'), 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR');
+      expect((await move(reversed, '2026-06-11')).body).toMatchObject({ entryDate: '2026-06-11', status: 'reversed' });
+      expect((await move(reversal, '2026-06-14')).body).toMatchObject({ entryDate: '2026-06-14', status: 'active' });
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
+    it('refuses every change of an entry dated on or before the lock date (D24) with 409 LEDGER_PERIOD_LOCKED_ERROR, writing nothing; a reversal dated after it is allowed', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Tres', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const dimension = randomUUID();
+      const value = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimension, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimension}/values`).send({ id: value, code: 'SCL', name: 'Santiago' }).expect(201);
+      const old = await post({ ...sale(b, 20), entryDate: '2026-06-01', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.rent, amount: 20 }, { side: 'credit', ledgerAccountId: b.bank, amount: 20 }] }, b);
+      const open = await post({ ...sale(b, 21), entryDate: '2026-06-10' }, b);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-05' }).expect(200);
+      const line = old.lines[0].id;
+      const refusals = [
+        staff.patch(`${base(b.entityId)}/entries/${old.id}`).send({ memo: 'Corregida' }),
+        staff.patch(`${base(b.entityId)}/entries/${old.id}`).send({ entryDate: '2026-06-10' }),
+        staff.patch(`${base(b.entityId)}/entries/${open.id}`).send({ entryDate: '2026-06-05' }),
+        staff.delete(`${base(b.entityId)}/entries/${old.id}`),
+        staff.post(`${base(b.entityId)}/entries/${old.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-05' }),
+        staff.post(`${base(b.entityId)}/entries`).send({ ...sale(b, 22), entryDate: '2026-06-05' }),
+        staff.post(`${base(b.entityId)}/scheduled-entries`).send({ ...sale(b, 22), entryDate: '2026-06-05' }),
+        staff.patch(`${base(b.entityId)}/lines/${line}/partner`).send({ partnerId }),
+        staff.patch(`${base(b.entityId)}/lines/${line}/account`).send({ ledgerAccountId: b.sales }),
+        staff.put(`${base(b.entityId)}/lines/${line}/dimension-values`).send({ dimensionValueIds: [value] }),
+      ];
+      for (const refused of refusals) {
+        const res = await expectRefused(t, TABLES, refused, 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+        expect(res.body.params).toEqual({ date: expect.any(String), ledgerLockDate: '2026-06-05' });
+      }
+      // An entry of a locked period is reversed by a mirror dated after the lock date.
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${old.id}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-06' });
+      expect([reversed.status, reversed.body.reversedEntry.status, reversed.body.reversalEntry.entryDate]).toEqual([201, 'reversed', '2026-06-06']);
+    });
+  });
+
   describe('scheduled entries', () => {
     it('schedules, replaces, books when due and cancels', async () => {
       const b = await setUpBooks(await freshEntity(world));
