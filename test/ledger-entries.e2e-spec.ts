@@ -116,6 +116,34 @@ describe('ledger entries and lines', () => {
       expect(again.body.code).toBe('LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
     });
 
+    it('answers a replayed id with 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR even when its content would now be refused (lock date moved, a Book added, the scheduled date reached), writing nothing', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const tables = ['ledger_entries', 'ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'];
+      const booked = sale(b, 10);
+      await post(booked, b);
+      const scheduled = { ...sale(b, 11), entryDate: '2026-06-20' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-12' }).expect(200);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const replay = (body: Record<string, unknown>, path = 'entries') => staff.post(`${base(b.entityId)}/${path}`).send(body);
+      const res = await expectRefused(t, tables, replay(booked), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      expect(res.body.params).toEqual({ entryId: booked.id });
+      await expectRefused(t, tables, replay({ ...booked, bookId: null }), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      // A fresh id with the same content gets the refusal itself.
+      await expectRefused(t, tables, replay({ ...booked, id: randomUUID() }), 409, 'BOOK_REQUIRED_ERROR');
+      await expectRefused(t, tables, replay({ ...booked, id: randomUUID(), bookId: null }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      // What the body alone shows still comes first (400).
+      const unbalanced = [{ side: 'debit', ledgerAccountId: b.bank, amount: 2 }, { side: 'credit', ledgerAccountId: b.sales, amount: 1 }];
+      await expectRefused(t, tables, replay({ ...booked, newLedgerEntryLines: unbalanced }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR');
+      clock.set(new Date('2026-06-20T15:00:00Z'));
+      try {
+        await expectRefused(t, tables, replay({ ...scheduled, bookId: null }, 'scheduled-entries'), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+        await expectRefused(t, tables, replay({ ...scheduled, id: randomUUID(), bookId: null }, 'scheduled-entries'), 409, 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR');
+      } finally {
+        clock.set(new Date('2026-06-15T15:00:00Z'));
+      }
+    });
+
     type Refusal = [string, (b: Books) => Record<string, unknown>, number, string];
     it.each<Refusal>([
       ['unbalanced', (b: Books) => ({ newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: b.bank, amount: 10 }, { side: 'credit', ledgerAccountId: b.sales, amount: 9 }] }), 400, 'LEDGER_ENTRY_UNBALANCED_ERROR'],
@@ -441,6 +469,12 @@ describe('ledger entries and lines', () => {
       for (const cursor of [crafted(`2026-02-30|${kept.id}`), crafted('2026-06-10|------------------------------------'), crafted(`2026-06-10|${kept.id}|x`)]) {
         const res = await staff.get(`${base(b.entityId)}/entries`).query({ cursor });
         expect({ cursor, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ cursor, status: 400, code: 'VALIDATION_ERROR', path: 'cursor' });
+      }
+      // A range that ends before it starts is a mistake, not an empty list (as D58 for reports).
+      for (const path of ['entries', 'lines']) {
+        const reversed = await staff.get(`${base(b.entityId)}/${path}`).query({ from: '2026-06-10', to: '2026-06-09' });
+        expect({ path, status: reversed.status, code: reversed.body.code, errors: reversed.body.params?.errors }).toEqual({ path, status: 400, code: 'VALIDATION_ERROR', errors: [{ path: 'to', message: 'must be on or after from' }] });
+        expect((await staff.get(`${base(b.entityId)}/${path}`).query({ from: '2026-06-10', to: '2026-06-10' })).status).toBe(200);
       }
       const misspelt = await staff.get(`${base(b.entityId)}/lines`).query({ acountId: b.rent });
       expect([misspelt.status, misspelt.body.code, misspelt.body.params.errors[0].path]).toEqual([400, 'VALIDATION_ERROR', 'acountId']);

@@ -55,8 +55,16 @@ export interface UnbookResult extends SeveredRecords {
 
 const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
 
+/** Refusals of what a posting's body alone shows (LedgerEntry.judgeLineShapes and the scheduled trio rule). */
+const BODY_SHAPE_CODES = new Set(['VALIDATION_ERROR', 'LEDGER_ENTRY_LINE_COUNT_ERROR', 'LEDGER_ENTRY_UNBALANCED_ERROR', 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR']);
+
 function validation(path: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
+/** `to` before `from` is a client's mistake, not an empty range (as D58 rules for the reports). */
+function refuseReversedRange(query: { from?: string; to?: string }): void {
+  if (query.from !== undefined && query.to !== undefined && query.to < query.from) throw validation('to', 'must be on or after from');
 }
 
 @Injectable()
@@ -117,13 +125,13 @@ export class LedgerEntriesService {
       }
       const facts = await this.postingReader.read(entityId, references, false);
       if (facts) this.recentFacts.remember(key, facts);
-      const entry = this.judge(entityId, input, lines, kind, facts);
+      const entry = await this.judgeAfresh(entityId, input, lines, kind, facts);
       if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
       this.recentFacts.forget(key);
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
-      const entry = this.judge(entityId, input, lines, kind, facts);
+      const entry = await this.judgeAfresh(entityId, input, lines, kind, facts);
       await insert(entry, {});
       return entry;
     });
@@ -135,6 +143,29 @@ export class LedgerEntriesService {
       return judge();
     } catch (error) {
       if (error instanceof DomainError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The entry as judged on facts read afresh, or the refusal. The id is the idempotency id: when
+   * the content is refused (the Book, what the lines name, the dates) and the id is already an
+   * entry's, a replay is answered as such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse
+   * answers one, not with what changed since the first call (a lock date moved over it, a Book
+   * added, today passing a scheduled date). What the body alone shows (400) still comes first.
+   * The id is looked up only on a refusal: a posting that is written takes no extra round trip.
+   */
+  private async judgeAfresh(
+    entityId: string,
+    input: NewEntryInput,
+    lines: Array<NewEntryInput['lines'][number] & { id: string }>,
+    kind: 'booked' | 'scheduled',
+    facts: PostingFacts | null,
+  ): Promise<LedgerEntry> {
+    try {
+      return this.judge(entityId, input, lines, kind, facts);
+    } catch (error) {
+      if (error instanceof DomainError && !BODY_SHAPE_CODES.has(error.code) && (await this.entries.exists(entityId, input.id))) throw alreadyExists(input.id);
       throw error;
     }
   }
@@ -188,6 +219,7 @@ export class LedgerEntriesService {
     entityId: string,
     query: { from?: string; to?: string; status?: string; search?: string; accountId?: string; partnerId?: string; bookId?: string; cursor?: string; limit?: number },
   ): Promise<{ entries: LedgerEntry[]; nextCursor: string | null }> {
+    refuseReversedRange(query);
     const limit = query.limit ?? 50;
     const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
     const found = await this.entries.list(entityId, {
@@ -352,6 +384,7 @@ export class LedgerEntriesService {
   }
 
   async lines(entityId: string, query: { accountId?: string; partnerId?: string; from?: string; to?: string; status?: string; bookId?: string }): Promise<ListedLine[]> {
+    refuseReversedRange(query);
     const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
     return this.entries.listLines(entityId, { ...query, bookId });
   }
