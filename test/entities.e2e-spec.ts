@@ -178,6 +178,14 @@ describe('Entities', () => {
       expect(summary.body.entities).toEqual([{ id: made[1].id, name }]);
     });
 
+    it('without organizationId names the Organization after an Entity name of 200 emoji, suffixing whole characters', async () => {
+      const name = `${'🏔'.repeat(192)}${randomUUID().slice(0, 8)}`;
+      const first = await staff.post('/api/entities').send(body({ name })).expect(201);
+      const second = await staff.post('/api/entities').send(body({ name })).expect(201);
+      expect(await organizationName(first.body.organizationId)).toBe(name);
+      expect(await organizationName(second.body.organizationId)).toBe(`${[...name].slice(0, 196).join('')} (2)`);
+    });
+
     it('without organizationId treats an Organization name taken in another case as taken', async () => {
       const name = uniqueName('Grupo Norte');
       await createOrganization(staff, name.toUpperCase());
