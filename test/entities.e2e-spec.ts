@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response, Test } from 'supertest';
 import { auditRowCount, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
+import { FixedClock } from '../src/platform/clock/clock';
 import { TickingClock } from './harness/ticking-clock';
 import { Agent, bootstrapStaffId, createEntity, createOrganization, grantMembership, ISO_DATETIME, mintKey, onboardUser, signInStaff, TestUser, uniqueName } from './harness/world';
 
@@ -175,6 +176,14 @@ describe('Entities', () => {
       expect(names).toEqual([name, `${name} (2)`, `${name} (3)`]);
       const summary = await staff.get(`/api/organizations/${made[1].organizationId}`).expect(200);
       expect(summary.body.entities).toEqual([{ id: made[1].id, name }]);
+    });
+
+    it('without organizationId names the Organization after an Entity name of 200 emoji, suffixing whole characters', async () => {
+      const name = `${'🏔'.repeat(192)}${randomUUID().slice(0, 8)}`;
+      const first = await staff.post('/api/entities').send(body({ name })).expect(201);
+      const second = await staff.post('/api/entities').send(body({ name })).expect(201);
+      expect(await organizationName(first.body.organizationId)).toBe(name);
+      expect(await organizationName(second.body.organizationId)).toBe(`${[...name].slice(0, 196).join('')} (2)`);
     });
 
     it('without organizationId treats an Organization name taken in another case as taken', async () => {
@@ -760,6 +769,36 @@ describe('Entities', () => {
       const res = await trail(query);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(res.body.params.errors[0].path).toBe(path);
+    });
+
+    it('keeps newest first among rows of one instant (a clock standing still), on one page and across pages', async () => {
+      const still = await createTestApp({ databaseUrl: t.databaseUrl, clock: new FixedClock(new Date('2026-05-01T12:00:00.000Z')) });
+      try {
+        const stillStaff = await signInStaff(still);
+        const { id } = await createEntity(stillStaff, organizationId);
+        const sent: string[] = [];
+        for (let i = 1; i <= 8; i++) {
+          const requestId = `rename-${i}-${randomUUID()}`;
+          await stillStaff.patch(`/api/entities/${id}`).set('x-request-id', requestId).send({ name: `Still ${i} SpA` }).expect(200);
+          sent.push(requestId);
+        }
+        const newestFirst = [...sent].reverse();
+        const res = await stillStaff.get(`/api/entities/${id}/audit-trail`).expect(200);
+        expect(new Set(res.body.rows.map((r: { occurredAt: string }) => r.occurredAt))).toEqual(new Set(['2026-05-01T12:00:00.000Z']));
+        expect(actions(res)).toEqual([...sent.map(() => 'entity.update'), 'entity.create']);
+        expect(res.body.rows.slice(0, 8).map((r: { requestId: string }) => r.requestId)).toEqual(newestFirst);
+        const paged: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: Response = await stillStaff.get(`/api/entities/${id}/audit-trail`).query({ limit: 3, ...(cursor ? { cursor } : {}) }).expect(200);
+          paged.push(...page.body.rows.map((r: { requestId: string }) => r.requestId));
+          cursor = page.body.nextCursor;
+        } while (cursor);
+        expect(paged.slice(0, 8)).toEqual(newestFirst);
+        expect(paged).toHaveLength(9);
+      } finally {
+        await still.close();
+      }
     });
 
     it('is readable by a client member; a non-member gets 404 ENTITY_NOT_FOUND_ERROR', async () => {

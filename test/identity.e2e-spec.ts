@@ -268,6 +268,24 @@ describe('identity and access', () => {
       expect(user.body.hasPassword).toBe(true);
     });
 
+    it('puts the link under the path of APP_BASE_URL ({APP_BASE_URL}/set-password?token=...), with or without its trailing slash', async () => {
+      for (const base of ['https://erp.example.test/app', 'https://erp.example.test/app/']) {
+        const mounted = await createTestApp({ databaseUrl: t.databaseUrl, env: { APP_BASE_URL: base } });
+        try {
+          const staff = await signInStaff(mounted);
+          const id = randomUUID();
+          await staff.post('/api/onboarding/users').send({ id, email: `mounted-${id}@example.test`, name: 'Mounted', role: 'client' }).expect(201);
+          const link = await staff.post(`/api/onboarding/users/${id}/set-password-link`);
+          expect(link.status).toBe(201);
+          expect(link.body).toEqual({ url: expect.stringMatching(/^https:\/\/erp\.example\.test\/app\/set-password\?token=[A-Za-z0-9_-]+$/), expiresAt: expect.any(String) });
+          const token = new URL(link.body.url).searchParams.get('token');
+          await mounted.http.post('/api/auth/set-password').send({ token, newPassword: 'mounted-password-1' }).expect(204);
+        } finally {
+          await mounted.close();
+        }
+      }
+    });
+
     it('refuses a password under 12 characters (400 VALIDATION_ERROR) and keeps the link usable', async () => {
       const staff = await signInStaff(t);
       const user = await onboardUser(t, staff, 'client', 'short');

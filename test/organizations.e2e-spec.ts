@@ -144,6 +144,16 @@ describe('Organizations and Memberships', () => {
       expect(res.body.name).toBe(name);
     });
 
+    it('counts characters, not UTF-16 units: 200 emoji are accepted, 201 refused with 400 VALIDATION_ERROR', async () => {
+      const name = `${'🏔'.repeat(192)}${randomUUID().slice(0, 8)}`;
+      expect([...name]).toHaveLength(200);
+      const res = await staff.post('/api/organizations').send({ name });
+      expect(res.status).toBe(201);
+      expect(res.body.name).toBe(name);
+      const tooLong = await refused(staff.post('/api/organizations').send({ name: `${name}x` }), 400, 'VALIDATION_ERROR');
+      expect(tooLong.body.params.errors[0].path).toBe('name');
+    });
+
     it('refuses a malformed id with 400 VALIDATION_ERROR on path id', async () => {
       const res = await refused(staff.post('/api/organizations').send({ id: 'not-a-uuid', name: uniqueName('Bad Id') }), 400, 'VALIDATION_ERROR');
       expect(res.body.params.errors[0].path).toBe('id');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { newId } from '../../../../libs/shared-kernel/src';
+import { newTimeOrderedId } from '../../../../libs/shared-kernel/src';
 import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 
@@ -35,9 +35,14 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
     return { sql: `INSERT INTO audit_trail (${COLUMNS}) SELECT ${placeholders(firstParameter)} WHERE ${when}`, values: this.values(row) };
   }
 
+  /**
+   * The row's id is time-ordered (UUIDv7): the trail reads newest first by (occurred_at, id), and
+   * two mutations in one millisecond (or under a clock that stands still) still come back in the
+   * order they were recorded, not in the order of random ids.
+   */
   private values(row: AuditRecord): unknown[] {
     return [
-      newId(),
+      newTimeOrderedId(),
       this.clock.now(),
       row.entityId,
       row.organizationId,

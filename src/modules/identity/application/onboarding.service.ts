@@ -8,6 +8,19 @@ import { userAlreadyExists, userEmailAlreadyExists, userNotFound } from '../doma
 import { SecretGenerator, SetPasswordTokens, UserRepository, UserSessions } from '../domain/identity-ports';
 import { GlobalRole, normalizeEmail, User } from '../domain/user';
 
+/**
+ * D15: `{APP_BASE_URL}/set-password?token=...`. The page sits under the base URL's own path (a web
+ * app served at `https://host/erp` gets `https://host/erp/set-password`), whatever its trailing slash.
+ */
+export function setPasswordUrl(appBaseUrl: string, token: string): string {
+  const url = new URL(appBaseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/set-password`;
+  url.search = '';
+  url.hash = '';
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
 @Injectable()
 export class OnboardingService {
   constructor(
@@ -48,9 +61,7 @@ export class OnboardingService {
     const token = this.secrets.token();
     const expiresAt = new Date(now.getTime() + this.config.get('setPasswordLinkTtlHours', { infer: true }) * 3600_000);
     await this.tokens.issue(userId, hashSecret(token), expiresAt, now);
-    const url = new URL('/set-password', this.config.get('appBaseUrl', { infer: true }));
-    url.searchParams.set('token', token);
-    return { url: url.toString(), expiresAt };
+    return { url: setPasswordUrl(this.config.get('appBaseUrl', { infer: true }), token), expiresAt };
   }
 
   async revokeSessions(userId: string): Promise<void> {

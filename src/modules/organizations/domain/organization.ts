@@ -7,7 +7,9 @@ const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 /** Why a name is refused, or null; the name is judged after trimming. */
 export function organizationNameProblem(raw: string): string | null {
   const name = raw.trim();
-  if (name.length < 1 || name.length > ORGANIZATION_NAME_MAX) return `name must be 1 to ${ORGANIZATION_NAME_MAX} characters after trimming`;
+  // Characters as a person counts them (code points), not UTF-16 units: an emoji is one.
+  const length = [...name].length;
+  if (length < 1 || length > ORGANIZATION_NAME_MAX) return `name must be 1 to ${ORGANIZATION_NAME_MAX} characters after trimming`;
   if (!VISIBLE.test(name)) return 'name must contain a visible character';
   return null;
 }
@@ -70,5 +72,5 @@ export class Organization {
  */
 export function candidateOrganizationName(base: string, attempt: number): string {
   const suffix = attempt <= 1 ? '' : ` (${attempt})`;
-  return base.trim().slice(0, ORGANIZATION_NAME_MAX - suffix.length).trimEnd() + suffix;
+  return [...base.trim()].slice(0, ORGANIZATION_NAME_MAX - suffix.length).join('').trimEnd() + suffix;
 }
