@@ -151,8 +151,8 @@ export class LedgerEntriesService {
    * The entry as judged on facts read afresh, or the refusal. The id is the idempotency id: when
    * the content is refused (the Book, what the lines name, the dates) and the id is already an
    * entry's, a replay is answered as such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse
-   * answers one, not with what changed since the first call (a lock date moved over it, a Book
-   * added, today passing a scheduled date). What the body alone shows (400) still comes first.
+   * answers one, not with what changed since the first call (a lock date moved over it,
+   * today passing a scheduled date). What the body alone shows (400) still comes first.
    * The id is looked up only on a refusal: a posting that is written takes no extra round trip.
    */
   private async judgeAfresh(
