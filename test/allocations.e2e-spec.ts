@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectMonthlyTotalsMatchLines, expectRefused } from './harness/db-checks';
+import { expectMonthlyTotalsMatchLines, expectRefused, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, createLedgerAccount, World } from './harness/world';
 
@@ -361,6 +361,95 @@ describe('reconciliation: allocations, match and open items', () => {
       // Everything that could be settled was: the credits (1,500) are fully allocated.
       const settled = rows.filter((r) => credits.includes(r.id)).reduce((sum, r) => sum + r.allocated, 0);
       expect(settled).toBe(1500);
+    });
+
+    /**
+     * `first` is held before its commit (its audit row waits on a lock of audit_trail) once it has
+     * written; `second` is sent then and waits on the lines `first` holds; both then go on.
+     */
+    async function raceAfterWrite(first: () => request.Test, second: () => request.Test): Promise<[request.Response, request.Response]> {
+      let later: Promise<request.Response> | undefined;
+      const earlier = await whileTableLocked(t, 'audit_trail', 1, first, async () => {
+        later = Promise.resolve(second());
+        for (;;) {
+          const [row] = await t.sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
+          );
+          if (row.n >= 1) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      });
+      return [earlier, await later!];
+    }
+
+    const send = (method: 'post' | 'delete', path: string, body?: object) => () => {
+      const req = request(t.app.getHttpServer())[method](path).set('cookie', cookie);
+      return body ? req.send(body) : req;
+    };
+
+    async function entryOf(b: Books, lineId: string): Promise<string> {
+      return (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable, status: 'all' })).body.find((l: { id: string }) => l.id === lineId).entryId;
+    }
+
+    it('leaves no allocation on a line whose entry is unbooked while the allocation is being made', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const [made, unbooked] = await raceAfterWrite(
+        send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 100 }),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+      );
+      expect([made.status, unbooked.status]).toEqual([201, 200]);
+      // The unbooking waited for the allocation and severed it: the payment is open again.
+      expect(await t.sql(`SELECT count(*)::int AS n FROM reconciliation_allocations WHERE entity_id = $1`, [b.entityId])).toEqual([{ n: 0 }]);
+      const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
+      expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('refuses with 409 LEDGER_ENTRY_NOT_LIVE_ERROR an allocation sent while its entry is being unbooked', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const other = await openItem(b, 'credit', 40);
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: other, amount: 40 }).expect(201);
+      const [unbooked, made] = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+        send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 10 }),
+      );
+      expect([unbooked.status, made.status, made.body.code]).toEqual([200, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+      expect(await t.sql(`SELECT count(*)::int AS n FROM reconciliation_allocations WHERE entity_id = $1`, [b.entityId])).toEqual([{ n: 0 }]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('gives an allocation back once when both its lines are unbooked at the same time (was a 500)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 100 }).expect(201);
+      const answers = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, credit)}`),
+      );
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect(await t.sql(`SELECT allocated_amount::int AS allocated FROM ledger_lines WHERE entity_id = $1 AND is_open_item`, [b.entityId])).toEqual([{ allocated: 0 }, { allocated: 0 }]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('gives an allocation back once when it is deleted while one of its lines is unbooked (was a 500)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const id = randomUUID();
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id, debitLineId: debit, creditLineId: credit, amount: 100 }).expect(201);
+      const [deleted, unbooked] = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/allocations/${id}`),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+      );
+      expect([deleted.status, unbooked.status]).toEqual([200, 200]);
+      const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
+      expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
     });
   });
 

@@ -393,6 +393,16 @@ export class SqlEntryRepository extends EntryRepository {
     return this.linesById(entityId, lineIds, true);
   }
 
+  async holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void> {
+    if (lineIds.length === 0) return;
+    await this.query(
+      `SELECT e.id FROM ledger_entries e
+        WHERE e.entity_id = $1 AND e.id IN (SELECT l.entry_id FROM ledger_lines l WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]))
+        ORDER BY e.id FOR SHARE`,
+      [entityId, [...new Set(lineIds)]],
+    );
+  }
+
   private async linesById(entityId: string, lineIds: string[], lock: boolean): Promise<ListedLine[]> {
     if (lineIds.length === 0) return [];
     const rows = await this.query(
@@ -528,8 +538,16 @@ export class SqlEntryRepository extends EntryRepository {
 
   async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
     if (allocations.length === 0) return;
-    await this.query(`DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, allocations.map((a) => a.id)]);
-    await this.shiftAllocated(entityId, allocations, -1);
+    // Only what this statement deleted is given back: an allocation another transaction removed
+    // after the caller read it (unbooking the other side, a DELETE) was given back there.
+    const deleted = await this.query(
+      `WITH gone AS (
+         DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])
+         RETURNING entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+       ) SELECT * FROM gone`,
+      [entityId, allocations.map((a) => a.id)],
+    );
+    if (deleted.length > 0) await this.shiftAllocated(entityId, deleted.map(toAllocation), -1);
   }
 
   /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
