@@ -223,8 +223,22 @@ describe('reconciliation: allocations, match and open items', () => {
         [d1, c2, 50],
         [d2, c2, 50],
       ]);
-      expect(res.body.settledLines.sort()).toEqual([d1, c1, c2].sort());
+      // In the order the pairs settled them: c1 by the first pair, d1 by the second, c2 by the third.
+      expect(res.body.settledLines).toEqual([c1, d1, c2]);
       expect(res.body.openTotal).toBe(150);
+      expect(res.body.allocations[0]).toEqual({
+        id: expect.any(String),
+        entityId: b.entityId,
+        debitLineId: d1,
+        creditLineId: c1,
+        accountId: b.receivable,
+        amount: 250,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      // Each made allocation is listed for its lines, as one made by POST.
+      const listed = await staff.get(`${base(b.entityId)}/allocations`).query({ lineId: c2 });
+      expect(listed.body.map((a: { id: string }) => a.id)).toEqual([res.body.allocations[1].id, res.body.allocations[2].id].sort((x, y) => (x < y ? -1 : 1)));
     });
 
     it('refuses each match rule with its code', async () => {
@@ -327,6 +341,47 @@ describe('reconciliation: allocations, match and open items', () => {
       const required = await staff.get(url).query({ accountId: b.receivable });
       expect([required.status, required.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
       expect((await staff.get(url).query({ accountId: b.receivable, bookId })).body.lineCount).toBe(4);
+    });
+  });
+
+  describe('open-item lines: pages and partner options', () => {
+    it('visits every open line exactly once in (entry date, line id) order, with partner options by name, then id, the unassigned last', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const partner = async (name: string, taxId: string) => {
+        const id = randomUUID();
+        await staff.post(`/api/entities/${b.entityId}/partners`).send({ id, name, type: 'company', country: 'US', taxId }).expect(201);
+        return id;
+      };
+      const beta = await partner('Beta', 'T-1');
+      const [alfa1, alfa2] = [await partner('Alfa', 'T-2'), await partner('Alfa', 'T-3')].sort();
+      const made: Array<{ id: string; date: string }> = [];
+      const dates = ['2026-05-02', '2026-05-01', '2026-05-02', '2026-05-02', '2026-05-03', '2026-05-01', '2026-05-02'];
+      const partners = [alfa2, beta, null, alfa1, alfa2, null, beta];
+      for (const [i, date] of dates.entries()) {
+        const extra = partners[i] ? { partnerId: partners[i] } : {};
+        made.push({ id: await openItem(b, i % 3 === 0 ? 'credit' : 'debit', 10 + i, date, extra), date });
+      }
+      const expected = [...made].sort((x, y) => x.date.localeCompare(y.date) || (x.id < y.id ? -1 : 1)).map((l) => l.id);
+      const url = `${base(b.entityId)}/open-item-lines`;
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = await staff.get(url).query({ accountId: b.receivable, limit: 3, ...(cursor ? { cursor } : {}) });
+        expect(page.status).toBe(200);
+        expect(page.body).toMatchObject({ lineCount: 7 });
+        seen.push(...page.body.lines.map((l: { id: string }) => l.id));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+      const first = await staff.get(url).query({ accountId: b.receivable, partnerId: beta });
+      // Debit positive: credits of 10 (line 0), 13 (line 3) and 16 (line 6).
+      expect(first.body).toMatchObject({ lineCount: 2, openTotal: 11 - 16 });
+      expect(first.body.partnerOptions).toEqual([
+        { partnerId: alfa1, partnerName: 'Alfa', lineCount: 1, openTotal: -13 },
+        { partnerId: alfa2, partnerName: 'Alfa', lineCount: 2, openTotal: -10 + 14 },
+        { partnerId: beta, partnerName: 'Beta', lineCount: 2, openTotal: 11 - 16 },
+        { partnerId: null, partnerName: null, lineCount: 2, openTotal: 12 + 15 },
+      ]);
     });
   });
 

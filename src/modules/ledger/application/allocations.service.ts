@@ -125,16 +125,20 @@ export class AllocationsService {
     }));
     await this.entries.insertAllocations(allocations);
 
-    const taken = new Map<string, number>();
-    for (const p of pairs) {
-      taken.set(p.debitLineId, (taken.get(p.debitLineId) ?? 0) + p.amount);
-      taken.set(p.creditLineId, (taken.get(p.creditLineId) ?? 0) + p.amount);
+    // Walk the pairs as they were made: a line is settled by the pair that takes its open amount
+    // to 0, so settledLines lists lines in the order they were settled (a pair's debit first).
+    const open = new Map(lines.map((l) => [l.id, openAmountOf(l)]));
+    const settledLines: string[] = [];
+    for (const pair of pairs) {
+      for (const lineId of [pair.debitLineId, pair.creditLineId]) {
+        open.set(lineId, open.get(lineId)! - pair.amount);
+        if (open.get(lineId) === 0) settledLines.push(lineId);
+      }
     }
-    const openAfter = (line: LineForAllocation) => openAmountOf(line) - (taken.get(line.id) ?? 0);
     return {
       allocations,
-      settledLines: lines.filter((l) => taken.has(l.id) && openAfter(l) === 0).map((l) => l.id),
-      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? openAfter(l) : -openAfter(l)), 0),
+      settledLines,
+      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0),
     };
   }
 

@@ -503,7 +503,7 @@ export class SqlEntryRepository extends EntryRepository {
       `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
               sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
          FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST`,
+        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
       values,
     );
     const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
