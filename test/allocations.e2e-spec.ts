@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectMonthlyTotalsMatchLines, expectRefused } from './harness/db-checks';
+import { expectMonthlyTotalsMatchLines, expectRefused, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, createLedgerAccount, World } from './harness/world';
 
@@ -223,8 +223,22 @@ describe('reconciliation: allocations, match and open items', () => {
         [d1, c2, 50],
         [d2, c2, 50],
       ]);
-      expect(res.body.settledLines.sort()).toEqual([d1, c1, c2].sort());
+      // In the order the pairs settled them: c1 by the first pair, d1 by the second, c2 by the third.
+      expect(res.body.settledLines).toEqual([c1, d1, c2]);
       expect(res.body.openTotal).toBe(150);
+      expect(res.body.allocations[0]).toEqual({
+        id: expect.any(String),
+        entityId: b.entityId,
+        debitLineId: d1,
+        creditLineId: c1,
+        accountId: b.receivable,
+        amount: 250,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      // Each made allocation is listed for its lines, as one made by POST.
+      const listed = await staff.get(`${base(b.entityId)}/allocations`).query({ lineId: c2 });
+      expect(listed.body.map((a: { id: string }) => a.id)).toEqual([res.body.allocations[1].id, res.body.allocations[2].id].sort((x, y) => (x < y ? -1 : 1)));
     });
 
     it('refuses each match rule with its code', async () => {
@@ -330,6 +344,47 @@ describe('reconciliation: allocations, match and open items', () => {
     });
   });
 
+  describe('open-item lines: pages and partner options', () => {
+    it('visits every open line exactly once in (entry date, line id) order, with partner options by name, then id, the unassigned last', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const partner = async (name: string, taxId: string) => {
+        const id = randomUUID();
+        await staff.post(`/api/entities/${b.entityId}/partners`).send({ id, name, type: 'company', country: 'US', taxId }).expect(201);
+        return id;
+      };
+      const beta = await partner('Beta', 'T-1');
+      const [alfa1, alfa2] = [await partner('Alfa', 'T-2'), await partner('Alfa', 'T-3')].sort();
+      const made: Array<{ id: string; date: string }> = [];
+      const dates = ['2026-05-02', '2026-05-01', '2026-05-02', '2026-05-02', '2026-05-03', '2026-05-01', '2026-05-02'];
+      const partners = [alfa2, beta, null, alfa1, alfa2, null, beta];
+      for (const [i, date] of dates.entries()) {
+        const extra = partners[i] ? { partnerId: partners[i] } : {};
+        made.push({ id: await openItem(b, i % 3 === 0 ? 'credit' : 'debit', 10 + i, date, extra), date });
+      }
+      const expected = [...made].sort((x, y) => x.date.localeCompare(y.date) || (x.id < y.id ? -1 : 1)).map((l) => l.id);
+      const url = `${base(b.entityId)}/open-item-lines`;
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = await staff.get(url).query({ accountId: b.receivable, limit: 3, ...(cursor ? { cursor } : {}) });
+        expect(page.status).toBe(200);
+        expect(page.body).toMatchObject({ lineCount: 7 });
+        seen.push(...page.body.lines.map((l: { id: string }) => l.id));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+      const first = await staff.get(url).query({ accountId: b.receivable, partnerId: beta });
+      // Debit positive: credits of 10 (line 0), 13 (line 3) and 16 (line 6).
+      expect(first.body).toMatchObject({ lineCount: 2, openTotal: 11 - 16 });
+      expect(first.body.partnerOptions).toEqual([
+        { partnerId: alfa1, partnerName: 'Alfa', lineCount: 1, openTotal: -13 },
+        { partnerId: alfa2, partnerName: 'Alfa', lineCount: 2, openTotal: -10 + 14 },
+        { partnerId: beta, partnerName: 'Beta', lineCount: 2, openTotal: 11 - 16 },
+        { partnerId: null, partnerName: null, lineCount: 2, openTotal: 12 + 15 },
+      ]);
+    });
+  });
+
   describe('concurrency', () => {
     it('never over-settles a line when 20 allocations and 5 matches race over the same lines', async () => {
       const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
@@ -361,6 +416,95 @@ describe('reconciliation: allocations, match and open items', () => {
       // Everything that could be settled was: the credits (1,500) are fully allocated.
       const settled = rows.filter((r) => credits.includes(r.id)).reduce((sum, r) => sum + r.allocated, 0);
       expect(settled).toBe(1500);
+    });
+
+    /**
+     * `first` is held before its commit (its audit row waits on a lock of audit_trail) once it has
+     * written; `second` is sent then and waits on the lines `first` holds; both then go on.
+     */
+    async function raceAfterWrite(first: () => request.Test, second: () => request.Test): Promise<[request.Response, request.Response]> {
+      let later: Promise<request.Response> | undefined;
+      const earlier = await whileTableLocked(t, 'audit_trail', 1, first, async () => {
+        later = Promise.resolve(second());
+        for (;;) {
+          const [row] = await t.sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
+          );
+          if (row.n >= 1) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      });
+      return [earlier, await later!];
+    }
+
+    const send = (method: 'post' | 'delete', path: string, body?: object) => () => {
+      const req = request(t.app.getHttpServer())[method](path).set('cookie', cookie);
+      return body ? req.send(body) : req;
+    };
+
+    async function entryOf(b: Books, lineId: string): Promise<string> {
+      return (await staff.get(`${base(b.entityId)}/lines`).query({ accountId: b.receivable, status: 'all' })).body.find((l: { id: string }) => l.id === lineId).entryId;
+    }
+
+    it('leaves no allocation on a line whose entry is unbooked while the allocation is being made', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const [made, unbooked] = await raceAfterWrite(
+        send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 100 }),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+      );
+      expect([made.status, unbooked.status]).toEqual([201, 200]);
+      // The unbooking waited for the allocation and severed it: the payment is open again.
+      expect(await t.sql(`SELECT count(*)::int AS n FROM reconciliation_allocations WHERE entity_id = $1`, [b.entityId])).toEqual([{ n: 0 }]);
+      const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
+      expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('refuses with 409 LEDGER_ENTRY_NOT_LIVE_ERROR an allocation sent while its entry is being unbooked', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const other = await openItem(b, 'credit', 40);
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: other, amount: 40 }).expect(201);
+      const [unbooked, made] = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+        send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 10 }),
+      );
+      expect([unbooked.status, made.status, made.body.code]).toEqual([200, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
+      expect(await t.sql(`SELECT count(*)::int AS n FROM reconciliation_allocations WHERE entity_id = $1`, [b.entityId])).toEqual([{ n: 0 }]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('gives an allocation back once when both its lines are unbooked at the same time (was a 500)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id: randomUUID(), debitLineId: debit, creditLineId: credit, amount: 100 }).expect(201);
+      const answers = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, credit)}`),
+      );
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect(await t.sql(`SELECT allocated_amount::int AS allocated FROM ledger_lines WHERE entity_id = $1 AND is_open_item`, [b.entityId])).toEqual([{ allocated: 0 }, { allocated: 0 }]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    it('gives an allocation back once when it is deleted while one of its lines is unbooked (was a 500)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const id = randomUUID();
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id, debitLineId: debit, creditLineId: credit, amount: 100 }).expect(201);
+      const [deleted, unbooked] = await raceAfterWrite(
+        send('delete', `${base(b.entityId)}/allocations/${id}`),
+        send('delete', `${base(b.entityId)}/entries/${await entryOf(b, debit)}`),
+      );
+      expect([deleted.status, unbooked.status]).toEqual([200, 200]);
+      const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
+      expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
     });
   });
 

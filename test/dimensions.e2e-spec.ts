@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { expectRefused } from './harness/db-checks';
+import { expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -114,6 +114,26 @@ describe('Dimensions and Dimension Values', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ...dimension, name: 'Zone', updatedAt: expect.stringMatching(ISO_DATETIME) });
       expect((await staff.get(dimensionsPath(entityId))).body).toEqual([res.body]);
+    });
+
+    it('answers 404 DIMENSION_NOT_FOUND_ERROR to a rename that waited for a delete of the Dimension, writing no audit row', async () => {
+      const entityId = await freshEntity(world);
+      const dimension = await createDimension(entityId, 'Region');
+      let rename: Promise<import('supertest').Response> | undefined;
+      // The delete has written and waits for its audit row; the rename is sent then.
+      const deleted = await whileTableLocked(t, 'audit_trail', 1, () => staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`), async () => {
+        rename = Promise.resolve(staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: 'Zone' }));
+        for (;;) {
+          const [row] = await t.sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
+          );
+          if (row.n >= 1) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      });
+      const renamed = await rename!;
+      expect([deleted.status, renamed.status, renamed.body.code]).toEqual([200, 404, 'DIMENSION_NOT_FOUND_ERROR']);
+      expect(await t.sql(`SELECT action FROM audit_trail WHERE resource_id = $1 ORDER BY occurred_at`, [dimension.id])).toEqual([{ action: 'dimension.create' }, { action: 'dimension.delete' }]);
     });
 
     it('refuses a rename to a name in use with 409 DIMENSION_NAME_ALREADY_EXISTS_ERROR and writes nothing', async () => {

@@ -32,7 +32,8 @@ function forAllocation(line: ListedLine): LineForAllocation {
  * Reconciliation. Every writer locks the lines it touches in id order (EntryRepository.lockLines)
  * before reading their open amounts, so racing allocations and matches serialize on the lines
  * they share and never deadlock; the line's check constraint is the last guard against
- * over-settling.
+ * over-settling. New allocations first share-lock the lines' entries, which unbooking and
+ * reversing lock before reading allocations: none is left on a line whose entry left the books.
  */
 @Injectable()
 export class AllocationsService {
@@ -54,6 +55,7 @@ export class AllocationsService {
     if (input.debitLineId === input.creditLineId) {
       throw e('RECONCILIATION_ALLOCATION_DEBIT_AND_CREDIT_LINE_IDS_CANNOT_BE_THE_SAME_ERROR', 'The debit and credit lines must differ', { lineId: input.debitLineId });
     }
+    await this.entries.holdEntriesOfLines(entityId, [input.debitLineId, input.creditLineId]);
     const lines = new Map((await this.entries.lockLines(entityId, [input.debitLineId, input.creditLineId])).map((l) => [l.id, l]));
     const debit = lines.get(input.debitLineId);
     const credit = lines.get(input.creditLineId);
@@ -91,6 +93,7 @@ export class AllocationsService {
   /** D39: greedy, oldest first, every allocation in one transaction. */
   async match(entityId: string, lineIds: string[]): Promise<{ allocations: AllocationRow[]; settledLines: string[]; openTotal: number }> {
     const wanted = [...new Set(lineIds)];
+    await this.entries.holdEntriesOfLines(entityId, wanted);
     const locked = await this.entries.lockLines(entityId, wanted);
     const found = new Set(locked.map((l) => l.id));
     const missing = wanted.find((id) => !found.has(id));
@@ -122,16 +125,20 @@ export class AllocationsService {
     }));
     await this.entries.insertAllocations(allocations);
 
-    const taken = new Map<string, number>();
-    for (const p of pairs) {
-      taken.set(p.debitLineId, (taken.get(p.debitLineId) ?? 0) + p.amount);
-      taken.set(p.creditLineId, (taken.get(p.creditLineId) ?? 0) + p.amount);
+    // Walk the pairs as they were made: a line is settled by the pair that takes its open amount
+    // to 0, so settledLines lists lines in the order they were settled (a pair's debit first).
+    const open = new Map(lines.map((l) => [l.id, openAmountOf(l)]));
+    const settledLines: string[] = [];
+    for (const pair of pairs) {
+      for (const lineId of [pair.debitLineId, pair.creditLineId]) {
+        open.set(lineId, open.get(lineId)! - pair.amount);
+        if (open.get(lineId) === 0) settledLines.push(lineId);
+      }
     }
-    const openAfter = (line: LineForAllocation) => openAmountOf(line) - (taken.get(line.id) ?? 0);
     return {
       allocations,
-      settledLines: lines.filter((l) => taken.has(l.id) && openAfter(l) === 0).map((l) => l.id),
-      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? openAfter(l) : -openAfter(l)), 0),
+      settledLines,
+      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0),
     };
   }
 

@@ -54,7 +54,9 @@ export class DimensionsService {
     return dimension;
   }
 
+  /** Locked first, as delete does: a rename that waited for a delete finds no Dimension (404). */
   async rename(entityId: string, dimensionId: string, name: string): Promise<Dimension> {
+    await this.dimensions.lockDimension(entityId, dimensionId);
     const dimension = { ...(await this.get(entityId, dimensionId)), name: name.trim(), updatedAt: this.clock.now() };
     if ((await this.dimensions.save(dimension)) === 'name_taken') throw dimensionNameAlreadyExists({ name: dimension.name });
     return dimension;

@@ -129,6 +129,13 @@ export abstract class EntryRepository {
   abstract findLine(entityId: string, lineId: string): Promise<ListedLine | null>;
   /** Locks lines (FOR UPDATE) in id order, the one order every writer uses. */
   abstract lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]>;
+  /**
+   * Share-locks the entries of these lines, in id order, until the transaction ends. A new
+   * allocation holds them before locking its lines: unbooking or reversing one of them (which
+   * locks the entry, then reads its allocations) waits for the allocation to commit and then
+   * sees it, or the allocation waits and then finds the entry no longer live.
+   */
+  abstract holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void>;
   abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;
   abstract replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void>;
   abstract allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]>;
@@ -137,7 +144,11 @@ export abstract class EntryRepository {
   abstract openItemLines(entityId: string, filter: OpenItemFilter): Promise<ListedLine[]>;
   abstract openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary>;
   abstract insertAllocations(allocations: AllocationRow[]): Promise<void>;
-  /** Deletes allocations and gives their amounts back to both lines (callers hold the line locks). */
+  /**
+   * Deletes allocations and gives their amounts back to both lines (callers hold the line locks);
+   * one that is already gone (removed by a transaction that committed since it was read) is
+   * given back by that transaction, not again.
+   */
   abstract removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void>;
   abstract earliestScheduledEntryDate(entityId: string): Promise<string | null>;
   abstract hasAnyEntry(entityId: string): Promise<boolean>;

@@ -393,6 +393,16 @@ export class SqlEntryRepository extends EntryRepository {
     return this.linesById(entityId, lineIds, true);
   }
 
+  async holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void> {
+    if (lineIds.length === 0) return;
+    await this.query(
+      `SELECT e.id FROM ledger_entries e
+        WHERE e.entity_id = $1 AND e.id IN (SELECT l.entry_id FROM ledger_lines l WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]))
+        ORDER BY e.id FOR SHARE`,
+      [entityId, [...new Set(lineIds)]],
+    );
+  }
+
   private async linesById(entityId: string, lineIds: string[], lock: boolean): Promise<ListedLine[]> {
     if (lineIds.length === 0) return [];
     const rows = await this.query(
@@ -493,7 +503,7 @@ export class SqlEntryRepository extends EntryRepository {
       `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
               sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
          FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST`,
+        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
       values,
     );
     const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
@@ -528,8 +538,16 @@ export class SqlEntryRepository extends EntryRepository {
 
   async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
     if (allocations.length === 0) return;
-    await this.query(`DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, allocations.map((a) => a.id)]);
-    await this.shiftAllocated(entityId, allocations, -1);
+    // Only what this statement deleted is given back: an allocation another transaction removed
+    // after the caller read it (unbooking the other side, a DELETE) was given back there.
+    const deleted = await this.query(
+      `WITH gone AS (
+         DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])
+         RETURNING entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+       ) SELECT * FROM gone`,
+      [entityId, allocations.map((a) => a.id)],
+    );
+    if (deleted.length > 0) await this.shiftAllocated(entityId, deleted.map(toAllocation), -1);
   }
 
   /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
