@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { tableFingerprint } from './harness/db-checks';
+import { RouteInfo, routeTable } from './harness/routes';
+import type { TestApp } from './harness/test-app';
+import { Agent, createWorldApp, mintKey, World } from './harness/world';
+
+/**
+ * The rules of the spec's Conventions, Authentication, Errors and Limits that hold on every route,
+ * asked of every route the application has (read from its controllers, so a new route is asked
+ * too): who is refused and how, the D1 envelope of each refusal, and that a refusal writes nothing.
+ */
+
+/** Every table a request could write, but those that authenticating a request itself writes. */
+const DATA_TABLES = [
+  'audit_trail',
+  'organizations',
+  'memberships',
+  'users',
+  'set_password_tokens',
+  'entities',
+  'books',
+  'dimensions',
+  'dimension_values',
+  'chart_initializations',
+  'ledger_account_groups',
+  'ledger_accounts',
+  'ledger_account_monthly_totals',
+  'partners',
+  'ledger_entries',
+  'ledger_lines',
+  'ledger_line_dimension_values',
+  'reconciliation_allocations',
+];
+
+const ENVELOPE_KEYS = ['code', 'message', 'params', 'requestId', 'statusCode'];
+
+type Sent = request.Test;
+
+function isWrite(route: RouteInfo): boolean {
+  return !['GET', 'HEAD'].includes(route.method);
+}
+
+describe('cross-cutting rules on every route', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+  let staffKey: string;
+  let staffReadOnlyKey: string;
+  let routes: RouteInfo[];
+
+  beforeAll(async () => {
+    ({ t, world, staff } = await createWorldApp());
+    staffKey = (await mintKey(staff)).key;
+    staffReadOnlyKey = (await mintKey(staff, { permissions: { erp: ['read'] } })).key;
+    routes = routeTable(t);
+  });
+  afterAll(() => t.close());
+
+  /** The route's path with the world's Entity and fresh ids; `malformed` names a parameter to spoil. */
+  const pathOf = (route: RouteInfo, malformed?: string) =>
+    route.path.replace(/:(\w+)/g, (_, name: string) => (name === malformed ? 'not-a-uuid' : name === 'entityId' ? world.entityId : randomUUID()));
+  const send = (agent: Agent | null, route: RouteInfo, path = pathOf(route)): Sent => {
+    const client = agent ?? request(t.app.getHttpServer());
+    return client[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path);
+  };
+
+  /** Collects every answer that is not the expected refusal in its exact D1 envelope. */
+  const checker = (failures: string[]) => async (route: RouteInfo, caller: string, sent: Sent, status: number, code: string) => {
+    const res = await sent;
+    const keys = Object.keys(res.body ?? {}).sort();
+    const got = { status: res.status, code: res.body?.code, envelope: keys.join(','), requestIdEchoed: res.body?.requestId === res.headers['x-request-id'] };
+    const want = { status, code, envelope: ENVELOPE_KEYS.join(','), requestIdEchoed: true };
+    if (JSON.stringify(got) !== JSON.stringify(want) || res.body.statusCode !== status) {
+      failures.push(`${route.method} ${route.path} as ${caller}: ${JSON.stringify(got)}, want ${status} ${code}`);
+    }
+    return res;
+  };
+
+  it('refuses every caller the access rules refuse, in the exact D1 envelope, and writes nothing', async () => {
+    const failures: string[] = [];
+    const check = checker(failures);
+    const before = await tableFingerprint(t, DATA_TABLES);
+    const key = (route: RouteInfo, apiKey: string, actor = true) => {
+      const sent = send(null, route).set('x-api-key', apiKey);
+      return actor ? sent.set('x-audit-actor', 'cross-cutting') : sent;
+    };
+    for (const route of routes) {
+      const tenant = route.path.includes(':entityId');
+      if (!route.isPublic) await check(route, 'no credentials', send(null, route), 401, 'UNAUTHENTICATED_ERROR');
+      if (route.path.startsWith('/api/auth/')) {
+        // Spec "API key rules": keys are barred from the auth surface, whatever the key.
+        await check(route, 'a valid key on /api/auth', key(route, world.keys.member), 403, 'API_KEY_FORBIDDEN_ON_AUTH_ERROR');
+        continue;
+      }
+      if (route.isPublic) continue;
+      await check(route, 'a revoked key', key(route, world.keys.revoked), 401, 'UNAUTHENTICATED_ERROR');
+      await check(route, 'an unknown key', key(route, `mea_${'a'.repeat(12)}_${'b'.repeat(43)}`), 401, 'UNAUTHENTICATED_ERROR');
+      if (route.staffOnly) {
+        await check(route, 'a client member', send(world.clientMember.agent, route), 403, 'PERMISSION_DENIED_ERROR');
+        await check(route, 'a staff member (client Role)', send(world.staffMember.agent, route), 403, 'PERMISSION_DENIED_ERROR');
+        await check(route, "a client member's key", key(route, world.keys.member), 403, 'PERMISSION_DENIED_ERROR');
+      } else if (tenant) {
+        await check(route, 'a non-member', send(world.outsider.agent, route), 404, 'ENTITY_NOT_FOUND_ERROR');
+      }
+      if (tenant) await check(route, 'a key confined to another Entity', key(route, world.keys.scopedToOtherEntity), 404, 'ENTITY_NOT_FOUND_ERROR');
+      if (!isWrite(route)) continue;
+      // Spec "API key rules": x-audit-actor on every key mutation, staff-only ones included.
+      await check(route, 'a staff key without x-audit-actor', key(route, staffKey, false), 400, 'AUDIT_ACTOR_REQUIRED_ERROR');
+      await check(route, 'a staff key with a blank x-audit-actor', key(route, staffKey, false).set('x-audit-actor', ' '), 400, 'AUDIT_ACTOR_REQUIRED_ERROR');
+      await check(route, 'a read-only staff key', key(route, staffReadOnlyKey), 403, 'API_KEY_READ_ONLY_ERROR');
+      if (!route.staffOnly) {
+        await check(route, "a client member's key without x-audit-actor", key(route, world.keys.member, false), 400, 'AUDIT_ACTOR_REQUIRED_ERROR');
+        await check(route, "a client member's read-only key", key(route, world.keys.memberReadOnly), 403, 'API_KEY_READ_ONLY_ERROR');
+        if (tenant) await check(route, 'a viewer', send(world.viewerMember.agent, route), 403, 'PERMISSION_DENIED_ERROR');
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
+  });
+
+  it('names the header in the AUDIT_ACTOR_REQUIRED_ERROR message and params', async () => {
+    const res = await request(t.app.getHttpServer()).delete(`/api/entities/${world.entityId}/partners/${randomUUID()}`).set('x-api-key', world.keys.member);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      requestId: res.headers['x-request-id'],
+      statusCode: 400,
+      code: 'AUDIT_ACTOR_REQUIRED_ERROR',
+      message: expect.stringContaining('x-audit-actor'),
+      params: { header: 'x-audit-actor' },
+    });
+  });
+
+  it('answers a malformed id in any path parameter with 400 VALIDATION_ERROR naming the parameter, writing nothing', async () => {
+    const failures: string[] = [];
+    const check = checker(failures);
+    const before = await tableFingerprint(t, DATA_TABLES);
+    for (const route of routes) {
+      for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+        const res = await check(route, `staff, ${name} malformed`, send(staff, route, pathOf(route, name)), 400, 'VALIDATION_ERROR');
+        const paths = (res.body.params?.errors ?? []).map((e: { path: string }) => e.path);
+        if (paths.join() !== name) failures.push(`${route.method} ${route.path}: ${name} malformed named ${JSON.stringify(paths)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
+  });
+});
