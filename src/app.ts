@@ -6,6 +6,7 @@ import { SessionMiddleware } from './modules/identity/infrastructure/http/sessio
 import type { RuntimeConfig } from './platform/config/app-config';
 import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
+import { jsonBodiesOnlyMiddleware } from './platform/http/media-type';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
 
@@ -25,6 +26,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(requestIdMiddleware);
   app.use(authSurfaceMiddleware);
   app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(jsonBodiesOnlyMiddleware);
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);
   app.setGlobalPrefix('api');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { tableFingerprint } from './harness/db-checks';
+import { expectRefused, tableFingerprint } from './harness/db-checks';
 import { RouteInfo, routeTable } from './harness/routes';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, mintKey, World } from './harness/world';
@@ -144,5 +144,46 @@ describe('cross-cutting rules on every route', () => {
     }
     expect(failures).toEqual([]);
     expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
+  });
+
+  describe('request bodies are JSON', () => {
+    it('refuses a body that is not application/json on every mutating route with 415 UNSUPPORTED_MEDIA_TYPE_ERROR, writing nothing', async () => {
+      const failures: string[] = [];
+      const check = checker(failures);
+      const before = await tableFingerprint(t, DATA_TABLES);
+      for (const route of routes.filter(isWrite)) {
+        // The JSON a client meant, under a type that says otherwise: never read as an empty body.
+        await check(route, 'staff, text/plain', send(staff, route).set('content-type', 'text/plain').send('{"name":"x"}'), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+      }
+      expect(failures).toEqual([]);
+      expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
+    });
+
+    it('refuses a form, a multipart body and a body with no content type alike, naming the type in params', async () => {
+      const org = () => staff.post('/api/organizations');
+      for (const [type, body] of [
+        ['application/x-www-form-urlencoded', 'name=Form+Org'],
+        ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nMultipart Org\r\n--x--\r\n'],
+        ['application/xml', '<name>Xml Org</name>'],
+        ['application/merge-patch+json', '{"name":"Merge Org"}'],
+      ]) {
+        const res = await expectRefused(t, DATA_TABLES, org().set('content-type', type).send(body), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+        expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', message: expect.any(String), params: { contentType: type } });
+      }
+      const untyped = org().send(Buffer.from('{"name":"Untyped Org"}'));
+      untyped.unset('content-type');
+      const res = await expectRefused(t, DATA_TABLES, untyped, 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+      expect(res.body.params).toEqual({ contentType: null });
+    });
+
+    it('takes application/json with or without a charset; an empty body of any type is no body; GET ignores a body', async () => {
+      expect((await staff.post('/api/organizations').set('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ name: `Charset ${randomUUID()}` }))).status).toBe(201);
+      expect((await staff.post('/api/organizations').set('content-type', 'Application/JSON').send(JSON.stringify({ name: `Case ${randomUUID()}` }))).status).toBe(201);
+      // A route that takes no body, sent an empty one under some type: judged as no body (404 here: no such User).
+      const empty = await staff.post(`/api/onboarding/users/${randomUUID()}/revoke-sessions`).set('content-type', 'text/plain').send('');
+      expect([empty.status, empty.body.code]).toEqual([404, 'USER_NOT_FOUND_ERROR']);
+      const get = await staff.get('/api/entities').set('content-type', 'text/plain').send('hello');
+      expect(get.status).toBe(200);
+    });
   });
 });
