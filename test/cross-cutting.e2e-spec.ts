@@ -186,4 +186,31 @@ describe('cross-cutting rules on every route', () => {
       expect(get.status).toBe(200);
     });
   });
+
+  describe('routes that take no body', () => {
+    it('refuse a body naming any property with 400 VALIDATION_ERROR naming it and write nothing; {} or none deletes', async () => {
+      const entity = `/api/entities/${world.entityId}`;
+      const created = async (path: string, body: Record<string, unknown>) => {
+        const res = await staff.post(`${entity}${path}`).send(body);
+        expect(res.status).toBe(201);
+        return res.body;
+      };
+      const dimensionId = (await created('/dimensions', { id: randomUUID(), name: `Dim ${randomUUID()}` })).id;
+      const valueId = (await created(`/dimensions/${dimensionId}/values`, { id: randomUUID(), code: 'V1', name: 'Value' })).id;
+      const accountId = (await created('/ledger/accounts', { id: randomUUID(), name: 'Cash', code: '1199', type: 'asset', tracking: 'balance', subtype: null })).account.id;
+      const partnerId = (await created('/partners', { id: randomUUID(), name: 'Partner', type: 'company', country: 'CL', taxId: '76.086.428-5' })).id;
+      const deletes: Array<[string, string, Record<string, unknown> | undefined]> = [
+        [`/dimensions/${dimensionId}/values/${valueId}`, 'dimension_values', {}],
+        [`/dimensions/${dimensionId}`, 'dimensions', undefined],
+        [`/ledger/accounts/${accountId}`, 'ledger_accounts', {}],
+        [`/partners/${partnerId}`, 'partners', undefined],
+      ];
+      for (const [path, table, accepted] of deletes) {
+        const res = await expectRefused(t, DATA_TABLES, staff.delete(`${entity}${path}`).send({ force: true }), 400, 'VALIDATION_ERROR');
+        expect({ path, errors: res.body.params.errors }).toEqual({ path, errors: [{ path: 'force', message: expect.any(String) }] });
+        const deleted = accepted ? await staff.delete(`${entity}${path}`).send(accepted) : await staff.delete(`${entity}${path}`);
+        expect({ path, table, status: deleted.status }).toEqual({ path, table, status: 200 });
+      }
+    });
+  });
 });

@@ -41,4 +41,11 @@ describe('route permissions', () => {
       .map((row) => row.route);
     expect(open).toEqual(['GET /api/health', 'POST /api/auth/set-password', 'POST /api/auth/sign-in/email']);
   });
+
+  it('declare the body of every mutating route, a DTO or @NoBody() (D2: no route takes unknown properties unchecked)', () => {
+    const undeclared = routes(t)
+      .filter((r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method) && !r.declaresBody)
+      .map((r) => `${r.method} ${r.path}`);
+    expect(undeclared).toEqual([]);
+  });
 });
