@@ -213,4 +213,9 @@ describe('cross-cutting rules on every route', () => {
       }
     });
   });
+
+  it('reports each validation problem once (a name that is not a string is not also an invalid name)', async () => {
+    const res = await expectRefused(t, DATA_TABLES, staff.post('/api/organizations').send({ name: 42 }), 400, 'VALIDATION_ERROR');
+    expect(res.body.params.errors).toEqual([{ path: 'name', message: 'name must be a string' }]);
+  });
 });
