@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -152,6 +154,30 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       });
       expect(res.text).not.toContain('secret internal detail');
       expect(res.text).not.toContain('at ');
+    });
+
+    it('answers headers over 16 KB with 431 HEADERS_TOO_LARGE_ERROR in the envelope and an x-request-id (Node refuses them before Express)', async () => {
+      const res = await t.http.get('/api/health').set('x-audit-reason', 'x'.repeat(20_000));
+      expect(res.status).toBe(431);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 431, code: 'HEADERS_TOO_LARGE_ERROR', message: expect.any(String), params: {} });
+    });
+
+    it('answers a request that is not HTTP with 400 MALFORMED_REQUEST_ERROR in the envelope', async () => {
+      const server = t.app.getHttpServer();
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+        socket.on('data', (chunk) => (received += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(received));
+      });
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      const requestId = /\r\nx-request-id: ([0-9a-f-]{36})\r\n/.exec(head)?.[1];
+      expect(JSON.parse(body)).toEqual({ requestId, statusCode: 400, code: 'MALFORMED_REQUEST_ERROR', message: expect.any(String), params: {} });
     });
 
     it('answers every error as JSON', async () => {
