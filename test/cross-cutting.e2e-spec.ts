@@ -3,7 +3,8 @@ import request from 'supertest';
 import { expectRefused, tableFingerprint } from './harness/db-checks';
 import { RouteInfo, routeTable } from './harness/routes';
 import type { TestApp } from './harness/test-app';
-import { Agent, createWorldApp, mintKey, World } from './harness/world';
+import { rutCheckDigit } from '../libs/shared-kernel/src';
+import { Agent, createLedgerAccount, createWorldApp, freshEntity, mintKey, World } from './harness/world';
 
 /**
  * The rules of the spec's Conventions, Authentication, Errors and Limits that hold on every route,
@@ -212,6 +213,39 @@ describe('cross-cutting rules on every route', () => {
         expect({ path, table, status: deleted.status }).toEqual({ path, table, status: 200 });
       }
     });
+  });
+
+  it('pages default to 50 rows and take up to 100 (D8) where the spec names no other size', async () => {
+    const entityId = await freshEntity(world);
+    const entity = `/api/entities/${entityId}`;
+    const receivable = await createLedgerAccount(staff, entityId, { code: '1105', type: 'asset', tracking: 'open_item', subtype: 'receivable' });
+    const sales = await createLedgerAccount(staff, entityId, { code: '4101', type: 'income', tracking: 'balance' });
+    // 51 open-item lines in one entry, then 50 more entries: 51 entries, over 51 audit rows.
+    const debits = Array.from({ length: 51 }, () => ({ side: 'debit', ledgerAccountId: receivable, amount: 1 }));
+    const entry = (lines: unknown[]) => ({ id: randomUUID(), entryDate: '2020-01-02', memo: 'Page', newLedgerEntryLines: lines });
+    await staff.post(`${entity}/ledger/entries`).send(entry([...debits, { side: 'credit', ledgerAccountId: sales, amount: 51 }])).expect(201);
+    for (let i = 0; i < 50; i++) {
+      await staff.post(`${entity}/ledger/entries`).send(entry([{ side: 'debit', ledgerAccountId: receivable, amount: 1 }, { side: 'credit', ledgerAccountId: sales, amount: 1 }])).expect(201);
+    }
+    for (let i = 0; i < 51; i++) {
+      const body = String(10_000_000 + i);
+      await staff.post(`${entity}/partners`).send({ id: randomUUID(), name: `Partner ${i}`, type: 'company', country: 'CL', taxId: `${body}-${rutCheckDigit(body)}` }).expect(201);
+    }
+    const pagers: Array<[string, Record<string, string>, string]> = [
+      [`${entity}/ledger/entries`, {}, 'entries'],
+      [`${entity}/ledger/open-item-lines`, { accountId: receivable }, 'lines'],
+      [`${entity}/partners/pages`, {}, 'rows'],
+      [`${entity}/audit-trail`, {}, 'rows'],
+      [`/api/organizations/${world.organizationId}/audit-trail`, {}, 'rows'],
+    ];
+    for (const [path, query, rows] of pagers) {
+      const first = await staff.get(path).query(query);
+      expect({ path, status: first.status, rows: first.body[rows]?.length, more: typeof first.body.nextCursor }).toEqual({ path, status: 200, rows: 50, more: 'string' });
+      const hundred = await staff.get(path).query({ ...query, limit: 100 });
+      expect({ path, status: hundred.status, over50: hundred.body[rows]?.length > 50 }).toEqual({ path, status: 200, over50: true });
+      const tooMany = await staff.get(path).query({ ...query, limit: 101 });
+      expect({ path, status: tooMany.status, code: tooMany.body.code, at: tooMany.body.params?.errors?.[0]?.path }).toEqual({ path, status: 400, code: 'VALIDATION_ERROR', at: 'limit' });
+    }
   });
 
   it('reports each validation problem once (a name that is not a string is not also an invalid name)', async () => {
