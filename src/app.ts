@@ -7,7 +7,6 @@ import type { RuntimeConfig } from './platform/config/app-config';
 import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
-import { jsonBodiesOnlyMiddleware } from './platform/http/media-type';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
 
@@ -28,7 +27,6 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(requestIdMiddleware);
   app.use(authSurfaceMiddleware);
   app.useBodyParser('json', { limit: BODY_LIMIT });
-  app.use(jsonBodiesOnlyMiddleware);
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);
   app.setGlobalPrefix('api');

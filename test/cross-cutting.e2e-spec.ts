@@ -177,6 +177,15 @@ describe('cross-cutting rules on every route', () => {
       expect(res.body.params).toEqual({ contentType: null });
     });
 
+    it('judges the caller first: no credentials 401, a read-only key 403, a non-member 404, before the media type', async () => {
+      const text = (sent: Sent) => sent.set('content-type', 'text/plain').send('{"name":"x"}');
+      const http = () => request(t.app.getHttpServer());
+      await expectRefused(t, DATA_TABLES, text(http().post('/api/organizations')), 401, 'UNAUTHENTICATED_ERROR');
+      await expectRefused(t, DATA_TABLES, text(http().post('/api/organizations').set('x-api-key', staffReadOnlyKey).set('x-audit-actor', 'x')), 403, 'API_KEY_READ_ONLY_ERROR');
+      await expectRefused(t, DATA_TABLES, text(world.outsider.agent.post(`/api/entities/${world.entityId}/books`)), 404, 'ENTITY_NOT_FOUND_ERROR');
+      await expectRefused(t, DATA_TABLES, text(world.clientMember.agent.post(`/api/entities/${world.entityId}/books`)), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+    });
+
     it('takes application/json with or without a charset; an empty body of any type is no body; GET ignores a body', async () => {
       expect((await staff.post('/api/organizations').set('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ name: `Charset ${randomUUID()}` }))).status).toBe(201);
       expect((await staff.post('/api/organizations').set('content-type', 'Application/JSON').send(JSON.stringify({ name: `Case ${randomUUID()}` }))).status).toBe(201);

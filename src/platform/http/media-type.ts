@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { DomainError } from '../../../libs/shared-kernel/src';
 
 /** The request carries body bytes (an empty body, `Content-Length: 0`, is none). */
@@ -11,19 +12,16 @@ function hasBody(request: Request): boolean {
  * Request bodies are JSON. A body that no parser read (it is not `application/json`: text, a
  * form, none named) is refused with 415 UNSUPPORTED_MEDIA_TYPE_ERROR and writes nothing, rather
  * than reaching the route as an empty body and being answered as if its fields were missing.
- * Runs after the body parsers: a route that takes another media type registers its parser first.
- * GET and HEAD ignore a body.
+ * The last global guard: the caller's access is judged first. GET and HEAD ignore a body.
  */
-export function jsonBodiesOnlyMiddleware(request: Request, _response: Response, next: NextFunction): void {
-  // A parser that read the body set `request.body` (body-parser leaves it undefined otherwise).
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body !== undefined || !hasBody(request)) {
-    next();
-    return;
+@Injectable()
+export class JsonBodyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    // A parser that read the body set `request.body` (body-parser leaves it undefined otherwise).
+    if (request.method === 'GET' || request.method === 'HEAD' || request.body !== undefined || !hasBody(request)) return true;
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'Request bodies must be JSON, sent with content-type application/json', {
+      contentType: request.headers['content-type'] ?? null,
+    });
   }
-  const contentType = request.headers['content-type'] ?? null;
-  next(
-    new DomainError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'Request bodies must be JSON, sent with content-type application/json', {
-      contentType,
-    }),
-  );
 }
