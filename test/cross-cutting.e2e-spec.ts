@@ -257,6 +257,45 @@ describe('cross-cutting rules on every route', () => {
     }
   });
 
+  it('takes text up to its documented length and refuses one character more with 400 VALIDATION_ERROR naming the field, writing nothing', async () => {
+    const entityId = await freshEntity(world);
+    const entity = `/api/entities/${entityId}`;
+    const cash = await createLedgerAccount(staff, entityId, { code: '1101', type: 'asset', tracking: 'balance' });
+    const sales = await createLedgerAccount(staff, entityId, { code: '4101', type: 'income', tracking: 'balance' });
+    const dimensionId = (await staff.post(`${entity}/dimensions`).send({ id: randomUUID(), name: 'Dim' }).expect(201)).body.id;
+    let n = 0;
+    const text = (length: number) => `${++n}`.padEnd(length, 'x');
+    const entry = (override: Record<string, unknown>, line: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      entryDate: '2020-01-02',
+      memo: 'm',
+      newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 1, ...line }, { side: 'credit', ledgerAccountId: sales, amount: 1 }],
+      ...override,
+    });
+    const cases: Array<[string, number, string, (value: string) => Record<string, unknown>]> = [
+      ['/api/organizations', 200, 'name', (name) => ({ name })],
+      ['/api/entities', 200, 'name', (name) => ({ id: randomUUID(), name, country: 'CL', taxId: '76.086.428-5', currency: 'CLP', organizationId: world.organizationId })],
+      ['/api/auth/api-keys', 200, 'name', (name) => ({ name })],
+      ['/api/onboarding/users', 200, 'name', (name) => ({ id: randomUUID(), email: `${randomUUID()}@example.test`, name, role: 'client' })],
+      [`${entity}/books`, 200, 'name', (name) => ({ id: randomUUID(), name })],
+      [`${entity}/dimensions`, 200, 'name', (name) => ({ id: randomUUID(), name })],
+      [`${entity}/dimensions/${dimensionId}/values`, 50, 'code', (code) => ({ id: randomUUID(), code, name: 'v' })],
+      [`${entity}/ledger/accounts`, 200, 'name', (name) => ({ id: randomUUID(), name, code: text(8), type: 'asset', tracking: 'balance' })],
+      [`${entity}/ledger/accounts`, 50, 'code', (code) => ({ id: randomUUID(), name: 'a', code, type: 'asset', tracking: 'balance' })],
+      [`${entity}/partners`, 200, 'name', (name) => ({ id: randomUUID(), name, type: 'company', country: 'AR', taxId: text(10) })],
+      [`${entity}/partners`, 50, 'taxId', (taxId) => ({ id: randomUUID(), name: 'p', type: 'company', country: 'AR', taxId })],
+      [`${entity}/ledger/entries`, 1000, 'memo', (memo) => entry({ memo })],
+      [`${entity}/ledger/entries`, 10_000, 'notes', (notes) => entry({ notes })],
+      [`${entity}/ledger/entries`, 1000, 'newLedgerEntryLines[0].description', (description) => entry({}, { description })],
+    ];
+    for (const [path, limit, field, body] of cases) {
+      const taken = await staff.post(path).send(body(text(limit)));
+      expect({ path, field, status: taken.status }).toEqual({ path, field, status: 201 });
+      const res = await expectRefused(t, DATA_TABLES, staff.post(path).send(body(text(limit + 1))), 400, 'VALIDATION_ERROR');
+      expect({ path, field, at: res.body.params.errors.map((e: { path: string }) => e.path) }).toEqual({ path, field, at: [field] });
+    }
+  });
+
   it('reports each validation problem once (a name that is not a string is not also an invalid name)', async () => {
     const res = await expectRefused(t, DATA_TABLES, staff.post('/api/organizations').send({ name: 42 }), 400, 'VALIDATION_ERROR');
     expect(res.body.params.errors).toEqual([{ path: 'name', message: 'name must be a string' }]);
