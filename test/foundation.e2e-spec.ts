@@ -180,6 +180,13 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       expect(JSON.parse(body)).toEqual({ requestId, statusCode: 400, code: 'MALFORMED_REQUEST_ERROR', message: expect.any(String), params: {} });
     });
 
+    it('answers a compressed body that does not decompress with 400 VALIDATION_ERROR, not a 500', async () => {
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').set('content-encoding', encoding).send(Buffer.from('not compressed'));
+        expect({ encoding, status: res.status, code: res.body.code, keys: Object.keys(res.body).sort() }).toEqual({ encoding, status: 400, code: 'VALIDATION_ERROR', keys: ENVELOPE_KEYS });
+      }
+    });
+
     it('answers every error as JSON', async () => {
       const res = await t.http.get('/api/does-not-exist');
       expect(res.headers['content-type']).toMatch(/application\/json/);
