@@ -267,6 +267,23 @@ describe('text input', () => {
     expect([ok.status, ok.body.memo]).toEqual([201, 'a😀b']);
   });
 
+  it('refuses property names of Object.prototype (__proto__, constructor...) in a body or a query with 400 VALIDATION_ERROR naming them', async () => {
+    // The unknown-property check looks names up in a plain object, where these are always found.
+    for (const [name, json] of [
+      ['__proto__', '{"memo":"m","lines":[{"amount":1}],"__proto__":{"isAdmin":true}}'],
+      ['constructor', '{"memo":"m","lines":[{"amount":1}],"constructor":{"prototype":{"isAdmin":true}}}'],
+      ['lines[0].hasOwnProperty', '{"memo":"m","lines":[{"amount":1,"hasOwnProperty":1}]}'],
+    ]) {
+      const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(json);
+      expect({ name, status: res.status, code: res.body.code, paths: res.body.params?.errors?.map((e: { path: string }) => e.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: [name] });
+    }
+    const staff = await signInStaff(t);
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const res = await staff.get('/api/organizations/00000000-0000-4000-8000-000000000000/audit-trail').query(`${name}=1`);
+      expect({ name, status: res.status, code: res.body.code, paths: res.body.params?.errors?.map((e: { path: string }) => e.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: [name] });
+    }
+  });
+
   it('refuses input nested deeper than the validators can walk with 400 VALIDATION_ERROR, not a stack overflow', async () => {
     const deep = `{"memo":${'['.repeat(100_000)}${']'.repeat(100_000)},"lines":[{"amount":1}]}`;
     const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(deep);
