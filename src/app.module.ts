@@ -29,6 +29,7 @@ import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { JsonBodyGuard } from './platform/http/media-type';
 import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
 import { createValidationPipe } from './platform/http/validation';
@@ -77,7 +78,8 @@ export class AppModule {
       controllers: options.extraControllers ?? [],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // The global guards, in this order (ARCHITECTURE "The request path"; TenantGuard last).
+        // The global guards, in this order (ARCHITECTURE "The request path"; TenantGuard last of the
+        // access rules, then the media type of the body).
         { provide: APP_GUARD, useClass: AuthSurfaceGuard },
         { provide: APP_GUARD, useClass: AuthenticationGuard },
         { provide: APP_GUARD, useClass: StaffOnlyGuard },
@@ -85,6 +87,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AuditActorGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         { provide: APP_PIPE, useClass: TextInputPipe },
         { provide: APP_PIPE, useClass: UuidParamsPipe },

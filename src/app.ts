@@ -6,6 +6,7 @@ import { SessionMiddleware } from './modules/identity/infrastructure/http/sessio
 import type { RuntimeConfig } from './platform/config/app-config';
 import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
+import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
 
@@ -21,6 +22,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  answerClientErrorsWithEnvelope(app.getHttpServer());
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware);
   app.use(authSurfaceMiddleware);

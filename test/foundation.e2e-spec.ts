@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -154,6 +156,37 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       expect(res.text).not.toContain('at ');
     });
 
+    it('answers headers over 16 KB with 431 HEADERS_TOO_LARGE_ERROR in the envelope and an x-request-id (Node refuses them before Express)', async () => {
+      const res = await t.http.get('/api/health').set('x-audit-reason', 'x'.repeat(20_000));
+      expect(res.status).toBe(431);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 431, code: 'HEADERS_TOO_LARGE_ERROR', message: expect.any(String), params: {} });
+    });
+
+    it('answers a request that is not HTTP with 400 MALFORMED_REQUEST_ERROR in the envelope', async () => {
+      const server = t.app.getHttpServer();
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+        socket.on('data', (chunk) => (received += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(received));
+      });
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      const requestId = /\r\nx-request-id: ([0-9a-f-]{36})\r\n/.exec(head)?.[1];
+      expect(JSON.parse(body)).toEqual({ requestId, statusCode: 400, code: 'MALFORMED_REQUEST_ERROR', message: expect.any(String), params: {} });
+    });
+
+    it('answers a compressed body that does not decompress with 400 VALIDATION_ERROR, not a 500', async () => {
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').set('content-encoding', encoding).send(Buffer.from('not compressed'));
+        expect({ encoding, status: res.status, code: res.body.code, keys: Object.keys(res.body).sort() }).toEqual({ encoding, status: 400, code: 'VALIDATION_ERROR', keys: ENVELOPE_KEYS });
+      }
+    });
+
     it('answers every error as JSON', async () => {
       const res = await t.http.get('/api/does-not-exist');
       expect(res.headers['content-type']).toMatch(/application\/json/);
@@ -232,6 +265,23 @@ describe('text input', () => {
     // A well-formed pair (an emoji) is text like any other.
     const ok = await t.http.post('/api/test-probe/echo').send({ memo: 'a\ud83d\ude00b', lines: [{ amount: 1 }] });
     expect([ok.status, ok.body.memo]).toEqual([201, 'a😀b']);
+  });
+
+  it('refuses property names of Object.prototype (__proto__, constructor...) in a body or a query with 400 VALIDATION_ERROR naming them', async () => {
+    // The unknown-property check looks names up in a plain object, where these are always found.
+    for (const [name, json] of [
+      ['__proto__', '{"memo":"m","lines":[{"amount":1}],"__proto__":{"isAdmin":true}}'],
+      ['constructor', '{"memo":"m","lines":[{"amount":1}],"constructor":{"prototype":{"isAdmin":true}}}'],
+      ['lines[0].hasOwnProperty', '{"memo":"m","lines":[{"amount":1,"hasOwnProperty":1}]}'],
+    ]) {
+      const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(json);
+      expect({ name, status: res.status, code: res.body.code, paths: res.body.params?.errors?.map((e: { path: string }) => e.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: [name] });
+    }
+    const staff = await signInStaff(t);
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const res = await staff.get('/api/organizations/00000000-0000-4000-8000-000000000000/audit-trail').query(`${name}=1`);
+      expect({ name, status: res.status, code: res.body.code, paths: res.body.params?.errors?.map((e: { path: string }) => e.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: [name] });
+    }
   });
 
   it('refuses input nested deeper than the validators can walk with 400 VALIDATION_ERROR, not a stack overflow', async () => {

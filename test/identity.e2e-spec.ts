@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
-import { countRows, tableFingerprint } from './harness/db-checks';
+import { countRows, expectRefused, tableFingerprint } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -403,6 +403,16 @@ describe('identity and access', () => {
         expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
       }
       expect(await countRows(t, 'api_keys')).toBe(before);
+    });
+
+    it('takes expiresAt as a date-time with an offset only: any other ISO 8601 form is 400 VALIDATION_ERROR (never a 500) and writes nothing', async () => {
+      const staff = await signInStaff(t);
+      for (const expiresAt of ['2030-01-01', '2030-01-01T10:00:00', '2030-W01', '2030-001', '20300101T100000Z', '+275760-09-13T00:00:00Z']) {
+        const res = await expectRefused(t, ['api_keys', 'audit_trail'], staff.post('/api/auth/api-keys').send({ name: 'x', expiresAt }), 400, 'VALIDATION_ERROR');
+        expect({ expiresAt, errors: res.body.params.errors }).toEqual({ expiresAt, errors: [{ path: 'expiresAt', message: expect.stringContaining('offset') }] });
+      }
+      const res = await staff.post('/api/auth/api-keys').send({ name: 'x', expiresAt: '2030-01-01T00:00:00+02:00' });
+      expect([res.status, res.body.expiresAt]).toEqual([201, '2029-12-31T22:00:00.000Z']);
     });
 
     it('scopes a key to an Entity its owner can reach, else 404 ENTITY_NOT_FOUND_ERROR', async () => {

@@ -11,15 +11,20 @@ export interface ErrorResponse {
   headers?: Record<string, string>;
 }
 
-/** Errors raised by body-parser carry a `type` and a status. */
+/**
+ * Errors raised by body-parser carry a status and, mostly, a `type`; a body it could not decode
+ * (corrupt gzip or brotli data) is the decoder's error with only the status and `expose` that
+ * http-errors gives every client error.
+ */
 interface BodyParserError {
-  type: string;
+  type?: string;
   status: number;
+  expose?: boolean;
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' &&
-    typeof (error as BodyParserError).status === 'number';
+  if (typeof error !== 'object' || error === null || typeof (error as BodyParserError).status !== 'number') return false;
+  return typeof (error as BodyParserError).type === 'string' || (error as BodyParserError).expose === true;
 }
 
 function envelope(code: string, message: string, params: Record<string, unknown> = {}): ErrorResponse {

@@ -36,6 +36,9 @@ function inputProblems(root: unknown, rootPath: string): ValidationIssue[] {
       const itemPath = path ? `${path}.${key}` : key;
       const keyProblem = textProblem(key);
       if (keyProblem) found.push({ path: itemPath, message: `property name ${keyProblem}` });
+      // `__proto__`, `constructor`, `hasOwnProperty`...: no input names these, and the validator's
+      // unknown-property check (D2), which looks names up in a plain object, would let them pass.
+      else if (key in Object.prototype) found.push({ path: itemPath, message: `property ${key} should not exist` });
       else pending.push({ value: item, path: itemPath, depth: depth + 1 });
     }
   }
@@ -44,8 +47,9 @@ function inputProblems(root: unknown, rootPath: string): ValidationIssue[] {
 
 /**
  * Every body, query and path parameter, before any validator sees it: strings PostgreSQL text
- * cannot hold as sent (U+0000, lone surrogates) and input nested beyond MAX_INPUT_DEPTH are a 400
- * VALIDATION_ERROR, never a query error or a stack overflow (500).
+ * cannot hold as sent (U+0000, lone surrogates), input nested beyond MAX_INPUT_DEPTH and property
+ * names of Object.prototype are a 400 VALIDATION_ERROR, never a query error or a stack overflow
+ * (500), nor a property that slips past the unknown-property check.
  */
 @Injectable()
 export class TextInputPipe implements PipeTransform {

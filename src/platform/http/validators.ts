@@ -15,6 +15,17 @@ export function IsIsoDate(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/**
+ * A timestamp: a date-time with an explicit offset (`Z` or ±HH:MM; isIsoDateTime). A date alone,
+ * or a date-time without an offset (whose instant would depend on the server's time zone), is not.
+ */
+export function IsIsoDateTime(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isIsoDateTime', validator: { validate: isIsoDateTime, defaultMessage: () => '$property must be an ISO date-time with an offset (Z or ±HH:MM)' } },
+    options,
+  );
+}
+
 /** A calendar date (IsIsoDate) or a date-time with an offset (isIsoDateTime). */
 export function IsIsoDateOrDateTime(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(

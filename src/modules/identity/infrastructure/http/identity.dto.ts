@@ -6,7 +6,6 @@ import {
   IsArray,
   IsEmail,
   IsIn,
-  IsISO8601,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -27,7 +26,7 @@ import type {
   SetPasswordLink,
   SignInResponse,
 } from '../../../../../libs/contracts/src';
-import { NotBlank } from '../../../../platform/http/validators';
+import { IsIsoDateTime, NotBlank } from '../../../../platform/http/validators';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/user';
 
 export class SignInBody {
@@ -93,7 +92,7 @@ export class MintApiKeyBody {
 
   @ApiPropertyOptional({ format: 'date-time', nullable: true, description: 'Unbounded when absent' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsIsoDateTime()
   expiresAt?: string | null;
 
   @ApiPropertyOptional({ type: ReadPermissions, nullable: true, description: 'Absent: full access of the owner; `{ "erp": ["read"] }`: read-only' })

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/commo
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
+import { NoBody } from '../../../../platform/http/validation';
 import { BooksService } from '../../application/books.service';
 import { DimensionsService } from '../../application/dimensions.service';
 import { validationError } from '../../domain/ledger-errors';
@@ -79,7 +80,7 @@ export class DimensionsController {
   @ApiOkResponse({ type: DimensionResponse, description: 'The deleted Dimension' })
   @ApiNotFoundResponse({ description: 'DIMENSION_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'DIMENSION_HAS_VALUES_ERROR' })
-  async delete(@Param('entityId') entityId: string, @Param('dimensionId') dimensionId: string): Promise<DimensionResponse> {
+  async delete(@Param('entityId') entityId: string, @Param('dimensionId') dimensionId: string, @NoBody() _body: unknown): Promise<DimensionResponse> {
     return presentDimension(await this.dimensions.delete(entityId, dimensionId));
   }
 
@@ -127,6 +128,7 @@ export class DimensionsController {
     @Param('entityId') entityId: string,
     @Param('dimensionId') dimensionId: string,
     @Param('dimensionValueId') valueId: string,
+    @NoBody() _body: unknown,
   ): Promise<DimensionValueResponse> {
     return presentValue(await this.dimensions.deleteValue(entityId, dimensionId, valueId));
   }

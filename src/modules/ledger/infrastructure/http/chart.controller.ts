@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotF
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Authenticated } from '../../../../platform/auth/decorators';
+import { NoBody } from '../../../../platform/http/validation';
 import { ChartService } from '../../application/chart.service';
 import { templateSummaries } from '../../application/chart-templates';
 import { validationError } from '../../domain/ledger-errors';
@@ -110,7 +111,7 @@ export class ChartController {
   @ApiOkResponse({ type: DeletedAccountResponse, description: '`{ deletedAccountId }`' })
   @ApiNotFoundResponse({ description: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_ACCOUNT_IN_USE_ERROR (params.blockedBy: entries, bank_account or default_purchase_account)' })
-  async deleteAccount(@Param('entityId') entityId: string, @Param('accountId') accountId: string): Promise<DeletedAccountResponse> {
+  async deleteAccount(@Param('entityId') entityId: string, @Param('accountId') accountId: string, @NoBody() _body: unknown): Promise<DeletedAccountResponse> {
     await this.chart.deleteAccount(entityId, accountId);
     return { deletedAccountId: accountId };
   }

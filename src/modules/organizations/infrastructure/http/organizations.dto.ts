@@ -10,7 +10,8 @@ class OrganizationNameRule implements ValidatorConstraintInterface {
   private problem: string | null = null;
 
   validate(value: unknown): boolean {
-    this.problem = typeof value === 'string' ? organizationNameProblem(value) : 'name must be a string';
+    // A value that is not a string is IsString's to report (once, not twice).
+    this.problem = typeof value === 'string' ? organizationNameProblem(value) : null;
     return this.problem === null;
   }
 

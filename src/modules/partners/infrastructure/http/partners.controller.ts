@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotF
 import { DomainError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
+import { NoBody } from '../../../../platform/http/validation';
 import { PartnersService } from '../../application/partners.service';
 import type { Partner } from '../../domain/partner';
 import { CreatePartnerBody, PartnerPageQuery, PartnerPageResponse, PartnerResponse, UpdatePartnerBody } from './partners.dto';
@@ -79,7 +80,7 @@ export class PartnersController {
   @ApiOkResponse({ type: PartnerResponse, description: 'The deleted partner' })
   @ApiNotFoundResponse({ description: 'PARTNER_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'PARTNER_IN_USE_ERROR: ledger lines or invoices name it' })
-  async delete(@Param('entityId') entityId: string, @Param('partnerId') partnerId: string): Promise<PartnerResponse> {
+  async delete(@Param('entityId') entityId: string, @Param('partnerId') partnerId: string, @NoBody() _body: unknown): Promise<PartnerResponse> {
     return present(await this.partners.delete(entityId, partnerId));
   }
 }
