@@ -148,13 +148,13 @@ describe('cross-cutting rules on every route', () => {
   });
 
   describe('request bodies are JSON', () => {
-    it('refuses a body that is not application/json on every mutating route with 415 UNSUPPORTED_MEDIA_TYPE_ERROR, writing nothing', async () => {
+    it('refuses a body that is not application/json on every mutating route with 400 MALFORMED_JSON_ERROR, writing nothing', async () => {
       const failures: string[] = [];
       const check = checker(failures);
       const before = await tableFingerprint(t, DATA_TABLES);
       for (const route of routes.filter(isWrite)) {
         // The JSON a client meant, under a type that says otherwise: never read as an empty body.
-        await check(route, 'staff, text/plain', send(staff, route).set('content-type', 'text/plain').send('{"name":"x"}'), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+        await check(route, 'staff, text/plain', send(staff, route).set('content-type', 'text/plain').send('{"name":"x"}'), 400, 'MALFORMED_JSON_ERROR');
       }
       expect(failures).toEqual([]);
       expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
@@ -168,12 +168,12 @@ describe('cross-cutting rules on every route', () => {
         ['application/xml', '<name>Xml Org</name>'],
         ['application/merge-patch+json', '{"name":"Merge Org"}'],
       ]) {
-        const res = await expectRefused(t, DATA_TABLES, org().set('content-type', type).send(body), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
-        expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', message: expect.any(String), params: { contentType: type } });
+        const res = await expectRefused(t, DATA_TABLES, org().set('content-type', type).send(body), 400, 'MALFORMED_JSON_ERROR');
+        expect(res.body).toEqual({ requestId: res.headers['x-request-id'], statusCode: 400, code: 'MALFORMED_JSON_ERROR', message: expect.any(String), params: { contentType: type } });
       }
       const untyped = org().send(Buffer.from('{"name":"Untyped Org"}'));
       untyped.unset('content-type');
-      const res = await expectRefused(t, DATA_TABLES, untyped, 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+      const res = await expectRefused(t, DATA_TABLES, untyped, 400, 'MALFORMED_JSON_ERROR');
       expect(res.body.params).toEqual({ contentType: null });
     });
 
@@ -183,7 +183,7 @@ describe('cross-cutting rules on every route', () => {
       await expectRefused(t, DATA_TABLES, text(http().post('/api/organizations')), 401, 'UNAUTHENTICATED_ERROR');
       await expectRefused(t, DATA_TABLES, text(http().post('/api/organizations').set('x-api-key', staffReadOnlyKey).set('x-audit-actor', 'x')), 403, 'API_KEY_READ_ONLY_ERROR');
       await expectRefused(t, DATA_TABLES, text(world.outsider.agent.post(`/api/entities/${world.entityId}/books`)), 404, 'ENTITY_NOT_FOUND_ERROR');
-      await expectRefused(t, DATA_TABLES, text(world.clientMember.agent.post(`/api/entities/${world.entityId}/books`)), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+      await expectRefused(t, DATA_TABLES, text(world.clientMember.agent.post(`/api/entities/${world.entityId}/books`)), 400, 'MALFORMED_JSON_ERROR');
     });
 
     it('takes application/json with or without a charset; an empty body of any type is no body; GET ignores a body', async () => {

@@ -53,7 +53,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
         return envelope('PAYLOAD_TOO_LARGE_ERROR', 'The request body is larger than the limit of 1 MB');
       case 'charset.unsupported':
       case 'encoding.unsupported':
-        return envelope('UNSUPPORTED_MEDIA_TYPE_ERROR', 'The request body encoding is not supported');
+        return envelope('MALFORMED_JSON_ERROR', 'The request body is not JSON: JSON is sent in UTF-8');
       default:
         if (error.status >= 400 && error.status < 500) {
           return envelope('VALIDATION_ERROR', 'The request body could not be read', { errors: [] });

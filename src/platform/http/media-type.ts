@@ -10,8 +10,9 @@ function hasBody(request: Request): boolean {
 
 /**
  * Request bodies are JSON. A body that no parser read (it is not `application/json`: text, a
- * form, none named) is refused with 415 UNSUPPORTED_MEDIA_TYPE_ERROR and writes nothing, rather
- * than reaching the route as an empty body and being answered as if its fields were missing.
+ * form, none named) is not a JSON body: 400 MALFORMED_JSON_ERROR (the spec's statuses have no
+ * 415), writing nothing, rather than reaching the route as an empty body and being answered as if
+ * its fields were missing.
  * The last global guard: the caller's access is judged first. GET and HEAD ignore a body.
  */
 @Injectable()
@@ -20,7 +21,7 @@ export class JsonBodyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     // A parser that read the body set `request.body` (body-parser leaves it undefined otherwise).
     if (request.method === 'GET' || request.method === 'HEAD' || request.body !== undefined || !hasBody(request)) return true;
-    throw new DomainError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'Request bodies must be JSON, sent with content-type application/json', {
+    throw new DomainError('MALFORMED_JSON_ERROR', 'The request body is not JSON: send it with content-type application/json', {
       contentType: request.headers['content-type'] ?? null,
     });
   }
