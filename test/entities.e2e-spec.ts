@@ -129,6 +129,8 @@ describe('Entities', () => {
       ['an unknown country', { country: 'XX' }, 'country'],
       ['a lower-case country', { country: 'cl' }, 'country'],
       ['an unknown currency', { currency: 'XXY' }, 'currency'],
+      ['the ISO code for no currency', { currency: 'XXX' }, 'currency'],
+      ['gold', { currency: 'XAU' }, 'currency'],
     ])('refuses %s with 400 VALIDATION_ERROR', async (_label, change, path) => {
       const res = await refused(staff.post('/api/entities').send(body({ organizationId, ...change })), 400, 'VALIDATION_ERROR');
       expect(res.body.params.errors[0].path).toBe(path);

@@ -240,6 +240,13 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       expect(byCode.get('CLP')).toEqual({ code: 'CLP', name: 'Chilean Peso', minorUnits: 0 });
       expect(byCode.get('USD')).toMatchObject({ minorUnits: 2 });
       expect(byCode.get('CLF')).toMatchObject({ minorUnits: 4 });
+      expect(byCode.get('XDR')).toMatchObject({ code: 'XDR' });
+    });
+
+    it('leaves out the ISO 4217 codes that are not money: metals, bond units, testing, no currency', async () => {
+      const res = await (await signInStaff(t)).get('/api/currencies');
+      const codes = res.body.map((c: { code: string }) => c.code);
+      for (const code of ['XAU', 'XAG', 'XPT', 'XPD', 'XBA', 'XBD', 'XTS', 'XXX']) expect(codes).not.toContain(code);
     });
   });
 });

@@ -3,6 +3,16 @@ import * as currencyCodes from 'currency-codes';
 import * as isoCountries from 'i18n-iso-countries';
 import type { Country, Currency } from '../../../../libs/contracts/src';
 
+/**
+ * ISO 4217 also codes what no set of books is kept in: precious metals (XAU, XAG, XPT, XPD),
+ * European bond-market units (XBA-XBD), the testing code (XTS) and "no currency" (XXX). The
+ * package files each under a pseudo-country of its own ("Zz.."); real money has real countries
+ * (the IMF's XDR and the CFA francs included).
+ */
+function isMoney(currency: { countries: string[] }): boolean {
+  return !currency.countries.every((country) => country.startsWith('Zz'));
+}
+
 /** ISO 3166-1 countries and ISO 4217 currencies, from maintained packages. */
 @Injectable()
 export class ReferenceDataService {
@@ -11,6 +21,7 @@ export class ReferenceDataService {
     .sort((a, b) => a.code.localeCompare(b.code));
 
   private readonly currencies: readonly Currency[] = currencyCodes.data
+    .filter(isMoney)
     .map((currency) => ({ code: currency.code, name: currency.currency, minorUnits: currency.digits }))
     .sort((a, b) => a.code.localeCompare(b.code));
 
