@@ -1267,10 +1267,18 @@ describe('ledger entries and lines', () => {
     }
 
     describe.each(RECORDS)('a $kind deleted', (record) => {
-      it.each(['entries', 'scheduled-entries'])(
-        `while a posting (POST %s) naming it waits: the delete commits, the posting is judged afresh, 404 ${record.notFound}, writing nothing`,
-        async (route) => {
+      it.each([
+        ['entries', 'read afresh'],
+        ['entries', 'remembered from a refused posting'],
+        ['scheduled-entries', 'read afresh'],
+      ])(
+        `while a posting (POST %s, its facts %s) naming it waits: the delete commits, the posting is judged afresh, 404 ${record.notFound}, writing nothing`,
+        async (route, facts) => {
           const n = await setUpNamed();
+          if (facts !== 'read afresh') {
+            const future = naming(n, '2026-06-20');
+            await expectRefused(t, ['ledger_entries', 'audit_trail'], staff.post(`${base(n.b.entityId)}/entries`).send(future), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR');
+          }
           const body = naming(n, route === 'entries' ? '2026-06-10' : '2026-07-01');
           let deleted: import('supertest').Response | undefined;
           const res = await whileRowLocked(t, AT_THE_ENTITY, [n.b.entityId], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
