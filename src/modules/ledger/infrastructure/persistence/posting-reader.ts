@@ -34,8 +34,9 @@ export function postingFactsJson(accounts: number, partners: number, values: num
 }
 
 /**
- * The Entity row `e` share-locked, before anything the facts read is locked: every writer that
- * locks both takes the Entity first (the line routes read the posting terms FOR SHARE first).
+ * The Entity row `e`, share-locked before the facts (postingFactsJson with `hold`) lock what the
+ * lines name: the order the line routes take them in too (the posting terms first). A posting
+ * held at the Entity row (a lock date being moved) has locked nothing it names yet.
  */
 export const SHARE_LOCKED_ENTITY = (entityId: string) => `(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = ${entityId} FOR SHARE) e`;
 
