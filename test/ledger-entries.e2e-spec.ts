@@ -4,7 +4,7 @@ import { EntryLifecycleHooks } from '../src/modules/ledger/application/entry-hoo
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
-import { countRows, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
+import { countRows, expectAudited, expectRefused, lockWaiters, sendNow, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, bootstrapStaffId, createWorldApp, freshEntity, mintKey, World } from './harness/world';
 
@@ -1173,6 +1173,269 @@ describe('ledger entries and lines', () => {
       await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Cliente Norte', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
       const entry = await post(withPartner(), b);
       expect(entry.lines[0].partnerId).toBe(partnerId);
+    });
+  });
+
+  /**
+   * A posting (and a line or scheduled-entry change) and a write of a record it names (a delete,
+   * an account's type or tracking) queue on that record's row: the one sent second waits, then is
+   * judged on what the first committed. The posting is held mid-statement by a row lock of the
+   * test's own: at the Entity row (before it reads what it names under lock) or at a monthly total
+   * (after it has, with its lines written).
+   */
+  describe('postings and the writes of the records they name, at the same time', () => {
+    interface Named {
+      b: Books;
+      spare: string;
+      partnerId: string;
+      dimensionId: string;
+      valueId: string;
+    }
+
+    async function setUpNamed(): Promise<Named> {
+      const b = await setUpBooks(await freshEntity(world));
+      const spare = randomUUID();
+      await staff.post(`${base(b.entityId)}/accounts`).send({ id: spare, name: 'Gastos varios', code: '5109', type: 'operating_expense', tracking: 'balance', subtype: null }).expect(201);
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${b.entityId}/partners`).send({ id: partnerId, name: 'Proveedor Sur', type: 'company', country: 'CL', taxId: '11.111.111-1' }).expect(201);
+      const [dimensionId, valueId] = [randomUUID(), randomUUID()];
+      await staff.post(`/api/entities/${b.entityId}/dimensions`).send({ id: dimensionId, name: 'CC' }).expect(201);
+      await staff.post(`/api/entities/${b.entityId}/dimensions/${dimensionId}/values`).send({ id: valueId, code: 'SCL', name: 'Santiago' }).expect(201);
+      return { b, spare, partnerId, dimensionId, valueId };
+    }
+
+    /** Lines naming the spare account, the partner and the Dimension Value (none of them named before). */
+    const namingLines = (n: Named, amount = 10) => [
+      { side: 'debit', ledgerAccountId: n.spare, amount, partnerId: n.partnerId, dimensionValueIds: [n.valueId] },
+      { side: 'credit', ledgerAccountId: n.b.bank, amount },
+    ];
+    const naming = (n: Named, entryDate = '2026-06-10') => ({ id: randomUUID(), entryDate, memo: 'Gasto', newLedgerEntryLines: namingLines(n) });
+
+    const RECORDS = [
+      {
+        kind: 'ledger account',
+        path: (n: Named) => `${base(n.b.entityId)}/accounts/${n.spare}`,
+        exists: (n: Named) => countRows(t, 'ledger_accounts', 'id = $1', [n.spare]),
+        notFound: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
+        inUse: 'LEDGER_ACCOUNT_IN_USE_ERROR',
+      },
+      {
+        kind: 'partner',
+        path: (n: Named) => `/api/entities/${n.b.entityId}/partners/${n.partnerId}`,
+        exists: (n: Named) => countRows(t, 'partners', 'id = $1', [n.partnerId]),
+        notFound: 'PARTNER_NOT_FOUND_ERROR',
+        inUse: 'PARTNER_IN_USE_ERROR',
+      },
+      {
+        kind: 'Dimension Value',
+        path: (n: Named) => `/api/entities/${n.b.entityId}/dimensions/${n.dimensionId}/values/${n.valueId}`,
+        exists: (n: Named) => countRows(t, 'dimension_values', 'id = $1', [n.valueId]),
+        notFound: 'DIMENSION_VALUE_NOT_FOUND_ERROR',
+        inUse: 'DIMENSION_VALUE_IN_USE_ERROR',
+      },
+    ] as const;
+
+    /** Holds the Entity row against its share lock: a posting stops there, before it reads what it names under lock. */
+    const AT_THE_ENTITY = 'SELECT 1 FROM entities WHERE id = $1 FOR NO KEY UPDATE';
+
+    /**
+     * Holds the monthly total the posting of `entryId` will add its bank line to (its slot is the
+     * last byte of the entry id): the posting stops there, its lines written.
+     */
+    async function atTheBankTotal(n: Named, entryId: string): Promise<[string, unknown[]]> {
+      const key = [n.b.entityId, n.b.bank, '00000000-0000-0000-0000-000000000000', '2026-06-01', parseInt(entryId.slice(-2), 16) % 32];
+      await t.sql(
+        `INSERT INTO ledger_account_monthly_totals (entity_id, account_id, book_key, month, slot, debit, credit, line_count) VALUES ($1, $2, $3, $4, $5, 0, 0, 0)`,
+        key,
+      );
+      return [`SELECT 1 FROM ledger_account_monthly_totals WHERE entity_id = $1 AND account_id = $2 AND book_key = $3 AND month = $4 AND slot = $5 FOR UPDATE`, key];
+    }
+
+    async function expectLedgerWhole(entityId: string): Promise<void> {
+      const [sums] = await t.sql<{ debit: string | null; credit: string | null }>(
+        `SELECT sum(amount) FILTER (WHERE side = 'debit')::text AS debit, sum(amount) FILTER (WHERE side = 'credit')::text AS credit FROM ledger_lines WHERE entity_id = $1`,
+        [entityId],
+      );
+      expect(sums.debit).toBe(sums.credit);
+      await expectMonthlyTotalsMatchLines(t, entityId);
+    }
+
+    async function expectNotWritten(entryId: string): Promise<void> {
+      expect(await countRows(t, 'ledger_entries', 'id = $1', [entryId])).toBe(0);
+      expect(await countRows(t, 'ledger_lines', 'entry_id = $1', [entryId])).toBe(0);
+      expect(await countRows(t, 'audit_trail', 'resource_id = $1', [entryId])).toBe(0);
+    }
+
+    describe.each(RECORDS)('a $kind deleted', (record) => {
+      it.each([
+        ['entries', 'read afresh'],
+        ['entries', 'remembered from a refused posting'],
+        ['scheduled-entries', 'read afresh'],
+      ])(
+        `while a posting (POST %s, its facts %s) naming it waits: the delete commits, the posting is judged afresh, 404 ${record.notFound}, writing nothing`,
+        async (route, facts) => {
+          const n = await setUpNamed();
+          if (facts !== 'read afresh') {
+            const future = naming(n, '2026-06-20');
+            await expectRefused(t, ['ledger_entries', 'audit_trail'], staff.post(`${base(n.b.entityId)}/entries`).send(future), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR');
+          }
+          const body = naming(n, route === 'entries' ? '2026-06-10' : '2026-07-01');
+          let deleted: import('supertest').Response | undefined;
+          const res = await whileRowLocked(t, AT_THE_ENTITY, [n.b.entityId], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
+            deleted = await staff.delete(record.path(n));
+          });
+          expect([deleted!.status, res.status, res.body.code]).toEqual([200, 404, record.notFound]);
+          expect(await record.exists(n)).toBe(0);
+          await expectNotWritten(body.id);
+          await expectLedgerWhole(n.b.entityId);
+        },
+      );
+
+      it(`after a posting naming it has read it: the delete waits for the posting, then is refused with 409 ${record.inUse}`, async () => {
+        const n = await setUpNamed();
+        const body = naming(n);
+        const [lockSql, key] = await atTheBankTotal(n, body.id);
+        let deleting: ReturnType<typeof sendNow> | undefined;
+        const res = await whileRowLocked(t, lockSql, key, () => staff.post(`${base(n.b.entityId)}/entries`).send(body), async () => {
+          deleting = sendNow(staff.delete(record.path(n)));
+          await waitUntil(async () => deleting!.answered() || (await lockWaiters(t)) >= 2);
+        });
+        const deleted = await deleting!.response;
+        expect([res.status, deleted.status, deleted.body.code]).toEqual([201, 409, record.inUse]);
+        expect(await record.exists(n)).toBe(1);
+        expect(await countRows(t, 'ledger_lines', 'entry_id = $1', [body.id])).toBe(2);
+        expect(await countRows(t, 'ledger_line_dimension_values', 'dimension_value_id = $1', [n.valueId])).toBe(1);
+        await expectLedgerWhole(n.b.entityId);
+      });
+    });
+
+    /** The routes that change what existing lines name, each naming one record the racing delete removes. */
+    const LINE_CHANGES = [
+      {
+        record: RECORDS[0],
+        route: 'PATCH lines/:lineId/account',
+        send: (n: Named, lineId: string) => staff.patch(`${base(n.b.entityId)}/lines/${lineId}/account`).send({ ledgerAccountId: n.spare }),
+      },
+      {
+        record: RECORDS[1],
+        route: 'PATCH lines/:lineId/partner',
+        send: (n: Named, lineId: string) => staff.patch(`${base(n.b.entityId)}/lines/${lineId}/partner`).send({ partnerId: n.partnerId }),
+      },
+      {
+        record: RECORDS[2],
+        route: 'PUT lines/:lineId/dimension-values',
+        send: (n: Named, lineId: string) => staff.put(`${base(n.b.entityId)}/lines/${lineId}/dimension-values`).send({ dimensionValueIds: [n.valueId] }),
+      },
+    ];
+
+    async function rentEntry(n: Named): Promise<{ id: string; lineId: string }> {
+      const entry = await post({ ...sale(n.b, 7), newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: n.b.rent, amount: 7 }, { side: 'credit', ledgerAccountId: n.b.bank, amount: 7 }] }, n.b);
+      return { id: entry.id, lineId: entry.lines[0].id };
+    }
+
+    const lineState = (lineId: string) =>
+      t.sql(
+        `SELECT l.account_id, l.partner_id, l.is_open_item, array(SELECT d.dimension_value_id FROM ledger_line_dimension_values d WHERE d.line_id = l.id) AS tags
+           FROM ledger_lines l WHERE l.id = $1`,
+        [lineId],
+      );
+
+    it.each(LINE_CHANGES)(
+      '$route that reads its $record.kind while a delete of it is committing: judged on the delete, 404, the line unchanged',
+      async ({ record, send }) => {
+        const n = await setUpNamed();
+        const { lineId } = await rentEntry(n);
+        const before = await lineState(lineId);
+        const audited = await countRows(t, 'audit_trail');
+        let changing: ReturnType<typeof sendNow> | undefined;
+        // The delete has written and waits for its audit row; the line change is sent then.
+        const deleted = await whileTableLocked(t, 'audit_trail', 1, () => staff.delete(record.path(n)), async () => {
+          changing = sendNow(send(n, lineId));
+          await waitUntil(async () => changing!.answered() || (await lockWaiters(t)) >= 2);
+        });
+        const changed = await changing!.response;
+        expect([deleted.status, changed.status, changed.body.code]).toEqual([200, 404, record.notFound]);
+        expect(await lineState(lineId)).toEqual(before);
+        expect(await countRows(t, 'audit_trail')).toBe(audited + 1); // the delete's
+        await expectLedgerWhole(n.b.entityId);
+      },
+    );
+
+    it.each(LINE_CHANGES)('$route that has named its $record.kind before a delete of it: the delete waits, then is refused as in use', async ({ record, send }) => {
+      const n = await setUpNamed();
+      const { lineId } = await rentEntry(n);
+      let deleting: ReturnType<typeof sendNow> | undefined;
+      // The line change has written and waits for its audit row; the delete is sent then.
+      const changed = await whileTableLocked(t, 'audit_trail', 1, () => send(n, lineId), async () => {
+        deleting = sendNow(staff.delete(record.path(n)));
+        await waitUntil(async () => deleting!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const deleted = await deleting!.response;
+      expect([changed.status, deleted.status, deleted.body.code]).toEqual([200, 409, record.inUse]);
+      expect(await record.exists(n)).toBe(1);
+      await expectLedgerWhole(n.b.entityId);
+    });
+
+    it.each(RECORDS)('PATCH scheduled-entries/:entryId naming a $kind while a delete of it is committing: judged on the delete, 404, the lines unchanged', async (record) => {
+      const n = await setUpNamed();
+      const scheduled = (await staff.post(`${base(n.b.entityId)}/scheduled-entries`).send({ ...sale(n.b, 7), entryDate: '2026-07-01' }).expect(201)).body;
+      const lines = () => t.sql('SELECT id, account_id, partner_id FROM ledger_lines WHERE entry_id = $1 ORDER BY line_no', [scheduled.id]);
+      const before = await lines();
+      let replacing: ReturnType<typeof sendNow> | undefined;
+      const deleted = await whileTableLocked(t, 'audit_trail', 1, () => staff.delete(record.path(n)), async () => {
+        replacing = sendNow(staff.patch(`${base(n.b.entityId)}/scheduled-entries/${scheduled.id}`).send({ entryDate: '2026-07-01', memo: 'Gasto', newLedgerEntryLines: namingLines(n) }));
+        await waitUntil(async () => replacing!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const replaced = await replacing!.response;
+      expect([deleted.status, replaced.status, replaced.body.code]).toEqual([200, 404, record.notFound]);
+      expect(await lines()).toEqual(before);
+    });
+
+    describe('a ledger account changed', () => {
+      it('to open-item while a posting naming it waits: the posting is judged on the new tracking (open amounts on its lines)', async () => {
+        const n = await setUpNamed();
+        const body = naming(n);
+        let patched: import('supertest').Response | undefined;
+        const res = await whileRowLocked(t, AT_THE_ENTITY, [n.b.entityId], () => staff.post(`${base(n.b.entityId)}/entries`).send(body), async () => {
+          patched = await staff.patch(`${base(n.b.entityId)}/accounts/${n.spare}`).send({ tracking: 'open_item' });
+        });
+        expect([patched!.status, res.status]).toEqual([200, 201]);
+        expect(res.body.lines[0]).toMatchObject({ ledgerAccountId: n.spare, amount: 10, openAmount: 10 });
+        expect(await lineState(res.body.lines[0].id)).toEqual([expect.objectContaining({ account_id: n.spare, is_open_item: true })]);
+        expect((await staff.get(`${base(n.b.entityId)}/entries/${body.id}`)).body.lines[0].openAmount).toBe(10);
+        await expectLedgerWhole(n.b.entityId);
+      });
+
+      it('off the Result types while a posting tagging it waits: the posting is judged on the new type, 409 LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR, writing nothing', async () => {
+        const n = await setUpNamed();
+        const body = naming(n);
+        let patched: import('supertest').Response | undefined;
+        const res = await whileRowLocked(t, AT_THE_ENTITY, [n.b.entityId], () => staff.post(`${base(n.b.entityId)}/entries`).send(body), async () => {
+          patched = await staff.patch(`${base(n.b.entityId)}/accounts/${n.spare}`).send({ type: 'asset' });
+        });
+        expect([patched!.status, res.status, res.body.code]).toEqual([200, 409, 'LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR']);
+        await expectNotWritten(body.id);
+        await expectLedgerWhole(n.b.entityId);
+      });
+
+      it.each([
+        ['tracking', { tracking: 'open_item' }, 'LEDGER_ACCOUNT_TRACKING_LOCKED_ERROR'],
+        ['type family', { type: 'asset' }, 'LEDGER_ACCOUNT_TYPE_LOCKED_ERROR'],
+      ])('in its %s after a posting naming it has read it: the change waits for the posting, then is refused as for an account with entries (%s)', async (_label, change, code) => {
+        const n = await setUpNamed();
+        const body = naming(n);
+        const [lockSql, key] = await atTheBankTotal(n, body.id);
+        let patching: ReturnType<typeof sendNow> | undefined;
+        const res = await whileRowLocked(t, lockSql, key, () => staff.post(`${base(n.b.entityId)}/entries`).send(body), async () => {
+          patching = sendNow(staff.patch(`${base(n.b.entityId)}/accounts/${n.spare}`).send(change));
+          await waitUntil(async () => patching!.answered() || (await lockWaiters(t)) >= 2);
+        });
+        const patched = await patching!.response;
+        expect([res.status, patched.status, patched.body.code]).toEqual([201, 409, code]);
+        expect(await t.sql('SELECT type, tracking FROM ledger_accounts WHERE id = $1', [n.spare])).toEqual([{ type: 'operating_expense', tracking: 'balance' }]);
+        expect(await lineState(res.body.lines[0].id)).toEqual([expect.objectContaining({ is_open_item: false })]);
+        await expectLedgerWhole(n.b.entityId);
+      });
     });
   });
 

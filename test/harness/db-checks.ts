@@ -81,6 +81,49 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
   }
 }
 
+/** How many of this database's connections wait on a lock (a table, a row, another transaction). */
+export async function lockWaiters(t: TestApp): Promise<number> {
+  const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+  return row.n;
+}
+
+/** Returns once `condition` holds, asking again at once (never on a timer). */
+export async function waitUntil(condition: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Sends a supertest request now (it is lazy until then() is called) and tells whether it has been answered. */
+export function sendNow(request: Test): { response: Promise<Response>; answered: () => boolean } {
+  let done = false;
+  const response = Promise.resolve(request).finally(() => {
+    done = true;
+  });
+  return { response, answered: () => done };
+}
+
+/**
+ * Runs `lockSql` (a `SELECT ... FOR UPDATE` or the like, with `values`) in a transaction of the
+ * test's own connection, sends `start`'s request and waits until it waits on a lock; runs
+ * `meanwhile`; then commits, letting it go. whileTableLocked for one row: the request can be
+ * stopped halfway through a statement (a posting at the Entity row or at a monthly total).
+ */
+export async function whileRowLocked<T>(t: TestApp, lockSql: string, values: unknown[], start: () => Promise<T>, meanwhile?: () => Promise<unknown>): Promise<T> {
+  const blocker = new Client({ connectionString: t.databaseUrl });
+  await blocker.connect();
+  try {
+    await blocker.query('BEGIN');
+    const locked = await blocker.query(lockSql, values);
+    if (locked.rowCount !== 1) throw new Error(`whileRowLocked: ${lockSql} locked ${locked.rowCount} rows, not one`);
+    const pending = Promise.resolve(start());
+    await waitUntil(async () => (await lockWaiters(t)) >= 1);
+    await meanwhile?.();
+    await blocker.query('COMMIT');
+    return await pending;
+  } finally {
+    await blocker.end();
+  }
+}
+
 /**
  * The monthly totals (kept in the posting transactions) equal the sums of live lines recomputed
  * from scratch, for every account, Book and month of the Entity.

@@ -112,8 +112,13 @@ export class DimensionsService {
     return next;
   }
 
+  /**
+   * The value is locked before its use is looked up: a posting or line change tagging it (which
+   * holds it while it writes) commits first and is seen, or waits and then finds no value (404).
+   */
   async deleteValue(entityId: string, dimensionId: string, valueId: string): Promise<DimensionValue> {
     await this.dimensions.lockDimension(entityId, dimensionId);
+    await this.dimensions.lockValue(entityId, valueId);
     const value = await this.valueIn(entityId, dimensionId, valueId);
     if (await this.dimensions.hasChildren(entityId, valueId)) throw dimensionValueHasChildren({ dimensionValueId: valueId });
     for (const probe of this.usageProbes) {

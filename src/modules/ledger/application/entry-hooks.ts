@@ -54,7 +54,10 @@ export class EntryLifecycleHooks {
   }
 }
 
-/** Port to the partners module: which of these partners exist in the Entity. */
+/**
+ * Port to the partners module: which of these partners exist in the Entity. With `hold`, they are
+ * key-share-locked (in id order) for the rest of the transaction, as ChartRepository.accountsByIds.
+ */
 export abstract class PartnerDirectory {
-  abstract existing(entityId: string, partnerIds: string[]): Promise<Set<string>>;
+  abstract existing(entityId: string, partnerIds: string[], hold?: boolean): Promise<Set<string>>;
 }

@@ -391,7 +391,7 @@ export class LedgerEntriesService {
 
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
     const { line } = await this.editableLine(entityId, lineId);
-    if (partnerId !== null && !(await this.partners.existing(entityId, [partnerId])).has(partnerId)) {
+    if (partnerId !== null && !(await this.partners.existing(entityId, [partnerId], true)).has(partnerId)) {
       throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
     }
     await this.entries.updateLine(entityId, line.id, { partnerId });
@@ -407,7 +407,7 @@ export class LedgerEntriesService {
     if ((await this.hooks.documentLinkedLines(entityId, [lineId])).has(lineId)) {
       throw new DomainError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
     }
-    const [account] = await this.chart.accountsByIds(entityId, [accountId]);
+    const [account] = await this.chart.accountsByIds(entityId, [accountId], true);
     if (!account) throw ledgerAccountNotFound({ accountId });
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
       throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
@@ -420,9 +420,8 @@ export class LedgerEntriesService {
 
   async setLineDimensionValues(entityId: string, lineId: string, valueIds: string[]): Promise<ListedLine> {
     const { line } = await this.editableLine(entityId, lineId);
-    const [account] = await this.chart.accountsByIds(entityId, [line.ledgerAccountId]);
     const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);
-    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, account!.type, context, { lineId });
+    const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, context.account(line.ledgerAccountId)!.type, context, { lineId });
     await this.entries.replaceLineDimensionValues(entityId, lineId, values);
     return (await this.entries.findLine(entityId, lineId))!;
   }
@@ -459,12 +458,16 @@ export class LedgerEntriesService {
     if (index >= 0) throw validation(`newLedgerEntryLines[${index}]`, 'scheduled entries take no transaction-currency lines');
   }
 
-  /** One query each for the accounts, partners and values the lines name (no N+1). */
+  /**
+   * One query each for the accounts, partners and values the lines name (no N+1), each held
+   * (key-share-locked) until the transaction ends, as the posting statement holds them: lines are
+   * judged on their latest version, and a delete or type change of one waits for these lines.
+   */
   private async postingContext(entityId: string, functionalCurrency: string, lines: Array<Pick<LineInput, 'ledgerAccountId' | 'partnerId' | 'dimensionValueIds'>>): Promise<PostingContext> {
-    const accounts = new Map((await this.chart.accountsByIds(entityId, lines.map((l) => l.ledgerAccountId))).map((a) => [a.id, a]));
+    const accounts = new Map((await this.chart.accountsByIds(entityId, lines.map((l) => l.ledgerAccountId), true)).map((a) => [a.id, a]));
     const partnerIds = lines.map((l) => l.partnerId).filter((p): p is string => p !== null);
-    const partners = partnerIds.length > 0 ? await this.partners.existing(entityId, partnerIds) : new Set<string>();
-    const values = new Map((await this.dimensions.valuesByIds(entityId, lines.flatMap((l) => l.dimensionValueIds))).map((v) => [v.id, v]));
+    const partners = partnerIds.length > 0 ? await this.partners.existing(entityId, partnerIds, true) : new Set<string>();
+    const values = new Map((await this.dimensions.valuesByIds(entityId, lines.flatMap((l) => l.dimensionValueIds), true)).map((v) => [v.id, v]));
     return {
       functionalCurrency,
       account: (id) => accounts.get(id),

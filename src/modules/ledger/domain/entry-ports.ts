@@ -23,8 +23,9 @@ export interface PostingReferences {
 
 export abstract class PostingReader {
   /**
-   * Null when the Entity does not exist. With `lock`, share-locks the Entity until the
-   * transaction ends, so its posting terms cannot change before the posting commits (D24).
+   * Null when the Entity does not exist. With `lock`, share-locks the Entity and locks the named
+   * accounts, partners and Dimension Values FOR KEY SHARE until the transaction ends, so neither
+   * the posting terms (D24) nor what the lines name can change or go before the posting commits.
    */
   abstract read(entityId: string, ids: PostingReferences, lock: boolean): Promise<PostingFacts | null>;
 }
@@ -33,7 +34,8 @@ export abstract class PostingReader {
 export interface PostingWrite {
   /**
    * Write only if the facts of these references still have this fingerprint, checked under the
-   * Entity's share lock in the writing statement itself; without it the caller holds that lock.
+   * Entity's share lock and the references' key-share locks in the writing statement itself;
+   * without it the caller holds those locks (PostingReader.read with `lock`).
    */
   unchanged?: { references: PostingReferences; fingerprint: string };
   /** The request's audit row, inserted by the same statement (single-statement routes). */

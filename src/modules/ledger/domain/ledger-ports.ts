@@ -13,7 +13,12 @@ export abstract class ChartRepository {
   abstract holdAccountForReference(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract lockAccount(entityId: string, accountId: string): Promise<LedgerAccount | null>;
   abstract findAccountByCode(entityId: string, code: string): Promise<LedgerAccount | null>;
-  abstract accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]>;
+  /**
+   * With `hold`, key-share-locks them (in id order) for the rest of the transaction, as the
+   * foreign key of a line naming them would: lines about to name them are judged on their latest
+   * version, and a delete or type change waits for the transaction, then sees its lines.
+   */
+  abstract accountsByIds(entityId: string, accountIds: string[], hold?: boolean): Promise<LedgerAccount[]>;
   abstract insertAccounts(accounts: LedgerAccount[]): Promise<void>;
   abstract saveAccount(account: LedgerAccount): Promise<void>;
   abstract deleteAccount(entityId: string, accountId: string): Promise<void>;
@@ -39,10 +44,13 @@ export abstract class DimensionRepository {
   abstract hasValues(entityId: string, dimensionId: string): Promise<boolean>;
   abstract values(entityId: string, dimensionId: string): Promise<DimensionValue[]>;
   abstract findValue(entityId: string, valueId: string): Promise<DimensionValue | null>;
-  abstract valuesByIds(entityId: string, valueIds: string[]): Promise<DimensionValue[]>;
+  /** With `hold`, key-share-locks them (in id order) for the rest of the transaction, as ChartRepository.accountsByIds. */
+  abstract valuesByIds(entityId: string, valueIds: string[], hold?: boolean): Promise<DimensionValue[]>;
   abstract insertValue(value: DimensionValue): Promise<'inserted' | 'code_taken'>;
   abstract saveValue(value: DimensionValue): Promise<'saved' | 'code_taken'>;
   abstract deleteValue(entityId: string, valueId: string): Promise<void>;
+  /** Locks the value FOR UPDATE: lines being written that name it (which key-share-lock it) finish first. */
+  abstract lockValue(entityId: string, valueId: string): Promise<void>;
   abstract hasChildren(entityId: string, valueId: string): Promise<boolean>;
   /** The chain of parents above a value, nearest first. */
   abstract ancestorIds(entityId: string, valueId: string): Promise<string[]>;

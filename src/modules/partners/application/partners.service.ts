@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, textProblem } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { isForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { BooksService } from '../../ledger/application/books.service';
 import { ChartService } from '../../ledger/application/chart.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
@@ -97,13 +97,23 @@ export class PartnersService {
     return next;
   }
 
+  /**
+   * The partner is locked before its use is looked up: lines being written that name it (which
+   * hold it until they commit) are seen, or wait and then find no partner (404).
+   */
   async delete(entityId: string, partnerId: string): Promise<Partner> {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });
     for (const probe of this.probes) {
       if (await probe.isNamed?.(entityId, partnerId)) throw partnerInUse({ partnerId });
     }
-    await this.partners.delete(entityId, partnerId);
+    try {
+      await this.partners.delete(entityId, partnerId);
+    } catch (error) {
+      // A line the probes did not see names it: it is in use, as for any line.
+      if (isForeignKeyViolation(error)) throw partnerInUse({ partnerId });
+      throw error;
+    }
     return partner;
   }
 

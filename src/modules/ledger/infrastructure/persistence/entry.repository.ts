@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
-import { uniqueViolationKey } from '../../../../platform/database/pg-errors';
+import { isForeignKeyViolation, uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
 import { canonicalRate } from '../../../../../libs/shared-kernel/src';
-import { postingFactsJson } from './posting-reader';
+import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, lineAlreadyExists, LIVE_STATUSES } from '../../domain/ledger-entry';
 
 type Row = Record<string, unknown>;
@@ -47,15 +47,16 @@ const postingStatements = new Map<string, string>();
 
 /**
  * One statement per posting (one round trip, and no transaction of its own): an optional guard
- * that share-locks the Entity row and checks the posting facts are still those the entry was
- * judged against; the entry row (only when the guard passed); its lines, their tags and the
- * monthly totals of a live entry (only with the entry row); the optional audit row; and the
- * count of entries written.
+ * that share-locks the Entity row, then key-share-locks the accounts, partners and Dimension
+ * Values the lines name, and checks the posting facts are still those the entry was judged
+ * against (postingFactsJson); the entry row (only when the guard passed); its lines, their tags
+ * and the monthly totals of a live entry (only with the entry row); the optional audit row; and
+ * the count of entries written.
  */
 function postingStatement(guarded: boolean, auditInsertion: string | null): string {
   const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
-    ? `guard AS (SELECT 1 FROM entities e WHERE e.id = $1 AND ${postingFactsJson(g, g + 1, g + 2)} = $${g + 3} FOR SHARE OF e),`
+    ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY('$1')} WHERE ${postingFactsJson(g, g + 1, g + 2, true)} = $${g + 3}),`
     : '';
   const auditInsert = auditInsertion ? `, audit AS (${auditInsertion})` : '';
   return `WITH ${guard}
@@ -191,8 +192,16 @@ export class SqlEntryRepository extends EntryRepository {
       text = postingStatement(guarded, audit?.sql ?? null);
       postingStatements.set(variant, text);
     }
-    const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));
-    return row.written === 1;
+    try {
+      const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));
+      return row.written === 1;
+    } catch (error) {
+      // The guard holds every row the lines and tags refer to, so their foreign keys should not
+      // refuse them; should one still, nothing was written (one statement) and the posting is
+      // judged again on facts read afresh, as on any change of its facts.
+      if (guarded && isForeignKeyViolation(error)) return false;
+      throw error;
+    }
   }
 
   private lineParameters(entry: LedgerEntry): unknown[] {

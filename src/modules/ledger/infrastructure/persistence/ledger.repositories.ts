@@ -77,12 +77,12 @@ export class TypeOrmChartRepository extends ChartRepository {
     return record ? toAccount(record) : null;
   }
 
-  /** On every posting: one plain query. */
-  async accountsByIds(entityId: string, accountIds: string[]): Promise<LedgerAccount[]> {
+  /** One plain query (with `hold`, a locking one). */
+  async accountsByIds(entityId: string, accountIds: string[], hold = false): Promise<LedgerAccount[]> {
     if (accountIds.length === 0) return [];
     const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
       `SELECT entity_id, id, group_id, code, name, type, tracking, subtype, created_at, updated_at
-         FROM ledger_accounts WHERE entity_id = $1 AND id = ANY($2::uuid[])`,
+         FROM ledger_accounts WHERE entity_id = $1 AND id = ANY($2::uuid[])${hold ? ' ORDER BY id FOR KEY SHARE' : ''}`,
       [entityId, [...new Set(accountIds)]],
     );
     return rows.map((r) =>
@@ -214,9 +214,11 @@ export class TypeOrmDimensionRepository extends DimensionRepository {
     return record ? toValue(record) : null;
   }
 
-  async valuesByIds(entityId: string, valueIds: string[]): Promise<DimensionValue[]> {
+  async valuesByIds(entityId: string, valueIds: string[], hold = false): Promise<DimensionValue[]> {
     if (valueIds.length === 0) return [];
-    return (await this.valueRecords.findBy({ entityId, id: In([...new Set(valueIds)]) })).map(toValue);
+    const where = { entityId, id: In([...new Set(valueIds)]) };
+    const records = hold ? await this.valueRecords.find({ where, order: { id: 'ASC' }, lock: { mode: 'for_key_share' } }) : await this.valueRecords.findBy(where);
+    return records.map(toValue);
   }
 
   async insertValue(value: DimensionValue): Promise<'inserted' | 'code_taken'> {
@@ -231,6 +233,10 @@ export class TypeOrmDimensionRepository extends DimensionRepository {
 
   async deleteValue(entityId: string, valueId: string): Promise<void> {
     await this.valueRecords.delete({ entityId, id: valueId });
+  }
+
+  async lockValue(entityId: string, valueId: string): Promise<void> {
+    await this.valueRecords.findOne({ where: { entityId, id: valueId }, lock: { mode: 'pessimistic_write' } });
   }
 
   async hasChildren(entityId: string, valueId: string): Promise<boolean> {

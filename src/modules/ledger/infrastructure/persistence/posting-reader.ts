@@ -10,20 +10,38 @@ import { PostingFacts, PostingReader } from '../../domain/entry-ports';
  * parameter numbers of the entry's account, partner and Dimension Value ids. Its text is the
  * facts' fingerprint: the posting statement evaluates it again under the Entity's share lock and
  * writes only if nothing changed since the read (see SqlEntryRepository.insert).
+ *
+ * `hold` locks the named accounts, partners and Dimension Values FOR KEY SHARE (in id order), the
+ * lock the foreign keys of the lines and tags take anyway, taken before the facts are compared: a
+ * locking read waits for a writer of the row and then reads its latest committed version (a row
+ * deleted meanwhile is not found). So a delete, or a change of an account's type or tracking
+ * (which lock the row FOR UPDATE before they look for lines), either comes first and is seen, or
+ * waits until the posting has committed and then sees its lines.
  */
-export function postingFactsJson(accounts: number, partners: number, values: number): string {
+export function postingFactsJson(accounts: number, partners: number, values: number, hold = false): string {
+  const held = hold ? ' FOR KEY SHARE' : '';
   return `json_build_object(
     'currency', e.currency,
     'ledgerLockDate', e.ledger_lock_date,
     'bookIds', ARRAY(SELECT b.id FROM books b WHERE b.entity_id = e.id ORDER BY b.position),
     'accounts', (SELECT json_agg(json_build_object('id', a.id, 'type', a.type, 'tracking', a.tracking) ORDER BY a.id)
-                   FROM ledger_accounts a WHERE a.entity_id = e.id AND a.id = ANY($${accounts}::uuid[])),
-    'partnerIds', ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = e.id AND p.id = ANY($${partners}::uuid[]) ORDER BY p.id),
+                   FROM (SELECT a.id, a.type, a.tracking FROM ledger_accounts a
+                          WHERE a.entity_id = e.id AND a.id = ANY($${accounts}::uuid[]) ORDER BY a.id${held}) a),
+    'partnerIds', ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = e.id AND p.id = ANY($${partners}::uuid[]) ORDER BY p.id${held}),
     'dimensionValues', (SELECT json_agg(json_build_object('id', v.id, 'dimensionId', v.dimension_id) ORDER BY v.id)
-                          FROM dimension_values v WHERE v.entity_id = e.id AND v.id = ANY($${values}::uuid[])))::text`;
+                          FROM (SELECT v.id, v.dimension_id FROM dimension_values v
+                                 WHERE v.entity_id = e.id AND v.id = ANY($${values}::uuid[]) ORDER BY v.id${held}) v))::text`;
 }
 
+/**
+ * The Entity row `e`, share-locked before the facts (postingFactsJson with `hold`) lock what the
+ * lines name: the order the line routes take them in too (the posting terms first). A posting
+ * held at the Entity row (a lock date being moved) has locked nothing it names yet.
+ */
+export const SHARE_LOCKED_ENTITY = (entityId: string) => `(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = ${entityId} FOR SHARE) e`;
+
 const READ = `SELECT ${postingFactsJson(2, 3, 4)} AS facts FROM entities e WHERE e.id = $1`;
+const READ_LOCKED = `SELECT ${postingFactsJson(2, 3, 4, true)} AS facts FROM ${SHARE_LOCKED_ENTITY('$1')}`;
 
 interface FactsJson {
   currency: string;
@@ -46,7 +64,7 @@ export class SqlPostingReader extends PostingReader {
   }
 
   async read(entityId: string, ids: { accountIds: string[]; partnerIds: string[]; valueIds: string[] }, lock: boolean): Promise<PostingFacts | null> {
-    const [row] = await preparedQuery<{ facts: string }>(this.txHost.tx, lock ? `${READ} FOR SHARE OF e` : READ, [
+    const [row] = await preparedQuery<{ facts: string }>(this.txHost.tx, lock ? READ_LOCKED : READ, [
       entityId,
       ids.accountIds,
       ids.partnerIds,
