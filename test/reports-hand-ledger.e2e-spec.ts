@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { FixedClock } from '../src/platform/clock/clock';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity } from './harness/world';
@@ -704,6 +705,74 @@ describe('financial reports worked out by hand (D50-D58)', () => {
       expect([ok.status, ok.body.code]).toEqual([404, 'PARTNER_NOT_FOUND_ERROR']);
       const over = await staff.get(url('/ledger/partner-ledger')).query(`accountId=${a.clientes.id}&from=2025-01-01&to=2025-12-31&bookId=${ifrs}&${[...hundred, randomUUID()].map((id) => `partnerIds=${id}`).join('&')}`);
       expect({ status: over.status, code: over.body.code, paths: over.body.params.errors.map((x: { path: string }) => x.path) }).toEqual({ status: 400, code: 'VALIDATION_ERROR', paths: ['partnerIds'] });
+    });
+  });
+
+  describe('one snapshot per report', () => {
+    /**
+     * Holds an ACCESS EXCLUSIVE lock on ledger_entries while `request` runs: the report reads its
+     * figures from the lines and the monthly totals first, then waits where it reads the entries.
+     * Meanwhile an entry that copies `sourceEntryId` (lines and monthly totals too) is committed.
+     */
+    const withEntryCommittedMidReport = async (reportEntity: string, sourceEntryId: string, request: () => Promise<{ status: number; body: Record<string, unknown> }>) => {
+      const blocker = new Client({ connectionString: t.databaseUrl });
+      await blocker.connect();
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query('LOCK TABLE ledger_entries IN ACCESS EXCLUSIVE MODE');
+        const pending = request();
+        for (;;) {
+          const [row] = await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'ledger_entries'::regclass");
+          if (row.n >= 1) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const copy = randomUUID();
+        await blocker.query(
+          `INSERT INTO ledger_entries (entity_id, id, book_id, entry_date, memo, notes, status, source, created_at, updated_at)
+           SELECT entity_id, $3, book_id, entry_date, memo, notes, status, source, now(), now() FROM ledger_entries WHERE entity_id = $1 AND id = $2`,
+          [reportEntity, sourceEntryId, copy],
+        );
+        await blocker.query(
+          `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
+                                     exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
+           SELECT entity_id, gen_random_uuid(), $3, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
+                  exchange_rate, is_open_item, 0, book_id, entry_date, status FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`,
+          [reportEntity, sourceEntryId, copy],
+        );
+        await blocker.query(
+          `INSERT INTO ledger_account_monthly_totals AS t (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
+           SELECT entity_id, account_id, coalesce(book_id, '00000000-0000-0000-0000-000000000000'::uuid), date_trunc('month', entry_date)::date, 0,
+                  coalesce(sum(amount) FILTER (WHERE side = 'debit'), 0), coalesce(sum(amount) FILTER (WHERE side = 'credit'), 0), count(*)
+             FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2 GROUP BY 1, 2, 3, 4
+           ON CONFLICT (entity_id, account_id, book_key, month, slot)
+           DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`,
+          [reportEntity, copy],
+        );
+        await blocker.query('COMMIT');
+        return await pending;
+      } finally {
+        await blocker.end();
+      }
+    };
+
+    it('a general ledger agrees with itself (lines, line count, closing balance) while an entry is committed under it', async () => {
+      const other = (await createEntity(staff, organizationId)).id;
+      const base = `/api/entities/${other}`;
+      const cash = randomUUID();
+      const receivable = randomUUID();
+      await staff.post(`${base}/ledger/accounts`).send({ id: cash, code: '1101', name: 'Caja', type: 'asset', tracking: 'balance' }).expect(201);
+      await staff.post(`${base}/ledger/accounts`).send({ id: receivable, code: '1105', name: 'Clientes', type: 'asset', tracking: 'open_item' }).expect(201);
+      const entry = (
+        await staff
+          .post(`${base}/ledger/entries`)
+          .send({ id: randomUUID(), entryDate: '2025-03-10', memo: 'x', newLedgerEntryLines: [{ ledgerAccountId: receivable, side: 'debit', amount: 100 }, { ledgerAccountId: cash, side: 'credit', amount: 100 }] })
+          .expect(201)
+      ).body;
+
+      const gl = await withEntryCommittedMidReport(other, entry.id, async () => staff.get(`${base}/ledger/general-ledger`).query({ accountId: cash }));
+      expect(gl.status).toBe(200);
+      const lines = gl.body.lines as Array<{ runningBalance: number }>;
+      expect({ lineCount: gl.body.lineCount, closingBalance: gl.body.closingBalance }).toEqual({ lineCount: lines.length, closingBalance: lines[lines.length - 1].runningBalance });
     });
   });
 

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
@@ -67,6 +69,15 @@ function incomeStatementHeader(query: { from: string; to: string }, scope: Scope
   return { from: query.from, to: query.to, currency: scope.currency, bookId: scope.bookId, presentation: scope.presentation };
 }
 
+/**
+ * A report's reads see one state of the ledger. A general ledger's lines, line count and closing
+ * balance, a partner ledger's openings and lines, come from several statements; a posting
+ * committed between two of them made the report disagree with itself (two lines, `lineCount` 1).
+ * One REPEATABLE READ transaction gives every statement the snapshot of the first; it only
+ * reads, so it never fails for serialization.
+ */
+const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
+
 @Injectable()
 export class ReportsService {
   constructor(
@@ -103,6 +114,7 @@ export class ReportsService {
   }
 
   /** D51 */
+  @OneSnapshot()
   async balanceSheet(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
@@ -119,6 +131,7 @@ export class ReportsService {
   }
 
   /** D52 */
+  @OneSnapshot()
   async incomeStatement(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
@@ -128,6 +141,7 @@ export class ReportsService {
   }
 
   /** D52: one income statement per value of the Dimension, and one for the lines without a value. */
+  @OneSnapshot()
   async incomeStatementByDimension(entityId: string, query: { dimensionId: string; from: string; to: string; bookId?: string } & Presentation) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
@@ -160,6 +174,7 @@ export class ReportsService {
   }
 
   /** D53 */
+  @OneSnapshot()
   async eightColumnBalance(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
@@ -175,6 +190,7 @@ export class ReportsService {
   }
 
   /** D54 */
+  @OneSnapshot()
   async journal(entityId: string, query: { from?: string; to?: string; search?: string; cursor?: string; limit?: number; bookId?: string }) {
     if (query.from && query.to) checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId);
@@ -207,6 +223,7 @@ export class ReportsService {
   }
 
   /** D55: running balance from inception, debit-positive. */
+  @OneSnapshot()
   async generalLedger(entityId: string, query: { accountId: string; from?: string; to?: string; cursor?: string; limit?: number; bookId?: string }) {
     if (query.from && query.to) checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId);
@@ -236,6 +253,7 @@ export class ReportsService {
   }
 
   /** D56 */
+  @OneSnapshot()
   async partnerLedger(
     entityId: string,
     query: { accountId: string; from: string; to: string; partnerIds?: string[]; includeUnassigned?: boolean; bookId?: string },
