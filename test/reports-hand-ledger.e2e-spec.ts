@@ -240,6 +240,17 @@ describe('financial reports worked out by hand (D50-D58)', () => {
       });
       expect(res.body.totals).toEqual({ assets: 2720, liabilitiesAndEquity: 2720 });
     });
+
+    it('answers the presentation rate in its canonical form, as rates are answered everywhere', async () => {
+      for (const path of ['/reports/balance-sheet', '/ledger/reports/eight-column-balance']) {
+        const res = await staff.get(url(path)).query({ ...exercise, bookId: ifrs, presentationCurrency: 'USD', presentationRate: '00.001250' });
+        expect({ path, status: res.status, presentation: res.body.presentation }).toEqual({ path, status: 200, presentation: { currency: 'USD', rate: '0.00125' } });
+      }
+      for (const [path, extra] of [['/reports/income-statement', {}], ['/reports/income-statement-by-dimension', { dimensionId }]] as const) {
+        const res = await staff.get(url(path)).query({ ...year, ...extra, bookId: ifrs, presentationCurrency: 'USD', presentationRate: '2.50' });
+        expect({ path, status: res.status, presentation: res.body.presentation }).toEqual({ path, status: 200, presentation: { currency: 'USD', rate: '2.5' } });
+      }
+    });
   });
 
   describe('income statement (D52)', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
@@ -108,7 +108,8 @@ export class ReportsService {
     return {
       bookId: resolvedBook,
       currency,
-      presentation: { currency: presentationCurrency, rate: presentationRate },
+      // Rates are answered in their one canonical form (as on every line): `0.001250` is `0.00125`.
+      presentation: { currency: presentationCurrency, rate: canonicalRate(presentationRate) },
       convert: presentationConverter({ rate: presentationRate, fromExponent, toExponent: to.minorUnits }),
     };
   }
