@@ -566,6 +566,31 @@ describe('financial reports worked out by hand (D50-D58)', () => {
     });
   });
 
+  describe('general ledger cursor', () => {
+    it('refuses a line no page of this ledger ends with: before `from`, after `to`, or of another Book (400 on cursor)', async () => {
+      // Continuing after the 2024 line of E1 within 2025 gave the first 2025 line a running balance of
+      // 9000 + 1190, skipping the rest of 2024.
+      for (const [accountId, query, cursor] of [
+        [a.caja.id, { from: '2025-01-01' }, e.E1.lines[0].id],
+        [a.caja.id, { to: '2024-12-31' }, e.E8.lines[0].id],
+        [a.depAcum.id, {}, e.E21.lines[1].id],
+      ] as const) {
+        const res = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId, ...query, cursor });
+        expect({ query, status: res.status, code: res.body.code, paths: (res.body.params?.errors ?? []).map((x: { path: string }) => x.path) }).toEqual({
+          query,
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          paths: ['cursor'],
+        });
+      }
+      // A line of the range and Book is a cursor, also after it was unbooked (a walk in progress goes on).
+      const page = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: a.caja.id, from: '2025-01-01', cursor: e.E8.lines[0].id, limit: 1 });
+      expect(page.body.lines).toEqual([expect.objectContaining({ entryDate: '2025-03-31', runningBalance: 9040 })]);
+      const unbooked = await staff.get(url('/ledger/general-ledger')).query({ bookId: ifrs, accountId: a.caja.id, cursor: e.E18.lines[1].id, limit: 1 });
+      expect(unbooked.body.lines).toEqual([expect.objectContaining({ entryDate: '2025-10-20', runningBalance: 8840 })]);
+    });
+  });
+
   describe('partner ledger (D56)', () => {
     it('Clientes in 2025 by partner name, with the unassigned group, openings, running balances and open amounts', async () => {
       const res = await staff.get(url('/ledger/partner-ledger')).query({ accountId: a.clientes.id, ...year, bookId: ifrs, includeUnassigned: 'true' });
@@ -784,6 +809,30 @@ describe('financial reports worked out by hand (D50-D58)', () => {
       expect(gl.status).toBe(200);
       const lines = gl.body.lines as Array<{ runningBalance: number }>;
       expect({ lineCount: gl.body.lineCount, closingBalance: gl.body.closingBalance }).toEqual({ lineCount: lines.length, closingBalance: lines[lines.length - 1].runningBalance });
+    });
+  });
+
+  describe('journal page size (spec Limits: default 100)', () => {
+    it('pages 130 lines as 100 and 30 without a limit, each line once', async () => {
+      const other = (await createEntity(staff, organizationId)).id;
+      const base = `/api/entities/${other}`;
+      const cash = randomUUID();
+      const capital = randomUUID();
+      await staff.post(`${base}/ledger/accounts`).send({ id: cash, code: '1101', name: 'Caja', type: 'asset', tracking: 'balance' }).expect(201);
+      await staff.post(`${base}/ledger/accounts`).send({ id: capital, code: '3101', name: 'Capital', type: 'equity', tracking: 'balance' }).expect(201);
+      const lineIds: string[] = [];
+      for (const entryDate of ['2025-01-01', '2025-01-02']) {
+        const lines = Array.from({ length: 65 }, (_, i) => ({ ledgerAccountId: i === 0 ? capital : cash, side: i === 0 ? 'credit' : 'debit', amount: i === 0 ? 64 : 1 }));
+        const entry = await staff.post(`${base}/ledger/entries`).send({ id: randomUUID(), entryDate, memo: entryDate, newLedgerEntryLines: lines }).expect(201);
+        lineIds.push(...entry.body.lines.map((l: { id: string }) => l.id).sort());
+      }
+      const first = await staff.get(`${base}/reports/journal`);
+      expect(first.status).toBe(200);
+      expect(first.body.rows.map((r: { lineId: string }) => r.lineId)).toEqual(lineIds.slice(0, 100));
+      const last = first.body.rows[99];
+      expect(first.body.nextCursor).toBe(`${last.entryDate}~${last.entryId}~${last.lineId}`);
+      const second = await staff.get(`${base}/reports/journal`).query({ cursor: first.body.nextCursor });
+      expect({ rows: second.body.rows.map((r: { lineId: string }) => r.lineId), nextCursor: second.body.nextCursor }).toEqual({ rows: lineIds.slice(100), nextCursor: null });
     });
   });
 

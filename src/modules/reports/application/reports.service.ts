@@ -233,7 +233,16 @@ export class ReportsService {
     let after: { entryDate: string; entryId: string; lineId: string } | undefined;
     if (query.cursor) {
       const key = await this.queries.lineKey(entityId, query.cursor);
-      if (!key || key.accountId !== query.accountId) throw invalid('cursor', 'must be the id of the last line of a previous page');
+      // Only a line some page of this ledger ends with: the account's, in the Book read and in the
+      // range (continuing from a line before `from` skipped the lines between it and `from` in the
+      // running balance). A line unbooked since its page was served still continues the walk.
+      const ends =
+        key !== null &&
+        key.accountId === query.accountId &&
+        (key.bookId === null || key.bookId === scope.bookId) &&
+        (!query.from || key.entryDate >= query.from) &&
+        (!query.to || key.entryDate <= query.to);
+      if (!key || !ends) throw invalid('cursor', 'must be the id of the last line of a previous page');
       after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
     }
     const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0;
