@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { FixedClock } from '../src/platform/clock/clock';
+import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity } from './harness/world';
 
@@ -31,9 +32,9 @@ const clock = new FixedClock(new Date('2026-06-15T15:00:00Z'));
  *   4102 Servicios      2025: -500 [B]; 2026: -800 [A]
  *   5101 Costo de venta 2025: +900 [A1]
  *   6101 Arriendo       2024: +400 [B]; 2025: +300 [B]; unbooked +5555; scheduled +4444
- *   6102 Sueldos        2024: +250; 2025: +7777 reversed by -7777, +600 [A]
+ *   6102 Sueldos        2024: +250; 2025: +7777 reversed by -7777, +600 [A] (tagged B first); +75 moved to 8101
  *   6103 Depreciación   2024: +120; 2025: +204 (IFRS), +350 (TAX)
- *   7101 Int. ganados   2025: -60
+ *   7101 Int. ganados   2025: -60 (posted in 2026, dated back)
  *   7102 Dividendos     2025: -40, +40 (zero but moved: shown)
  *   8101 Int. pagados   (no group) 2025: +75
  */
@@ -155,8 +156,13 @@ describe('financial reports worked out by hand (D50-D58)', () => {
     await post('E10', '2025-03-03', [['costo', 'debit', 900, tag('A1')], ['proveedores', 'credit', 900, { partnerId: p.mu }]]);
     await post('E11', '2025-03-31', [['proveedores', 'debit', 500, { partnerId: p.mu }], ['caja', 'credit', 500]]);
     await post('E12', '2025-04-10', [['banco', 'debit', 9975, { transactionCurrency: 'USD', transactionAmount: 1050, exchangeRate: '950' }], ['prestamo', 'credit', 9975]]);
-    await post('E13', '2025-05-05', [['intPagados', 'debit', 75], ['banco', 'credit', 75]]);
-    await post('E14', '2025-06-30', [['caja', 'debit', 60], ['intGanados', 'credit', 60]]);
+    // Posted on Sueldos, then moved to Intereses pagados (the monthly totals move with the line).
+    await post('E13', '2025-05-05', [['sueldos', 'debit', 75], ['banco', 'credit', 75]]);
+    await staff.patch(url(`/ledger/lines/${e.E13.lines[0].id}/account`)).send({ ledgerAccountId: a.intPagados.id }).expect(200);
+    // Posted in 2026, then dated back into 2025 (the totals move across exercises).
+    await post('E14', '2026-01-15', [['caja', 'debit', 60], ['intGanados', 'credit', 60]]);
+    await staff.patch(url(`/ledger/entries/${e.E14.id}`)).send({ entryDate: '2025-06-30' }).expect(200);
+    e.E14.entryDate = '2025-06-30';
     await post('E15', '2025-07-15', [['clientes', 'debit', 500], ['servicios', 'credit', 500, tag('B')]]);
     await post('E16', '2025-08-01', [['arriendo', 'debit', 300, tag('B')], ['caja', 'credit', 300]]);
     await post('E17', '2025-09-10', [['sueldos', 'debit', 7777], ['caja', 'credit', 7777]]);
@@ -168,7 +174,9 @@ describe('financial reports worked out by hand (D50-D58)', () => {
     await post('E26', '2025-10-20', [['caja', 'debit', 40], ['dividendos', 'credit', 40]]);
     await post('E27', '2025-10-21', [['dividendos', 'debit', 40], ['caja', 'credit', 40]]);
     await post('E22', '2025-11-15', [['clientes', 'debit', 100, { partnerId: p.zeta }], ['ventas', 'credit', 100]], ifrs);
-    await post('E25', '2025-11-30', [['sueldos', 'debit', 600, tag('A')], ['caja', 'credit', 600]]);
+    // Tagged B, then re-tagged A.
+    await post('E25', '2025-11-30', [['sueldos', 'debit', 600, tag('B')], ['caja', 'credit', 600]]);
+    await staff.put(url(`/ledger/lines/${e.E25.lines[0].id}/dimension-values`)).send({ dimensionValueIds: [v.A] }).expect(200);
     await post('E20', '2025-12-31', [['depreciacion', 'debit', 204], ['depAcum', 'credit', 204]], ifrs);
     await post('E21', '2025-12-31', [['depreciacion', 'debit', 350], ['depAcum', 'credit', 350]], tax);
     // 2026, before today (2026-06-15), and a scheduled entry after it.
@@ -809,6 +817,12 @@ describe('financial reports worked out by hand (D50-D58)', () => {
       expect(gl.status).toBe(200);
       const lines = gl.body.lines as Array<{ runningBalance: number }>;
       expect({ lineCount: gl.body.lineCount, closingBalance: gl.body.closingBalance }).toEqual({ lineCount: lines.length, closingBalance: lines[lines.length - 1].runningBalance });
+    });
+  });
+
+  describe('monthly totals', () => {
+    it('equal the live lines after the line moved to another account and the entry dated back', async () => {
+      await expectMonthlyTotalsMatchLines(t, entityId);
     });
   });
 
