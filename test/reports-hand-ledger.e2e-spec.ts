@@ -711,6 +711,21 @@ describe('financial reports worked out by hand (D50-D58)', () => {
       }
     });
 
+    it('a presentation pair with one half is 400 naming the missing half once', async () => {
+      for (const [sent, missing] of [
+        [{ presentationCurrency: 'USD' }, 'presentationRate'],
+        [{ presentationRate: '0.001' }, 'presentationCurrency'],
+      ] as const) {
+        const res = await staff.get(url('/reports/income-statement')).query({ ...year, bookId: ifrs, ...sent });
+        const other = missing === 'presentationRate' ? 'presentationCurrency' : 'presentationRate';
+        expect({ status: res.status, message: res.body.message, params: res.body.params }).toEqual({
+          status: 400,
+          message: `${missing} is required with ${other}`,
+          params: { errors: [{ path: missing, message: `is required with ${other}` }] },
+        });
+      }
+    });
+
     it('unknown account, Dimension and partner are 404 with their codes; a balance account on the partner ledger is 400', async () => {
       const missing = randomUUID();
       for (const [path, query, code, params] of [

@@ -94,7 +94,9 @@ export class ReportsService {
   private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
     const { presentationCurrency, presentationRate } = presentation;
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
-      throw invalid(presentationCurrency === undefined ? 'presentationCurrency' : 'presentationRate', 'presentationCurrency and presentationRate go together');
+      // The one that is missing, named once: "presentationRate is required with presentationCurrency".
+      const [missing, sent] = presentationCurrency === undefined ? ['presentationCurrency', 'presentationRate'] : ['presentationRate', 'presentationCurrency'];
+      throw invalid(missing, `is required with ${sent}`);
     }
     const to = presentationCurrency === undefined ? null : this.reference.findCurrency(presentationCurrency);
     if (presentationCurrency !== undefined && !to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
