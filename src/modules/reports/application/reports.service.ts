@@ -70,11 +70,13 @@ function incomeStatementHeader(query: { from: string; to: string }, scope: Scope
 }
 
 /**
- * A report's reads see one state of the ledger. A general ledger's lines, line count and closing
- * balance, a partner ledger's openings and lines, come from several statements; a posting
- * committed between two of them made the report disagree with itself (two lines, `lineCount` 1).
- * One REPEATABLE READ transaction gives every statement the snapshot of the first; it only
- * reads, so it never fails for serialization.
+ * A report's figures come from one state of the ledger. The balance sheet, income statement,
+ * eight-column balance and journal read theirs in one SQL statement; a general ledger's lines,
+ * line count and balances, a partner ledger's openings and lines, and the accounts and figures
+ * of an income statement by dimension come from several, and a posting committed between two of
+ * them made the report disagree with itself (two lines, `lineCount` 1). One REPEATABLE READ
+ * transaction gives every statement the snapshot of the first; it only reads, so it never fails
+ * for serialization.
  */
 const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
 
@@ -117,7 +119,6 @@ export class ReportsService {
   }
 
   /** D51 */
-  @OneSnapshot()
   async balanceSheet(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
@@ -134,7 +135,6 @@ export class ReportsService {
   }
 
   /** D52 */
-  @OneSnapshot()
   async incomeStatement(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
@@ -177,7 +177,6 @@ export class ReportsService {
   }
 
   /** D53 */
-  @OneSnapshot()
   async eightColumnBalance(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
@@ -193,7 +192,6 @@ export class ReportsService {
   }
 
   /** D54 */
-  @OneSnapshot()
   async journal(entityId: string, query: { from?: string; to?: string; search?: string; cursor?: string; limit?: number; bookId?: string }) {
     if (query.from && query.to) checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId);
