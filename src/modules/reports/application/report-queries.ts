@@ -243,12 +243,12 @@ export class ReportQueries {
     );
   }
 
-  async lineKey(entityId: string, lineId: string): Promise<{ entryDate: string; entryId: string; accountId: string } | null> {
-    const [row] = await this.query<{ entry_date: string; entry_id: string; account_id: string }>(
-      'SELECT entry_date, entry_id, account_id FROM ledger_lines WHERE entity_id = $1 AND id = $2',
+  async lineKey(entityId: string, lineId: string): Promise<{ entryDate: string; entryId: string; accountId: string; bookId: string | null } | null> {
+    const [row] = await this.query<{ entry_date: string; entry_id: string; account_id: string; book_id: string | null }>(
+      'SELECT entry_date, entry_id, account_id, book_id FROM ledger_lines WHERE entity_id = $1 AND id = $2',
       [entityId, lineId],
     );
-    return row ? { entryDate: row.entry_date, entryId: row.entry_id, accountId: row.account_id } : null;
+    return row ? { entryDate: row.entry_date, entryId: row.entry_id, accountId: row.account_id, bookId: row.book_id } : null;
   }
 
   /** D55: one account's lines in (entryDate, entryId, lineId) order after a key. */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
+import { Transactional } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { canonicalRate, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
@@ -67,6 +69,17 @@ function incomeStatementHeader(query: { from: string; to: string }, scope: Scope
   return { from: query.from, to: query.to, currency: scope.currency, bookId: scope.bookId, presentation: scope.presentation };
 }
 
+/**
+ * A report's figures come from one state of the ledger. The balance sheet, income statement,
+ * eight-column balance and journal read theirs in one SQL statement; a general ledger's lines,
+ * line count and balances, a partner ledger's openings and lines, and the accounts and figures
+ * of an income statement by dimension come from several, and a posting committed between two of
+ * them made the report disagree with itself (two lines, `lineCount` 1). One REPEATABLE READ
+ * transaction gives every statement the snapshot of the first; it only reads, so it never fails
+ * for serialization.
+ */
+const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
+
 @Injectable()
 export class ReportsService {
   constructor(
@@ -83,7 +96,9 @@ export class ReportsService {
   private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
     const { presentationCurrency, presentationRate } = presentation;
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
-      throw invalid(presentationCurrency === undefined ? 'presentationCurrency' : 'presentationRate', 'presentationCurrency and presentationRate go together');
+      // The one that is missing, named once: "presentationRate is required with presentationCurrency".
+      const [missing, sent] = presentationCurrency === undefined ? ['presentationCurrency', 'presentationRate'] : ['presentationRate', 'presentationCurrency'];
+      throw invalid(missing, `is required with ${sent}`);
     }
     const to = presentationCurrency === undefined ? null : this.reference.findCurrency(presentationCurrency);
     if (presentationCurrency !== undefined && !to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
@@ -97,7 +112,8 @@ export class ReportsService {
     return {
       bookId: resolvedBook,
       currency,
-      presentation: { currency: presentationCurrency, rate: presentationRate },
+      // Rates are answered in their one canonical form (as on every line): `0.001250` is `0.00125`.
+      presentation: { currency: presentationCurrency, rate: canonicalRate(presentationRate) },
       convert: presentationConverter({ rate: presentationRate, fromExponent, toExponent: to.minorUnits }),
     };
   }
@@ -128,6 +144,7 @@ export class ReportsService {
   }
 
   /** D52: one income statement per value of the Dimension, and one for the lines without a value. */
+  @OneSnapshot()
   async incomeStatementByDimension(entityId: string, query: { dimensionId: string; from: string; to: string; bookId?: string } & Presentation) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
@@ -207,6 +224,7 @@ export class ReportsService {
   }
 
   /** D55: running balance from inception, debit-positive. */
+  @OneSnapshot()
   async generalLedger(entityId: string, query: { accountId: string; from?: string; to?: string; cursor?: string; limit?: number; bookId?: string }) {
     if (query.from && query.to) checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId);
@@ -215,7 +233,16 @@ export class ReportsService {
     let after: { entryDate: string; entryId: string; lineId: string } | undefined;
     if (query.cursor) {
       const key = await this.queries.lineKey(entityId, query.cursor);
-      if (!key || key.accountId !== query.accountId) throw invalid('cursor', 'must be the id of the last line of a previous page');
+      // Only a line some page of this ledger ends with: the account's, in the Book read and in the
+      // range (continuing from a line before `from` skipped the lines between it and `from` in the
+      // running balance). A line unbooked since its page was served still continues the walk.
+      const ends =
+        key !== null &&
+        key.accountId === query.accountId &&
+        (key.bookId === null || key.bookId === scope.bookId) &&
+        (!query.from || key.entryDate >= query.from) &&
+        (!query.to || key.entryDate <= query.to);
+      if (!key || !ends) throw invalid('cursor', 'must be the id of the last line of a previous page');
       after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
     }
     const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0;
@@ -236,6 +263,7 @@ export class ReportsService {
   }
 
   /** D56 */
+  @OneSnapshot()
   async partnerLedger(
     entityId: string,
     query: { accountId: string; from: string; to: string; partnerIds?: string[]; includeUnassigned?: boolean; bookId?: string },
