@@ -654,6 +654,16 @@ describe('financial reports worked out by hand (D50-D58)', () => {
     });
   });
 
+  it('orders partners by name as GET /partners does (code-point order: `Alfa` before `alba`)', async () => {
+    const lower = randomUUID();
+    await staff.post(url('/partners')).send({ id: lower, name: 'alba spa', type: 'company', country: 'US', taxId: '98-7654321' }).expect(201);
+    const listed = (await staff.get(url('/partners'))).body.map((x: { id: string }) => x.id).filter((id: string) => id === lower || id === p.alfa);
+    expect(listed).toEqual([p.alfa, lower]);
+    const res = await staff.get(url('/ledger/partner-ledger')).query(`accountId=${a.proveedores.id}&from=2025-01-01&to=2025-12-31&bookId=${ifrs}&partnerIds=${lower}&partnerIds=${p.alfa}`);
+    expect(res.status).toBe(200);
+    expect(res.body.partners.map((x: { partnerId: string }) => x.partnerId)).toEqual(listed);
+  });
+
   describe('refusals', () => {
     const routes = () =>
       [

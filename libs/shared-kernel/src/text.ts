@@ -11,3 +11,22 @@ export function textProblem(value: string): string | null {
   if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (no lone surrogate)';
   return null;
 }
+
+/**
+ * Text order for everything the service sorts in code: by code point, as PostgreSQL's C collation
+ * (the embedded server's) orders the lists it sorts. `localeCompare` would follow the server's
+ * locale, so a report and a list could order the same names differently (`alfa`, `Beta`).
+ */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  // Code points, not UTF-16 units: a character past U+FFFF sorts after U+E000..U+FFFF, as in UTF-8.
+  const left = a[Symbol.iterator]();
+  const right = b[Symbol.iterator]();
+  for (;;) {
+    const x = left.next();
+    const y = right.next();
+    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
+    const difference = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    if (difference !== 0) return difference < 0 ? -1 : 1;
+  }
+}

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { compareText, DomainError } from '../../../../libs/shared-kernel/src';
 import { LIVE_STATUSES, type EntryStatus, type Side } from './ledger-entry';
 
 /** What the allocation rules need to know of a line, read under its row lock. */
@@ -70,7 +70,7 @@ export interface MatchPair {
  * oldest open credit, allocate the smaller open amount, repeat.
  */
 export function greedyMatch(lines: LineForAllocation[]): MatchPair[] {
-  const order = (a: LineForAllocation, b: LineForAllocation) => a.entryDate.localeCompare(b.entryDate) || a.id.localeCompare(b.id);
+  const order = (a: LineForAllocation, b: LineForAllocation) => compareText(a.entryDate, b.entryDate) || compareText(a.id, b.id);
   const open = new Map(lines.map((l) => [l.id, openAmountOf(l)]));
   const debits = lines.filter((l) => l.side === 'debit' && open.get(l.id)! > 0).sort(order);
   const credits = lines.filter((l) => l.side === 'credit' && open.get(l.id)! > 0).sort(order);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { compareText, DomainError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import type { MembershipRole } from '../domain/membership';
 import { organizationNotFound } from '../domain/organization-errors';
@@ -47,7 +47,7 @@ export class MembershipsService {
     const people = await this.users.describe(rows.map((row) => row.userId));
     return rows
       .map((row) => ({ userId: row.userId, role: row.role, name: people.get(row.userId)?.name ?? '', email: people.get(row.userId)?.email ?? '' }))
-      .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+      .sort((a, b) => compareText(a.name, b.name) || compareText(a.userId, b.userId));
   }
 
   /** `hold`: the write is about to point at the Organization (see OrganizationRepository.holdForReference). */

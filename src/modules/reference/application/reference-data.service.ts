@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as currencyCodes from 'currency-codes';
 import * as isoCountries from 'i18n-iso-countries';
 import type { Country, Currency } from '../../../../libs/contracts/src';
+import { compareText } from '../../../../libs/shared-kernel/src';
 
 /**
  * ISO 4217 also codes what no set of books is kept in: precious metals (XAU, XAG, XPT, XPD),
@@ -18,12 +19,12 @@ function isMoney(currency: { countries: string[] }): boolean {
 export class ReferenceDataService {
   private readonly countries: readonly Country[] = Object.entries(isoCountries.getNames('en', { select: 'official' }))
     .map(([code, name]) => ({ code, name }))
-    .sort((a, b) => a.code.localeCompare(b.code));
+    .sort((a, b) => compareText(a.code, b.code));
 
   private readonly currencies: readonly Currency[] = currencyCodes.data
     .filter(isMoney)
     .map((currency) => ({ code: currency.code, name: currency.currency, minorUnits: currency.digits }))
-    .sort((a, b) => a.code.localeCompare(b.code));
+    .sort((a, b) => compareText(a.code, b.code));
 
   private readonly currencyByCode = new Map(this.currencies.map((currency) => [currency.code, currency]));
   private readonly countryCodes = new Set(this.countries.map((country) => country.code));

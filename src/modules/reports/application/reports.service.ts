@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRate, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, compareText, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
@@ -283,7 +283,7 @@ export class ReportsService {
     const partners = ids
       ? ids
       : [...new Set([...[...openings].filter(([, opening]) => opening !== 0).map(([id]) => id), ...lines.keys()])].filter((id): id is string => id !== null);
-    partners.sort((a, b) => (names.get(a) ?? '').localeCompare(names.get(b) ?? '') || a.localeCompare(b));
+    partners.sort((a, b) => compareText(names.get(a) ?? '', names.get(b) ?? '') || compareText(a, b));
     const group = (partnerId: string | null) => {
       const openingBalance = openings.get(partnerId) ?? 0;
       const mine = withRunningBalance(lines.get(partnerId) ?? [], openingBalance, (row, runningBalance) => ({

@@ -1,4 +1,4 @@
-import { convertMinorUnits } from '../../../../libs/shared-kernel/src';
+import { compareText, convertMinorUnits } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger/domain/account-types';
 
 /** An account of the chart with its raw movements (debit and credit sums) for a report. */
@@ -63,7 +63,7 @@ export function normalBalance(type: AccountType, raw: number): number {
  * left out. `sign` turns the account's normal balance into the section's sign.
  */
 export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert, sign: (a: AccountFigures) => number = (a) => normalBalance(a.type, a.raw)): Section {
-  const shown = accounts.filter((a) => a.raw !== 0 || a.moved).sort((a, b) => a.code.localeCompare(b.code));
+  const shown = accounts.filter((a) => a.raw !== 0 || a.moved).sort((a, b) => compareText(a.code, b.code));
   const leaf = (a: AccountFigures): AccountNode => ({ accountId: a.accountId, code: a.code, name: a.name, balance: convert(sign(a)) });
   const groupIds = new Set(groups.map((g) => g.id));
   const byGroup = new Map<string | null, AccountNode[]>();
@@ -78,7 +78,7 @@ export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], co
   }
   const build = (group: GroupInfo): GroupNode | null => {
     const subgroups = (children.get(group.id) ?? [])
-      .sort((a, b) => a.codePrefix.localeCompare(b.codePrefix))
+      .sort((a, b) => compareText(a.codePrefix, b.codePrefix))
       .map(build)
       .filter((g): g is GroupNode => g !== null);
     const own = byGroup.get(group.id) ?? [];
@@ -87,7 +87,7 @@ export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], co
     return { groupId: group.id, codePrefix: group.codePrefix, name: group.name, total, groups: subgroups, accounts: own };
   };
   const roots = (children.get(null) ?? [])
-    .sort((a, b) => a.codePrefix.localeCompare(b.codePrefix))
+    .sort((a, b) => compareText(a.codePrefix, b.codePrefix))
     .map(build)
     .filter((g): g is GroupNode => g !== null);
   const loose = byGroup.get(null) ?? [];
@@ -204,7 +204,7 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
 export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert) {
   const rows: EightColumnRow[] = [];
   let priorResult = 0;
-  for (const f of [...figures].sort((a, b) => a.code.localeCompare(b.code))) {
+  for (const f of [...figures].sort((a, b) => compareText(a.code, b.code))) {
     if (isResultType(f.type)) {
       priorResult += f.openingRaw;
       if (f.periodDebit === 0 && f.periodCredit === 0) continue;
