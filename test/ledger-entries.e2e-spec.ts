@@ -668,6 +668,33 @@ describe('ledger entries and lines', () => {
       await expectMonthlyTotalsMatchLines(t, b.entityId);
     });
 
+    it.each([
+      ['the original first', 'original'],
+      ['the reversal first', 'reversal'],
+    ] as const)('dates both halves of a reversal pair at once (%s): the second waits and is judged on the first, 409 LEDGER_REVERSAL_DATE_INVALID_ERROR', async (_label, first) => {
+      const b = await setUpBooks(await freshEntity(world));
+      const original = await post(sale(b, 10), b); // 2026-06-10
+      const reversal = randomUUID();
+      await staff.post(`${base(b.entityId)}/entries/${original.id}/reverse`).send({ id: reversal, reversalDate: '2026-06-13' }).expect(201);
+      // Each date alone keeps the reversal after its original; both together would not.
+      const moves = { original: [original.id, '2026-06-12'], reversal: [reversal, '2026-06-11'] } as const;
+      const second = first === 'original' ? 'reversal' : 'original';
+      const patch = (which: 'original' | 'reversal') => staff.patch(`${base(b.entityId)}/entries/${moves[which][0]}`).send({ entryDate: moves[which][1] });
+      let patching: ReturnType<typeof sendNow> | undefined;
+      // The first change has written and waits for its audit row; the second is sent then.
+      const firstAnswer = await whileTableLocked(t, 'audit_trail', 1, () => patch(first), async () => {
+        patching = sendNow(patch(second));
+        await waitUntil(async () => patching!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const secondAnswer = await patching!.response;
+      expect([firstAnswer.status, secondAnswer.status, secondAnswer.body.code]).toEqual([200, 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
+      const dates = await t.sql<{ id: string; d: string }>('SELECT id, entry_date::text AS d FROM ledger_entries WHERE id = ANY($1::uuid[])', [[original.id, reversal]]);
+      const dateOf = Object.fromEntries(dates.map((r) => [r.id, r.d]));
+      expect(dateOf[reversal] > dateOf[original.id]).toBe(true);
+      expect(dateOf[moves[first][0]]).toBe(moves[first][1]);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
     it('refuses to unbook into a locked period', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const entry = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
