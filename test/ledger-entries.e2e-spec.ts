@@ -1418,6 +1418,42 @@ describe('ledger entries and lines', () => {
       expect(await lines()).toEqual(before);
     });
 
+    it.each([
+      {
+        change: 'the lock date over the date of a scheduled entry',
+        route: 'scheduled-entries',
+        entryDate: '2026-07-01',
+        path: '/ledger-lock-date',
+        body: { ledgerLockDate: '2026-07-01' },
+        column: 'ledger_lock_date',
+        code: 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR',
+      },
+      {
+        change: 'an identity field of an Entity without entries (D22)',
+        route: 'entries',
+        entryDate: '2026-06-10',
+        path: '',
+        body: { currency: 'USD' },
+        column: 'currency',
+        code: 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR',
+      },
+    ])('a change of $change sent while a posting (POST $route) holds the Entity row: it waits for the posting, then is refused with 409 $code', async ({ route, entryDate, path, body: change, column, code }) => {
+      const n = await setUpNamed();
+      const body = naming(n, entryDate);
+      const entityColumn = () => t.sql(`SELECT ${column}::text AS v FROM entities WHERE id = $1`, [n.b.entityId]);
+      const before = await entityColumn();
+      let changing: ReturnType<typeof sendNow> | undefined;
+      // The posting has share-locked the Entity row and waits at the account its line names.
+      const res = await whileRowLocked(t, 'SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [n.spare], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
+        changing = sendNow(staff.patch(`/api/entities/${n.b.entityId}${path}`).send(change));
+        await waitUntil(async () => changing!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const changed = await changing!.response;
+      expect([res.status, changed.status, changed.body.code]).toEqual([201, 409, code]);
+      expect(await entityColumn()).toEqual(before);
+      expect(await countRows(t, 'ledger_entries', 'id = $1', [body.id])).toBe(1);
+    });
+
     describe('a ledger account changed', () => {
       it('to open-item while a posting naming it waits: the posting is judged on the new tracking (open amounts on its lines)', async () => {
         const n = await setUpNamed();
