@@ -260,6 +260,14 @@ describe('chart of accounts, groups and templates', () => {
       expect(await count('ledger_accounts', entityId)).toBe(before);
     });
 
+    it('answers two creates of one code at once with one 201 and one 409 LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR, never a 500', async () => {
+      const results = await whileTableLocked(t, 'ledger_accounts', 2, () =>
+        Promise.all([1, 2].map(() => staff.post(url()).send({ id: randomUUID(), name: 'Fondo fijo', code: '1188', type: 'asset', tracking: 'balance' }))),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR']);
+      expect(await countRows(t, 'ledger_accounts', 'entity_id = $1 AND code = $2', [entityId, '1188'])).toBe(1);
+    });
+
     it('updates with PATCH: at least one field, consistent changes, unique code', async () => {
       const id = randomUUID();
       await staff.post(url()).send({ id, name: 'Gastos varios', code: '5199', type: 'operating_expense', tracking: 'balance' }).expect(201);

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
-import { countRows, expectRefused, lockWaiters, sendNow, tableFingerprint, waitUntil, whileRowLocked } from './harness/db-checks';
+import { countRows, expectRefused, lockWaiters, sendNow, tableFingerprint, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -223,6 +223,19 @@ describe('identity and access', () => {
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(res.body.params.errors.map((e: { path: string }) => e.path)).toEqual(['name']);
       expect(await countRows(t, 'users')).toBe(before);
+    });
+
+    it('answers two creates of one e-mail at once (in two cases) with one 201 and one 409 USER_EMAIL_ALREADY_EXISTS_ERROR, never a 500', async () => {
+      const staff = await signInStaff(t);
+      const email = `twice-${randomUUID()}@example.test`;
+      const results = await whileTableLocked(t, 'users', 2, () =>
+        Promise.all([
+          staff.post('/api/onboarding/users').send({ id: randomUUID(), email, name: 'Twice', role: 'client' }),
+          staff.post('/api/onboarding/users').send({ id: randomUUID(), email: email.toUpperCase(), name: 'Twice', role: 'client' }),
+        ]),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 USER_EMAIL_ALREADY_EXISTS_ERROR']);
+      expect(await countRows(t, 'users', 'email = $1', [email])).toBe(1);
     });
 
     it('is refused to a client with 403 PERMISSION_DENIED_ERROR', async () => {
