@@ -326,6 +326,28 @@ describe('Dimensions and Dimension Values', () => {
       expect([parents[a.id], parents[b.id], parents[c.id]]).toEqual([b.id, c.id, null]);
     });
 
+    it.each([
+      ['the delete first', 'delete', 404, 'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR'],
+      ['the create first', 'create', 409, 'DIMENSION_VALUE_HAS_CHILDREN_ERROR'],
+    ] as const)('a value created under a parent being deleted (%s): the second waits on the Dimension and is refused, never a 500', async (_label, first, status, code) => {
+      const parent = await createValue(entityId, dimension.id, 'P');
+      const childId = randomUUID();
+      const requests = {
+        delete: () => staff.delete(valuePath(parent.id)),
+        create: () => staff.post(valuesPath(entityId, dimension.id)).send({ id: childId, code: 'P1', name: 'Child', parentId: parent.id }),
+      };
+      let sending: ReturnType<typeof sendNow> | undefined;
+      // The first has written and waits for its audit row; the second is sent then.
+      const firstAnswer = await whileTableLocked(t, 'audit_trail', 1, requests[first], async () => {
+        sending = sendNow(requests[first === 'delete' ? 'create' : 'delete']());
+        await waitUntil(async () => sending!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const second = await sending!.response;
+      expect([firstAnswer.status, second.status, second.body.code]).toEqual([first === 'delete' ? 200 : 201, status, code]);
+      const ids = (await valueRows(entityId)).map((row) => row.id);
+      expect([ids.includes(parent.id), ids.includes(childId)]).toEqual(first === 'delete' ? [false, false] : [true, true]);
+    });
+
     it('answers 404 DIMENSION_VALUE_NOT_FOUND_ERROR for an unknown value and for a value addressed under the wrong Dimension', async () => {
       const value = await createValue(entityId, dimension.id, 'V');
       for (const path of [valuePath(randomUUID()), valuePath(value.id, otherDimension.id)]) {
