@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CHART_TEMPLATES } from '../src/modules/ledger/application/chart-templates';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { countRows, expectRefused } from './harness/db-checks';
+import { countRows, expectRefused, lockWaiters, sendNow, waitUntil, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -117,6 +117,53 @@ describe('chart of accounts, groups and templates', () => {
       expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
       expect(await count('ledger_accounts', entityId)).toBe(CL_PYME.accounts.length);
     });
+
+    /**
+     * The group or account create has written its row and waits for its audit row; the
+     * initialization is sent then, and either waits for it or answers.
+     */
+    async function initializingWhile(entityId: string, create: () => request.Test): Promise<[request.Response, request.Response]> {
+      let initializing: ReturnType<typeof sendNow> | undefined;
+      const created = await whileTableLocked(t, 'audit_trail', 1, create, async () => {
+        initializing = sendNow(staff.post(`/api/entities/${entityId}/ledger/chart-initializations`).send({ id: randomUUID(), templateKey: 'cl-pyme', templateVersion: CL_PYME.version }));
+        await waitUntil(async () => initializing!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      return [created, await initializing!.response];
+    }
+
+    it.each([
+      ['an account with a code the template has', 'ledger_accounts', (entityId: string) =>
+        staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id: randomUUID(), name: 'Caja propia', code: CL_PYME.accounts[0].code, type: CL_PYME.accounts[0].type, tracking: 'balance' })],
+      ['a group with a prefix the template has', 'ledger_account_groups', (entityId: string) =>
+        staff.post(`/api/entities/${entityId}/ledger/account-groups`).send({ id: randomUUID(), codePrefix: CL_PYME.groups[0].codePrefix, name: 'Propio', type: CL_PYME.groups[0].type })],
+    ])('an initialization racing the create of %s waits for it, then is refused 409 CHART_TEMPLATE_REQUIRES_EMPTY_CHART_ERROR (was a 500)', async (_label, table, create) => {
+      const entityId = await freshEntity(world);
+      const [created, initialized] = await initializingWhile(entityId, () => create(entityId));
+      expect([created.status, initialized.status, initialized.body.code]).toEqual([201, 409, 'CHART_TEMPLATE_REQUIRES_EMPTY_CHART_ERROR']);
+      expect(await count(table, entityId)).toBe(1);
+      expect(await count(table === 'ledger_accounts' ? 'ledger_account_groups' : 'ledger_accounts', entityId)).toBe(0);
+      expect(await count('chart_initializations', entityId)).toBe(0);
+    });
+
+    it('an account create racing an initialization that has begun waits for it, then is judged on the full chart (409 LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR)', async () => {
+      const entityId = await freshEntity(world);
+      let creating: ReturnType<typeof sendNow> | undefined;
+      const initialized = await whileTableLocked(
+        t,
+        'audit_trail',
+        1,
+        () => staff.post(`/api/entities/${entityId}/ledger/chart-initializations`).send({ id: randomUUID(), templateKey: 'cl-pyme', templateVersion: CL_PYME.version }),
+        async () => {
+          creating = sendNow(
+            staff.post(`/api/entities/${entityId}/ledger/accounts`).send({ id: randomUUID(), name: 'Caja propia', code: CL_PYME.accounts[0].code, type: CL_PYME.accounts[0].type, tracking: 'balance' }),
+          );
+          await waitUntil(async () => creating!.answered() || (await lockWaiters(t)) >= 2);
+        },
+      );
+      const created = await creating!.response;
+      expect([initialized.status, created.status, created.body.code]).toEqual([201, 409, 'LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR']);
+      expect(await count('ledger_accounts', entityId)).toBe(CL_PYME.accounts.length);
+    });
   });
 
   describe('account groups (D30)', () => {
@@ -211,6 +258,14 @@ describe('chart of accounts, groups and templates', () => {
         expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status, code });
       }
       expect(await count('ledger_accounts', entityId)).toBe(before);
+    });
+
+    it('answers two creates of one code at once with one 201 and one 409 LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR, never a 500', async () => {
+      const results = await whileTableLocked(t, 'ledger_accounts', 2, () =>
+        Promise.all([1, 2].map(() => staff.post(url()).send({ id: randomUUID(), name: 'Fondo fijo', code: '1188', type: 'asset', tracking: 'balance' }))),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 LEDGER_ACCOUNT_CODE_ALREADY_EXISTS_ERROR']);
+      expect(await countRows(t, 'ledger_accounts', 'entity_id = $1 AND code = $2', [entityId, '1188'])).toBe(1);
     });
 
     it('updates with PATCH: at least one field, consistent changes, unique code', async () => {

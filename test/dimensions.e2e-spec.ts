@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { expectRefused, whileTableLocked } from './harness/db-checks';
+import { expectRefused, lockWaiters, sendNow, waitUntil, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -307,6 +307,45 @@ describe('Dimensions and Dimension Values', () => {
       const moved = await staff.patch(valuePath(c.id)).send({ parentId: a.id });
       expect(moved.status).toBe(200);
       expect(moved.body.parentId).toBe(a.id);
+    });
+
+    it('A under B and C under A at once, B under C: the second waits for the first (on the Dimension) and is refused 409 DIMENSION_VALUE_PARENT_CYCLE_ERROR', async () => {
+      const c = await createValue(entityId, dimension.id, 'C');
+      const b = await createValue(entityId, dimension.id, 'B', c.id);
+      const a = await createValue(entityId, dimension.id, 'A');
+      let moving: ReturnType<typeof sendNow> | undefined;
+      // A under B has written and waits for its audit row; C under A is sent then. Each alone is
+      // no cycle; both would close A->B->C->A (the rows they lock are not the ones the other changes).
+      const first = await whileTableLocked(t, 'audit_trail', 1, () => staff.patch(valuePath(a.id)).send({ parentId: b.id }), async () => {
+        moving = sendNow(staff.patch(valuePath(c.id)).send({ parentId: a.id }));
+        await waitUntil(async () => moving!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const second = await moving!.response;
+      expect([first.status, second.status, second.body.code]).toEqual([200, 409, 'DIMENSION_VALUE_PARENT_CYCLE_ERROR']);
+      const parents = Object.fromEntries((await valueRows(entityId)).map((row) => [row.id, row.parent_id]));
+      expect([parents[a.id], parents[b.id], parents[c.id]]).toEqual([b.id, c.id, null]);
+    });
+
+    it.each([
+      ['the delete first', 'delete', 404, 'DIMENSION_VALUE_PARENT_NOT_FOUND_ERROR'],
+      ['the create first', 'create', 409, 'DIMENSION_VALUE_HAS_CHILDREN_ERROR'],
+    ] as const)('a value created under a parent being deleted (%s): the second waits on the Dimension and is refused, never a 500', async (_label, first, status, code) => {
+      const parent = await createValue(entityId, dimension.id, 'P');
+      const childId = randomUUID();
+      const requests = {
+        delete: () => staff.delete(valuePath(parent.id)),
+        create: () => staff.post(valuesPath(entityId, dimension.id)).send({ id: childId, code: 'P1', name: 'Child', parentId: parent.id }),
+      };
+      let sending: ReturnType<typeof sendNow> | undefined;
+      // The first has written and waits for its audit row; the second is sent then.
+      const firstAnswer = await whileTableLocked(t, 'audit_trail', 1, requests[first], async () => {
+        sending = sendNow(requests[first === 'delete' ? 'create' : 'delete']());
+        await waitUntil(async () => sending!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const second = await sending!.response;
+      expect([firstAnswer.status, second.status, second.body.code]).toEqual([first === 'delete' ? 200 : 201, status, code]);
+      const ids = (await valueRows(entityId)).map((row) => row.id);
+      expect([ids.includes(parent.id), ids.includes(childId)]).toEqual(first === 'delete' ? [false, false] : [true, true]);
     });
 
     it('answers 404 DIMENSION_VALUE_NOT_FOUND_ERROR for an unknown value and for a value addressed under the wrong Dimension', async () => {

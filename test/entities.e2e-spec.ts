@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response, Test } from 'supertest';
-import { auditRowCount, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
+import { auditRowCount, expectAudited, expectRefused, lockWaiters, sendNow, waitUntil, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { FixedClock } from '../src/platform/clock/clock';
 import { TickingClock } from './harness/ticking-clock';
@@ -529,6 +529,23 @@ describe('Entities', () => {
       await refused(setParent(b.id, a.id), 409, 'ENTITY_PARENT_CYCLE_ERROR');
       expect(await parentOf(a.id)).toBe(b.id);
       expect(await parentOf(b.id)).toBeNull();
+    });
+
+    it('A->B and C->A at once under B->C: the second waits for the first (one lock for every parent change) and is refused 409 ENTITY_PARENT_CYCLE_ERROR', async () => {
+      const a = await createEntity(staff, organizationId);
+      const b = await createEntity(staff, organizationId);
+      const c = await createEntity(staff, organizationId);
+      await setParent(b.id, c.id).expect(200);
+      let changing: ReturnType<typeof sendNow> | undefined;
+      // A->B has written and waits for its audit row; C->A is sent then. Each alone is no cycle;
+      // both would close A->B->C->A (the rows they lock are not the ones the other changes).
+      const first = await whileTableLocked(t, 'audit_trail', 1, () => setParent(a.id, b.id), async () => {
+        changing = sendNow(setParent(c.id, a.id));
+        await waitUntil(async () => changing!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const second = await changing!.response;
+      expect([first.status, second.status, second.body.code]).toEqual([200, 409, 'ENTITY_PARENT_CYCLE_ERROR']);
+      expect([await parentOf(a.id), await parentOf(b.id), await parentOf(c.id)]).toEqual([b.id, c.id, null]);
     });
 
     it('refuses closing a longer chain A->B->C with C->A with 409 ENTITY_PARENT_CYCLE_ERROR, keeping C\'s parent', async () => {

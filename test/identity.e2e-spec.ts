@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Audit } from '../src/platform/audit/audit.decorator';
 import { StaffOnly } from '../src/platform/auth/decorators';
 import { FixedClock } from '../src/platform/clock/clock';
-import { countRows, expectRefused, tableFingerprint } from './harness/db-checks';
+import { countRows, expectRefused, lockWaiters, sendNow, tableFingerprint, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, createEntity, createOrganization, mintKey, onboardUser, signIn, signInStaff } from './harness/world';
 
@@ -225,6 +225,19 @@ describe('identity and access', () => {
       expect(await countRows(t, 'users')).toBe(before);
     });
 
+    it('answers two creates of one e-mail at once (in two cases) with one 201 and one 409 USER_EMAIL_ALREADY_EXISTS_ERROR, never a 500', async () => {
+      const staff = await signInStaff(t);
+      const email = `twice-${randomUUID()}@example.test`;
+      const results = await whileTableLocked(t, 'users', 2, () =>
+        Promise.all([
+          staff.post('/api/onboarding/users').send({ id: randomUUID(), email, name: 'Twice', role: 'client' }),
+          staff.post('/api/onboarding/users').send({ id: randomUUID(), email: email.toUpperCase(), name: 'Twice', role: 'client' }),
+        ]),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 USER_EMAIL_ALREADY_EXISTS_ERROR']);
+      expect(await countRows(t, 'users', 'email = $1', [email])).toBe(1);
+    });
+
     it('is refused to a client with 403 PERMISSION_DENIED_ERROR', async () => {
       const staff = await signInStaff(t);
       const client = await onboardUser(t, staff, 'client', 'nosy');
@@ -311,6 +324,35 @@ describe('identity and access', () => {
       } finally {
         await timed.close();
       }
+    });
+
+    it('a sign-in with the old password racing the password change leaves no session (was a live session that survived the change)', async () => {
+      const staff = await signInStaff(t);
+      const user = await onboardUser(t, staff, 'client', 'racing-reset');
+      const other = await onboardUser(t, staff, 'client', 'racing-other');
+      const link = await staff.post(`/api/onboarding/users/${user.id}/set-password-link`).expect(201);
+      const token = new URL(link.body.url).searchParams.get('token');
+      // The sign-in is sent with the other User's session cookie: once the password is verified it
+      // replaces that session, whose row is held here; so it stops between its check and its new session.
+      const [{ sid }] = await t.sql<{ sid: string }>(`SELECT sid FROM user_sessions WHERE sess->>'userId' = $1`, [other.id]);
+      let setting: ReturnType<typeof sendNow> | undefined;
+      const signedIn = await whileRowLocked(
+        t,
+        'SELECT 1 FROM user_sessions WHERE sid = $1 FOR UPDATE',
+        [sid],
+        () => other.agent.post('/api/auth/sign-in/email').send({ email: user.email, password: user.password }),
+        async () => {
+          setting = sendNow(t.http.post('/api/auth/set-password').send({ token, newPassword: 'the-new-password-1' }));
+          await waitUntil(async () => setting!.answered() || (await lockWaiters(t)) >= 2);
+        },
+      );
+      const set = await setting!.response;
+      expect([signedIn.status, set.status]).toEqual([200, 204]);
+      // The sign-in was judged on the old password, so its session ends with the change.
+      expect((await request(t.app.getHttpServer()).get('/api/auth/session').set('cookie', cookieOf(signedIn))).status).toBe(401);
+      expect(await countRows(t, 'user_sessions', `sess->>'userId' = $1`, [user.id])).toBe(0);
+      expect((await t.http.post('/api/auth/sign-in/email').send({ email: user.email, password: user.password })).status).toBe(401);
+      await signIn(t, user.email, 'the-new-password-1');
     });
 
     it('setting a password ends the sessions the User had', async () => {

@@ -668,6 +668,33 @@ describe('ledger entries and lines', () => {
       await expectMonthlyTotalsMatchLines(t, b.entityId);
     });
 
+    it.each([
+      ['the original first', 'original'],
+      ['the reversal first', 'reversal'],
+    ] as const)('dates both halves of a reversal pair at once (%s): the second waits and is judged on the first, 409 LEDGER_REVERSAL_DATE_INVALID_ERROR', async (_label, first) => {
+      const b = await setUpBooks(await freshEntity(world));
+      const original = await post(sale(b, 10), b); // 2026-06-10
+      const reversal = randomUUID();
+      await staff.post(`${base(b.entityId)}/entries/${original.id}/reverse`).send({ id: reversal, reversalDate: '2026-06-13' }).expect(201);
+      // Each date alone keeps the reversal after its original; both together would not.
+      const moves = { original: [original.id, '2026-06-12'], reversal: [reversal, '2026-06-11'] } as const;
+      const second = first === 'original' ? 'reversal' : 'original';
+      const patch = (which: 'original' | 'reversal') => staff.patch(`${base(b.entityId)}/entries/${moves[which][0]}`).send({ entryDate: moves[which][1] });
+      let patching: ReturnType<typeof sendNow> | undefined;
+      // The first change has written and waits for its audit row; the second is sent then.
+      const firstAnswer = await whileTableLocked(t, 'audit_trail', 1, () => patch(first), async () => {
+        patching = sendNow(patch(second));
+        await waitUntil(async () => patching!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const secondAnswer = await patching!.response;
+      expect([firstAnswer.status, secondAnswer.status, secondAnswer.body.code]).toEqual([200, 409, 'LEDGER_REVERSAL_DATE_INVALID_ERROR']);
+      const dates = await t.sql<{ id: string; d: string }>('SELECT id, entry_date::text AS d FROM ledger_entries WHERE id = ANY($1::uuid[])', [[original.id, reversal]]);
+      const dateOf = Object.fromEntries(dates.map((r) => [r.id, r.d]));
+      expect(dateOf[reversal] > dateOf[original.id]).toBe(true);
+      expect(dateOf[moves[first][0]]).toBe(moves[first][1]);
+      await expectMonthlyTotalsMatchLines(t, b.entityId);
+    });
+
     it('refuses to unbook into a locked period', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const entry = await post({ ...sale(b, 10), entryDate: '2026-06-01' }, b);
@@ -1389,6 +1416,42 @@ describe('ledger entries and lines', () => {
       const replaced = await replacing!.response;
       expect([deleted.status, replaced.status, replaced.body.code]).toEqual([200, 404, record.notFound]);
       expect(await lines()).toEqual(before);
+    });
+
+    it.each([
+      {
+        change: 'the lock date over the date of a scheduled entry',
+        route: 'scheduled-entries',
+        entryDate: '2026-07-01',
+        path: '/ledger-lock-date',
+        body: { ledgerLockDate: '2026-07-01' },
+        column: 'ledger_lock_date',
+        code: 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR',
+      },
+      {
+        change: 'an identity field of an Entity without entries (D22)',
+        route: 'entries',
+        entryDate: '2026-06-10',
+        path: '',
+        body: { currency: 'USD' },
+        column: 'currency',
+        code: 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR',
+      },
+    ])('a change of $change sent while a posting (POST $route) holds the Entity row: it waits for the posting, then is refused with 409 $code', async ({ route, entryDate, path, body: change, column, code }) => {
+      const n = await setUpNamed();
+      const body = naming(n, entryDate);
+      const entityColumn = () => t.sql(`SELECT ${column}::text AS v FROM entities WHERE id = $1`, [n.b.entityId]);
+      const before = await entityColumn();
+      let changing: ReturnType<typeof sendNow> | undefined;
+      // The posting has share-locked the Entity row and waits at the account its line names.
+      const res = await whileRowLocked(t, 'SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [n.spare], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
+        changing = sendNow(staff.patch(`/api/entities/${n.b.entityId}${path}`).send(change));
+        await waitUntil(async () => changing!.answered() || (await lockWaiters(t)) >= 2);
+      });
+      const changed = await changing!.response;
+      expect([res.status, changed.status, changed.body.code]).toEqual([201, 409, code]);
+      expect(await entityColumn()).toEqual(before);
+      expect(await countRows(t, 'ledger_entries', 'id = $1', [body.id])).toBe(1);
     });
 
     describe('a ledger account changed', () => {

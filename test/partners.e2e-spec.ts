@@ -126,6 +126,15 @@ describe('Partners (D45)', () => {
       );
     });
 
+    it('answers two creates of one tax id at once (in two formattings) with one 201 and one 409 PARTNER_TAX_ID_ALREADY_EXISTS_ERROR, never a 500', async () => {
+      const entityId = await freshEntity(world);
+      const results = await whileTableLocked(t, 'partners', 2, () =>
+        Promise.all([staff.post(partnersPath(entityId)).send(partnerBody()), staff.post(partnersPath(entityId)).send(partnerBody({ taxId: RUT_A.canonical }))]),
+      );
+      expect(results.map((res) => `${res.status} ${res.body.code ?? ''}`.trim()).sort()).toEqual(['201', '409 PARTNER_TAX_ID_ALREADY_EXISTS_ERROR']);
+      expect(await partnerRows(entityId)).toHaveLength(1);
+    });
+
     it('refuses a tax id in use in the Entity, in another formatting, with 409 PARTNER_TAX_ID_ALREADY_EXISTS_ERROR; another Entity may use it', async () => {
       const entityId = await freshEntity(world);
       await createPartner(entityId, { taxId: RUT_A.canonical });

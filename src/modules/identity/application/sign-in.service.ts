@@ -27,7 +27,9 @@ export class SignInService {
       const reopensAt = (recent.oldest?.getTime() ?? now.getTime()) + SIGN_IN_FAILURE_WINDOW_MS;
       throw rateLimited(Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)));
     }
-    const user = await this.users.findByEmail(email);
+    // Held until the sign-in commits, its new session written: a password change racing it
+    // either comes first (the old password fails here) or waits and then ends that session.
+    const user = await this.users.holdByEmail(email);
     // Unknown e-mail or no password yet: verify against nothing, taking the same time.
     const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
     if (!user || !matches) {

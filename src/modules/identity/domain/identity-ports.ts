@@ -17,6 +17,12 @@ import type { User } from './user';
 export abstract class UserRepository {
   abstract findById(userId: string): Promise<User | null>;
   abstract findByEmail(email: string): Promise<User | null>;
+  /**
+   * The User by e-mail, share-locked until the transaction ends: a password change (which
+   * updates the row) waits for a sign-in judged on the password read here, or comes first and
+   * is read.
+   */
+  abstract holdByEmail(email: string): Promise<User | null>;
   abstract findByIds(userIds: string[]): Promise<User[]>;
   /** Inserts; the caller checked id and e-mail, the unique keys still guard a race. */
   abstract insert(user: User): Promise<void>;

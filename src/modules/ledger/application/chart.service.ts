@@ -63,6 +63,8 @@ export class ChartService {
     entityId: string,
     input: { id: string; parentGroupId: string | null; codePrefix: string; name: string; type: AccountType },
   ): Promise<AccountGroup> {
+    // Beside other creates, never beside an initialization (which judges the chart empty).
+    await this.chart.holdChart(entityId);
     if (await this.chart.findGroup(entityId, input.id)) throw groupIdAlreadyExists({ groupId: input.id });
     const parent = input.parentGroupId ? await this.chart.findGroup(entityId, input.parentGroupId) : null;
     if (input.parentGroupId && !parent) throw groupNotFound({ groupId: input.parentGroupId });
@@ -78,6 +80,7 @@ export class ChartService {
     entityId: string,
     input: { id: string; name: string; code: string; type: AccountType; tracking: Tracking; subtype: Subtype | null; groupId: string | null },
   ): Promise<AccountView> {
+    await this.chart.holdChart(entityId);
     if (await this.chart.findAccount(entityId, input.id)) throw ledgerAccountAlreadyExists({ accountId: input.id });
     const group = await this.groupOrNull(entityId, input.groupId);
     const account = LedgerAccount.open({ entityId, ...input }, group, this.clock.now());
@@ -120,7 +123,9 @@ export class ChartService {
 
   /**
    * D32: copies a template's groups and accounts with fresh ids into an empty chart, in one
-   * transaction. A reused initialization id is refused first, even once the chart is full.
+   * transaction. A reused initialization id is refused first, even once the chart is full. The
+   * chart lock waits for group and account creates in flight (which hold it shared), so the chart
+   * is judged empty only when no create can still add to it.
    */
   async initialize(entityId: string, input: { id: string; templateKey: string; templateVersion: string }): Promise<{ groups: AccountGroup[]; accounts: AccountView[] }> {
     await this.chart.lockChart(entityId);

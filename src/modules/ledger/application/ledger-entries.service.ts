@@ -234,6 +234,11 @@ export class LedgerEntriesService {
 
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
+    // A new date is judged against the other half of a reversal pair, read under its lock: the
+    // pair is locked original first (as unbooking locks it), so two date changes of its halves
+    // queue and the second sees the first's date.
+    const reversalOf = change.entryDate !== undefined ? await this.entries.reversalOfEntryId(entityId, entryId) : null;
+    if (reversalOf) await this.entries.lock(entityId, reversalOf);
     const entry = await this.locked(entityId, entryId);
     if (!entry.isLive) throw entryNotLive(entryId, entry.status);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
@@ -249,12 +254,15 @@ export class LedgerEntriesService {
     return entry;
   }
 
-  /** A reversal stays dated after its original when either date changes. */
+  /**
+   * A reversal stays dated after its original when either date changes. The original is locked
+   * by the caller before the reversal; the reversal is locked here, after it.
+   */
   private async keepReversalOrder(entityId: string, entry: LedgerEntry, newDate: string): Promise<void> {
     const invalid = (original: string, reversal: string) =>
       new DomainError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: original, reversalDate: reversal });
     if (entry.reversedByEntryId) {
-      const reversal = await this.entries.find(entityId, entry.reversedByEntryId);
+      const reversal = await this.entries.lock(entityId, entry.reversedByEntryId);
       if (reversal && newDate >= reversal.entryDate) throw invalid(newDate, reversal.entryDate);
     }
     if (entry.reversalOfEntryId) {

@@ -25,8 +25,13 @@ export abstract class ChartRepository {
   abstract isEmpty(entityId: string): Promise<boolean>;
   abstract initializationExists(entityId: string, initializationId: string): Promise<boolean>;
   abstract recordInitialization(entityId: string, initializationId: string, templateKey: string, templateVersion: string, now: Date): Promise<void>;
-  /** Serializes chart-wide changes of one Entity (initialization). */
+  /**
+   * Serializes chart-wide changes of one Entity (initialization): waits for every group and
+   * account create of the Entity in flight, and holds off new ones, until the transaction ends.
+   */
   abstract lockChart(entityId: string): Promise<void>;
+  /** The shared side of lockChart: a group or account create, which may run beside another. */
+  abstract holdChart(entityId: string): Promise<void>;
 }
 
 export abstract class BookRepository {

@@ -40,6 +40,11 @@ export class TypeOrmUserRepository extends UserRepository {
     return record ? toUser(record) : null;
   }
 
+  async holdByEmail(email: string): Promise<User | null> {
+    const record = await this.records.findOne({ where: { email }, lock: { mode: 'pessimistic_read' } });
+    return record ? toUser(record) : null;
+  }
+
   async findByIds(userIds: string[]): Promise<User[]> {
     if (userIds.length === 0) return [];
     return (await this.records.findBy({ id: In(userIds) })).map(toUser);

@@ -130,6 +130,10 @@ export class TypeOrmChartRepository extends ChartRepository {
   async lockChart(entityId: string): Promise<void> {
     await this.txHost.tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('chart:' || $1::text, 0))`, [entityId]);
   }
+
+  async holdChart(entityId: string): Promise<void> {
+    await this.txHost.tx.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended('chart:' || $1::text, 0))`, [entityId]);
+  }
 }
 
 @Injectable()
