@@ -412,6 +412,22 @@ describe('identity and access', () => {
       expect(listed.revokedAt).not.toBeNull();
     });
 
+    it('revokes a key without writing back what a request of the key noted meanwhile (lastUsedAt), and keeps the first revocation time', async () => {
+      const staff = await signInStaff(t);
+      const { id } = await mintKey(staff);
+      const noted = new Date('2031-01-02T03:04:05.000Z');
+      // A request of the key notes lastUsedAt while the revocation, which has read the key, waits for the row.
+      const sent = await whileRowLocked(t, 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, noted], async () => sendNow(staff.delete(`/api/auth/api-keys/${id}`)));
+      expect((await sent.response).status).toBe(204);
+      const [row] = await t.sql<{ last_used_at: Date; revoked_at: Date | null }>('SELECT last_used_at, revoked_at FROM api_keys WHERE id = $1', [id]);
+      expect(row.last_used_at.toISOString()).toBe(noted.toISOString());
+      expect(row.revoked_at).not.toBeNull();
+      const first = row.revoked_at!.toISOString();
+      expect((await staff.delete(`/api/auth/api-keys/${id}`)).status).toBe(204);
+      const [again] = await t.sql<{ revoked_at: Date }>('SELECT revoked_at FROM api_keys WHERE id = $1', [id]);
+      expect(again.revoked_at.toISOString()).toBe(first);
+    });
+
     it('answers 401 for an expired key', async () => {
       const clock = new FixedClock(new Date());
       const timed = await createTestApp({ databaseUrl: t.databaseUrl, clock });

@@ -44,7 +44,7 @@ export class ApiKeysService {
     const apiKey = await this.apiKeys.findOwned(ownerId, apiKeyId);
     if (!apiKey) throw apiKeyNotFound(apiKeyId);
     apiKey.revoke(this.clock.now());
-    await this.apiKeys.save(apiKey);
+    await this.apiKeys.recordRevocation(apiKey);
     return apiKey;
   }
 }

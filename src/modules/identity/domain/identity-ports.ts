@@ -39,7 +39,11 @@ export abstract class ApiKeyRepository {
   abstract findOwned(userId: string, apiKeyId: string): Promise<ApiKey | null>;
   abstract listOwned(userId: string): Promise<ApiKey[]>;
   abstract insert(apiKey: ApiKey): Promise<void>;
-  abstract save(apiKey: ApiKey): Promise<void>;
+  /**
+   * Writes the key's revocation, and only it: the row's other columns are written by the key's
+   * own requests meanwhile (lastUsedAt). A key already revoked keeps its first revocation time.
+   */
+  abstract recordRevocation(apiKey: ApiKey): Promise<void>;
 }
 
 export abstract class PasswordHasher {

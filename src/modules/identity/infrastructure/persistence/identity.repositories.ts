@@ -109,9 +109,9 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     await this.records.insert(apiKey.snapshot());
   }
 
-  async save(apiKey: ApiKey): Promise<void> {
-    const { id, ...rest } = apiKey.snapshot();
-    await this.records.update({ id }, rest);
+  async recordRevocation(apiKey: ApiKey): Promise<void> {
+    const { id, revokedAt } = apiKey.snapshot();
+    await this.txHost.tx.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, revokedAt]);
   }
 
 }
