@@ -17,6 +17,11 @@ export class MovableClock extends Clock {
     return isoDateIn('America/Santiago', this.instant);
   }
 
+  /** Stands on the given instant. */
+  setInstant(instant: Date): void {
+    this.instant = new Date(instant);
+  }
+
   /** Stands on noon (Santiago) of the given ISO date. */
   setToday(date: string): void {
     this.instant = new Date(`${date}T16:00:00.000Z`);
