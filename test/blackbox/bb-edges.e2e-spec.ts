@@ -356,6 +356,61 @@ describe('black box: edges across the contract', () => {
       expect(res.body.totals.assets).toBe(10000);
     });
 
+    it('GET /partners/pages reads open balances in one Book: common lines plus that Book\'s (D45)', async () => {
+      const e = await freshEntity(world);
+      const c = await buildChart(staff, e);
+      const p = await createPartner(staff, e, 'Cliente', freshRut());
+      const b1 = uuid();
+      const b2 = uuid();
+      await staff.post(`${base(e)}/books`).send({ id: b1, name: 'B1' }).expect(201);
+      await staff.post(`${base(e)}/books`).send({ id: b2, name: 'B2' }).expect(201);
+      await post(staff, e, '2026-06-01', [dr(c.receivable, 1000, { partnerId: p }), cr(c.sales, 1000)]);
+      await post(staff, e, '2026-06-01', [dr(c.receivable, 234, { partnerId: p }), cr(c.sales, 234)], { bookId: b1 });
+      const row = async (bookId: string) => (await staff.get(`${base(e)}/partners/pages`).query({ bookId })).body.rows[0];
+      const r1 = await row(b1);
+      const r2 = await row(b2);
+      expect(r1).not.toHaveProperty('bookId');
+      expect(Object.values(r1)).toContain(1234);
+      expect(Object.values(r2)).toContain(1000);
+      expect(Object.values(r2)).not.toContain(1234);
+    });
+
+    it('by dimension answers a column for every value, even one with no lines', async () => {
+      const e = await freshEntity(world);
+      const c = await buildChart(staff, e);
+      const dim = uuid();
+      await staff.post(`${base(e)}/dimensions`).send({ id: dim, name: 'Zona' }).expect(201);
+      const used = uuid();
+      const idle = uuid();
+      await staff.post(`${base(e)}/dimensions/${dim}/values`).send({ id: used, code: 'U', name: 'Used' }).expect(201);
+      await staff.post(`${base(e)}/dimensions/${dim}/values`).send({ id: idle, code: 'I', name: 'Idle' }).expect(201);
+      await post(staff, e, '2026-06-01', [dr(c.cash, 5), cr(c.sales, 5, { dimensionValueIds: [used] })]);
+      const res = await staff.get(`${base(e)}/reports/income-statement-by-dimension`).query({ dimensionId: dim, from: '2026-06-01', to: '2026-06-15' });
+      const idleCol = res.body.columns.find((x: { dimensionValueId: string }) => x.dimensionValueId === idle);
+      expect(idleCol).toMatchObject({ code: 'I', name: 'Idle' });
+      expect(idleCol.statement.netResult).toBe(0);
+    });
+
+    it('the eight-column balance omits the prior periods row when it is zero', async () => {
+      const e = await freshEntity(world);
+      const c = await buildChart(staff, e);
+      await post(staff, e, '2025-06-01', [dr(c.cash, 10), cr(c.capital, 10)]);
+      await post(staff, e, '2026-06-01', [dr(c.cash, 5), cr(c.sales, 5)]);
+      const res = await staff.get(`${base(e)}/ledger/reports/eight-column-balance`).query({ exerciseStart: '2026-01-01', cutoffDate: '2026-06-15' });
+      expect(res.body.rows.find((r: { accountId: string | null }) => r.accountId === null)).toBeUndefined();
+      expect(res.body.rows).toHaveLength(3);
+      expect(res.body.result).toEqual({ kind: 'profit', amount: 5 });
+    });
+
+    it.each([
+      ['/reports/journal', { limit: 0 }],
+      ['/reports/journal', { cursor: 'garbage' }],
+      ['/ledger/entries', { limit: 0 }],
+      ['/reports/journal', { bookId: 'not-a-uuid' }],
+    ])('GET %s with %p is 400 VALIDATION_ERROR', async (path, query) => {
+      expectError(await staff.get(`${base(world.entityId)}${path}`).query(query), 400, 'VALIDATION_ERROR');
+    });
+
     it('with Books, every book-scoped report also needs bookId: by dimension and eight-column', async () => {
       const e = await freshEntity(world);
       await buildChart(staff, e);
