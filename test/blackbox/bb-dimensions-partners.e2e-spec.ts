@@ -269,7 +269,7 @@ describe('black box: Dimensions and Partners', () => {
     it('GET /partners/pages pages { rows, nextCursor } with receivable and payable open balances', async () => {
       const entityId = await freshEntity(world);
       const chart = await buildChart(staff, entityId);
-      const ids = [];
+      const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push(await createPartner(staff, entityId, `P${i}`, freshRut()));
       await post(staff, entityId, '2026-06-01', [dr(chart.receivable, 700, { partnerId: ids[0] }), cr(chart.sales, 700)]);
       await post(staff, entityId, '2026-06-01', [dr(chart.opex, 200), cr(chart.payable, 200, { partnerId: ids[0] })]);

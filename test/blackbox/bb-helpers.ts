@@ -98,8 +98,17 @@ export type Line = Record<string, unknown> & { side: 'debit' | 'credit'; ledgerA
 export const dr = (ledgerAccountId: string, amount: number, extra: Record<string, unknown> = {}): Line => ({ side: 'debit', ledgerAccountId, amount, ...extra });
 export const cr = (ledgerAccountId: string, amount: number, extra: Record<string, unknown> = {}): Line => ({ side: 'credit', ledgerAccountId, amount, ...extra });
 
+/** The parts of a posted entry (D34) the tests read. */
+export interface PostedEntry {
+  id: string;
+  bookId: string | null;
+  memo: string;
+  notes: string | null;
+  lines: Array<{ id: string; openAmount: number | null } & Record<string, unknown>>;
+}
+
 /** Posts an entry and answers its body (must be 201). */
-export async function post(agent: Agent, entityId: string, entryDate: string, lines: Line[], extra: Record<string, unknown> = {}): Promise<any> {
+export async function post(agent: Agent, entityId: string, entryDate: string, lines: Line[], extra: Record<string, unknown> = {}): Promise<PostedEntry> {
   const res = await agent
     .post(`/api/entities/${entityId}/ledger/entries`)
     .send({ id: randomUUID(), entryDate, memo: `Entry ${entryDate}`, newLedgerEntryLines: lines, ...extra });

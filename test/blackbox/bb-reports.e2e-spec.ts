@@ -1,6 +1,6 @@
 import type { TestApp } from '../harness/test-app';
 import { createWorldApp, freshEntity, type Agent, type World } from '../harness/world';
-import { buildChart, createPartner, cr, dr, expectError, expectStatus, freshRut, MovableClock, post, uuid, type Chart } from './bb-helpers';
+import { buildChart, createPartner, cr, dr, expectError, expectStatus, freshRut, MovableClock, post, uuid, type Chart, type PostedEntry } from './bb-helpers';
 
 interface Section {
   total: number;
@@ -49,7 +49,7 @@ describe('black box: reports', () => {
   let norte: string;
   let norte1: string;
   let sur: string;
-  const entries: Record<string, any> = {};
+  const entries: Record<string, PostedEntry> = {};
 
   beforeAll(async () => {
     entityId = await freshEntity(world);
