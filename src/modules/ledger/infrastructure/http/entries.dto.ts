@@ -108,7 +108,9 @@ export class LinesQuery {
 export class LinePartnerBody {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null clears' })
   @IsDefined()
-  @Nullable()
+  // Not Nullable(): that also skips undefined, and with it IsDefined (ValidateIf runs first), so
+  // `{}` reached the service as a partner lookup. The field is required; only null clears (D38).
+  @ValidateIf((_, v) => v !== null)
   @IsUuid()
   partnerId: string | null;
 }
