@@ -99,7 +99,7 @@ describe('black box: edges across the contract', () => {
       const e = await freshEntity(world);
       const c = await buildChart(staff, e);
       const saved = clock.now();
-      clock.setInstant(new Date('2026-06-16T03:00:00.000Z'));
+      clock.set(new Date('2026-06-16T03:00:00.000Z'));
       try {
         const res = await staff
           .post(`${base(e)}/ledger/entries`)
@@ -107,7 +107,7 @@ describe('black box: edges across the contract', () => {
         expectError(res, 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR');
         await post(staff, e, '2026-06-15', [dr(c.cash, 1), cr(c.sales, 1)]);
       } finally {
-        clock.setInstant(saved);
+        clock.set(saved);
       }
     });
   });

@@ -1,30 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { Clock, isoDateIn } from '../../src/platform/clock/clock';
+import { FixedClock } from '../../src/platform/clock/clock';
 import type { Agent } from '../harness/world';
 
-/** A clock standing on a given instant, movable forward or back by the test (D5). */
-export class MovableClock extends Clock {
-  constructor(private instant: Date = new Date('2026-06-15T16:00:00.000Z')) {
-    super();
-  }
-
-  now(): Date {
-    return new Date(this.instant);
-  }
-
-  today(): string {
-    return isoDateIn('America/Santiago', this.instant);
-  }
-
-  /** Stands on the given instant. */
-  setInstant(instant: Date): void {
-    this.instant = new Date(instant);
+/** The harness's FixedClock standing at noon (Santiago) of TODAY, movable to noon of another day (D5). */
+export class MovableClock extends FixedClock {
+  constructor() {
+    super(new Date('2026-06-15T16:00:00.000Z'));
   }
 
   /** Stands on noon (Santiago) of the given ISO date. */
   setToday(date: string): void {
-    this.instant = new Date(`${date}T16:00:00.000Z`);
+    this.set(new Date(`${date}T16:00:00.000Z`));
   }
 }
 
