@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../platform/audit/audit-context';
 import { Clock } from '../../../platform/clock/clock';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
@@ -21,7 +23,7 @@ import {
   LineInput,
   PostingContext,
 } from '../domain/ledger-entry';
-import { ledgerAccountNotFound } from '../domain/ledger-errors';
+import { ledgerAccountNotFound, tooManyLines } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
@@ -82,6 +84,7 @@ export class LedgerEntriesService {
     private readonly clock: Clock,
     private readonly auditContext: AuditContext,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    @Inject(ConfigService) private readonly config: ConfigService<RuntimeConfig, true>,
   ) {}
 
   private readonly recentFacts = new RecentPostingFacts();
@@ -394,7 +397,10 @@ export class LedgerEntriesService {
   async lines(entityId: string, query: { accountId?: string; partnerId?: string; from?: string; to?: string; status?: string; bookId?: string }): Promise<ListedLine[]> {
     refuseReversedRange(query);
     const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
-    return this.entries.listLines(entityId, { ...query, bookId });
+    const max = this.config.get('linesPerAnswerMax', { infer: true });
+    const lines = await this.entries.listLines(entityId, { ...query, bookId, limit: max + 1 });
+    if (lines.length > max) throw tooManyLines(max);
+    return lines;
   }
 
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {

@@ -63,6 +63,8 @@ export interface LineListFilter {
   to?: string;
   status?: string;
   bookId?: string | null;
+  /** At most this many lines, the first in list order. */
+  limit: number;
 }
 
 export interface ListedLine extends EntryLine {

@@ -23,3 +23,13 @@ export const chartInitializationExists = e('CHART_INITIALIZATION_ALREADY_EXISTS_
 export function validationError(path: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
 }
+
+/**
+ * The lines list and the partner ledger answer every matching line at once (the spec gives them
+ * no pages). Past `max` lines the query is refused rather than answered in part or built in
+ * memory for seconds: the client narrows it (an account, a partner, dates) or walks a paged
+ * route (general ledger, journal, open-item lines).
+ */
+export function tooManyLines(max: number): DomainError {
+  return validationError('query', `matches more than ${max.toLocaleString('en')} lines: narrow it by account, partner or dates, or read a paged route (general ledger, journal, open-item lines)`);
+}

@@ -280,7 +280,8 @@ export class ReportQueries {
     to: string,
     partnerIds: string[] | null,
     includeUnassigned: boolean,
-  ): Promise<{ openings: Map<string | null, number>; lines: Map<string | null, Array<Record<string, unknown>>>; names: Map<string, string> }> {
+    lineLimit: number,
+  ): Promise<{ openings: Map<string | null, number>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
     const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
     const openings = await this.query<{ partner_id: string | null; raw: string }>(
@@ -298,8 +299,8 @@ export class ReportQueries {
          FROM ledger_lines l
         WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
           AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition}
-        ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id`,
-      params,
+        ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id LIMIT $${params.length + 1}`,
+      [...params, lineLimit],
     );
     const lines = new Map<string | null, Array<Record<string, unknown>>>();
     for (const row of rows) {
@@ -313,6 +314,7 @@ export class ReportQueries {
     return {
       openings: new Map(openings.map((o) => [o.partner_id, Number(o.raw)])),
       lines,
+      lineCount: rows.length,
       names: new Map(names.map((n) => [n.id, n.name])),
     };
   }

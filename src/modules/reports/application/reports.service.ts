@@ -1,11 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRate, compareText, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
-import { ledgerAccountNotFound } from '../../ledger/domain/ledger-errors';
+import { ledgerAccountNotFound, tooManyLines } from '../../ledger/domain/ledger-errors';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
 import { addDays } from './month-ranges';
@@ -87,6 +89,7 @@ export class ReportsService {
     private readonly books: BooksService,
     private readonly entities: EntitiesService,
     private readonly reference: ReferenceDataService,
+    @Inject(ConfigService) private readonly config: ConfigService<RuntimeConfig, true>,
   ) {}
 
   /**
@@ -275,10 +278,12 @@ export class ReportsService {
     if (account.tracking !== 'open_item') throw invalid('accountId', 'must be an open-item account');
     const includeUnassigned = query.includeUnassigned ?? false;
     const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
-    const { openings, lines, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned);
+    const max = this.config.get('linesPerAnswerMax', { infer: true });
+    const { openings, lines, lineCount, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned, max + 1);
     // A partner asked for by id is shown even without figures, and must exist (the names read them all).
     const unknown = ids?.find((id) => !names.has(id));
     if (unknown) throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId: unknown });
+    if (lineCount > max) throw tooManyLines(max);
     // Otherwise D56: every partner with an opening balance (not zero) or a line in the range.
     const partners = ids
       ? ids

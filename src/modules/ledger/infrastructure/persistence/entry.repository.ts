@@ -385,9 +385,10 @@ export class SqlEntryRepository extends EntryRepository {
     if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
     if (filter.bookId === null) sql.add('l.book_id IS NULL');
     else if (filter.bookId) sql.add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
+    const limit = sql.parameter(filter.limit);
     const rows = await this.query(
       `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no`,
+        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no LIMIT ${limit}`,
       sql.values,
     );
     const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
