@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectMonthlyTotalsMatchLines, expectRefused, whileTableLocked } from './harness/db-checks';
+import { expectMonthlyTotalsMatchLines, expectRefused, lockWaiters, sendNow, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, createLedgerAccount, World } from './harness/world';
 
@@ -504,6 +504,65 @@ describe('reconciliation: allocations, match and open items', () => {
       expect([deleted.status, unbooked.status]).toEqual([200, 200]);
       const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
       expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
+
+    /** Two of this database's connections each wait on the other: a deadlock PostgreSQL has not yet broken. */
+    async function deadlocked(): Promise<boolean> {
+      const [row] = await t.sql<{ cycle: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity a, unnest(pg_blocking_pids(a.pid)) AS b(pid)
+                         WHERE a.datname = current_database() AND a.pid = ANY(pg_blocking_pids(b.pid))) AS cycle`,
+      );
+      return row.cycle;
+    }
+
+    it('holds a reversal pair original first, as unbooking does: an allocation on both halves never deadlocks against unbooking the original', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      // The reversal's id sorts before its original's: an order by id alone takes the reversal first.
+      const originalId = `f${randomUUID().slice(1)}`;
+      const reversalId = `0${randomUUID().slice(1)}`;
+      const posted = await staff.post(`${base(b.entityId)}/entries`).send({
+        id: originalId,
+        entryDate: '2026-06-01',
+        memo: 'invoice',
+        newLedgerEntryLines: [
+          { side: 'debit', ledgerAccountId: b.receivable, amount: 100 },
+          { side: 'credit', ledgerAccountId: b.sales, amount: 100 },
+        ],
+      });
+      expect(posted.status).toBe(201);
+      const reversed = await staff.post(`${base(b.entityId)}/entries/${originalId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-10' });
+      expect(reversed.status).toBe(201);
+      const debitLineId = posted.body.lines[0].id;
+      const creditLineId = reversed.body.reversalEntry.lines.find((l: { ledgerAccountId: string }) => l.ledgerAccountId === b.receivable).id;
+
+      // The unbooking holds the original and waits for the reversal (key-share-locked here); the
+      // allocation is sent meanwhile; then both go on.
+      let allocating: ReturnType<typeof sendNow> | undefined;
+      let unbooking: ReturnType<typeof sendNow> | undefined;
+      let cycle = false;
+      let watching: Promise<void> | undefined;
+      await whileRowLocked(
+        t,
+        'SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR KEY SHARE',
+        [b.entityId, reversalId],
+        () => {
+          unbooking = sendNow(send('delete', `${base(b.entityId)}/entries/${originalId}`)());
+          return unbooking.response;
+        },
+        async () => {
+          allocating = sendNow(send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId, creditLineId, amount: 1 })());
+          await waitUntil(async () => allocating!.answered() || (await lockWaiters(t)) >= 2);
+          watching = waitUntil(async () => {
+            if (await deadlocked()) cycle = true;
+            return allocating!.answered() && unbooking!.answered();
+          });
+        },
+      );
+      await watching;
+      expect(cycle).toBe(false);
+      const [unbooked, made] = [await unbooking!.response, await allocating!.response];
+      expect([unbooked.status, made.status, made.body.code]).toEqual([200, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
       expectInvariants(await openAmounts(b.entityId));
     });
   });

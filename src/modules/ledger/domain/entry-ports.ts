@@ -134,10 +134,11 @@ export abstract class EntryRepository {
   /** Locks lines (FOR UPDATE) in id order, the one order every writer uses. */
   abstract lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]>;
   /**
-   * Share-locks the entries of these lines, in id order, until the transaction ends. A new
-   * allocation holds them before locking its lines: unbooking or reversing one of them (which
-   * locks the entry, then reads its allocations) waits for the allocation to commit and then
-   * sees it, or the allocation waits and then finds the entry no longer live.
+   * Share-locks the entries of these lines until the transaction ends, originals before
+   * reversals (the order in which unbooking and date changes lock a reversal pair), each in id
+   * order. A new allocation holds them before locking its lines: unbooking or reversing one of
+   * them (which locks the entry, then reads its allocations) waits for the allocation to commit
+   * and then sees it, or the allocation waits and then finds the entry no longer live.
    */
   abstract holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void>;
   abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;

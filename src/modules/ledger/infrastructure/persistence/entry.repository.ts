@@ -408,7 +408,7 @@ export class SqlEntryRepository extends EntryRepository {
     await this.query(
       `SELECT e.id FROM ledger_entries e
         WHERE e.entity_id = $1 AND e.id IN (SELECT l.entry_id FROM ledger_lines l WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]))
-        ORDER BY e.id FOR SHARE`,
+        ORDER BY e.reversal_of_entry_id IS NOT NULL, e.id FOR SHARE`,
       [entityId, [...new Set(lineIds)]],
     );
   }
