@@ -565,6 +565,48 @@ describe('reconciliation: allocations, match and open items', () => {
       expect([unbooked.status, made.status, made.body.code]).toEqual([200, 409, 'LEDGER_ENTRY_NOT_LIVE_ERROR']);
       expectInvariants(await openAmounts(b.entityId));
     });
+
+    it('locks the lines before the allocation it deletes, as unbooking does: a delete never deadlocks against unbooking one of its lines', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const debit = await openItem(b, 'debit', 100);
+      const credit = await openItem(b, 'credit', 100);
+      const id = randomUUID();
+      await staff.post(`${base(b.entityId)}/allocations`).send({ id, debitLineId: debit, creditLineId: credit, amount: 100 }).expect(201);
+      const entryId = await entryOf(b, debit);
+      const firstLine = [debit, credit].sort()[0];
+
+      // The unbooking waits at the lines (the first of them key-share-locked here), having read the
+      // allocation; the delete is sent meanwhile and queues behind it; then both go on.
+      let deleting: ReturnType<typeof sendNow> | undefined;
+      let unbooking: ReturnType<typeof sendNow> | undefined;
+      let cycle = false;
+      let watching: Promise<void> | undefined;
+      await whileRowLocked(
+        t,
+        'SELECT 1 FROM ledger_lines WHERE entity_id = $1 AND id = $2 FOR KEY SHARE',
+        [b.entityId, firstLine],
+        () => {
+          unbooking = sendNow(send('delete', `${base(b.entityId)}/entries/${entryId}`)());
+          return unbooking.response;
+        },
+        async () => {
+          deleting = sendNow(send('delete', `${base(b.entityId)}/allocations/${id}`)());
+          await waitUntil(async () => deleting!.answered() || (await lockWaiters(t)) >= 2);
+          watching = waitUntil(async () => {
+            if (await deadlocked()) cycle = true;
+            return deleting!.answered() && unbooking!.answered();
+          });
+        },
+      );
+      await watching;
+      expect(cycle).toBe(false);
+      const [unbooked, deleted] = [await unbooking!.response, await deleting!.response];
+      // The unbooking came first and severed the allocation: the delete finds none.
+      expect([unbooked.status, deleted.status, deleted.body.code]).toEqual([200, 404, 'RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR']);
+      const open = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable });
+      expect(open.body.lines.map((l: { id: string; openAmount: number }) => [l.id, l.openAmount])).toEqual([[credit, 100]]);
+      expectInvariants(await openAmounts(b.entityId));
+    });
   });
 
   describe('property: random create, delete, match and unbook', () => {

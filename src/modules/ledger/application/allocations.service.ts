@@ -51,7 +51,7 @@ export class AllocationsService {
 
   async create(entityId: string, input: { id: string; debitLineId: string; creditLineId: string; amount: number }): Promise<AllocationRow> {
     const conflict = () => e('RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR', 'An allocation with this id already exists', { allocationId: input.id });
-    if (await this.entries.lockAllocation(entityId, input.id)) throw conflict();
+    if (await this.entries.findAllocation(entityId, input.id)) throw conflict();
     if (input.debitLineId === input.creditLineId) {
       throw e('RECONCILIATION_ALLOCATION_DEBIT_AND_CREDIT_LINE_IDS_CANNOT_BE_THE_SAME_ERROR', 'The debit and credit lines must differ', { lineId: input.debitLineId });
     }
@@ -78,14 +78,21 @@ export class AllocationsService {
     return allocation;
   }
 
-  /** Restores both open amounts. The service's reversal netting is not undone by hand (D36). */
+  /**
+   * Restores both open amounts. The service's reversal netting is not undone by hand (D36). The
+   * allocation is read again once its lines are locked, the lock under which every writer removes
+   * allocations: one that an unbooking removed meanwhile is not found.
+   */
   async delete(entityId: string, allocationId: string): Promise<AllocationRow> {
-    const allocation = await this.entries.lockAllocation(entityId, allocationId);
-    if (!allocation) throw e('RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR', 'No allocation with this id', { allocationId });
-    if (allocation.kind === 'reversal') {
+    const notFound = () => e('RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR', 'No allocation with this id', { allocationId });
+    const found = await this.entries.findAllocation(entityId, allocationId);
+    if (!found) throw notFound();
+    if (found.kind === 'reversal') {
       throw e('RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR', 'This allocation nets a reversal; unbook the reversal instead', { allocationId });
     }
-    await this.entries.lockLines(entityId, [allocation.debitLineId, allocation.creditLineId]);
+    await this.entries.lockLines(entityId, [found.debitLineId, found.creditLineId]);
+    const allocation = await this.entries.findAllocation(entityId, allocationId);
+    if (!allocation) throw notFound();
     await this.entries.removeAllocations(entityId, [allocation]);
     return allocation;
   }

@@ -144,8 +144,8 @@ export abstract class EntryRepository {
   abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;
   abstract replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void>;
   abstract allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]>;
-  /** Locks the allocation row (FOR UPDATE). */
-  abstract lockAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null>;
+  /** Not locked: an allocation is removed only under the locks of its two lines (lockLines). */
+  abstract findAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null>;
   abstract openItemLines(entityId: string, filter: OpenItemFilter): Promise<ListedLine[]>;
   abstract openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary>;
   abstract insertAllocations(allocations: AllocationRow[]): Promise<void>;

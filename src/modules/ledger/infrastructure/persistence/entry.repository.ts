@@ -464,10 +464,10 @@ export class SqlEntryRepository extends EntryRepository {
     return rows.map(toAllocation);
   }
 
-  async lockAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null> {
+  async findAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null> {
     const [row] = await this.query(
       `SELECT entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
-         FROM reconciliation_allocations WHERE entity_id = $1 AND id = $2 FOR UPDATE`,
+         FROM reconciliation_allocations WHERE entity_id = $1 AND id = $2`,
       [entityId, allocationId],
     );
     return row ? toAllocation(row) : null;
