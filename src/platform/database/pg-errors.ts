@@ -65,6 +65,19 @@ export async function translateUniqueViolation<T>(
   }
 }
 
+/**
+ * Runs a delete and turns a foreign-key refusal into the domain's "in use" conflict: the checks
+ * before it answer the common case, this the rows that name the record and that they did not see.
+ */
+export async function translateForeignKeyViolation<T>(write: () => Promise<T>, inUse: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw inUse();
+    throw error;
+  }
+}
+
 /** A deadlock or serialization failure: the transaction may succeed when run again. */
 export function isTransientConflict(error: unknown): boolean {
   const code = driverError(error)?.code;

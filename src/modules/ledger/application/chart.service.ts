@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { isForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import type { AccountType, Subtype, Tracking } from '../domain/account-types';
 import { AccountChange, AccountGroup, LedgerAccount, newAccountGroup } from '../domain/chart';
 import {
@@ -112,13 +112,8 @@ export class ChartService {
     if (!account) throw ledgerAccountNotFound({ accountId });
     const { deleteBlockedBy } = (await this.usage.usage(entityId, [accountId]))(accountId);
     if (deleteBlockedBy) throw ledgerAccountInUse({ accountId, blockedBy: deleteBlockedBy });
-    try {
-      await this.chart.deleteAccount(entityId, accountId);
-    } catch (error) {
-      // Lines of unbooked or cancelled entries still point at it: the books keep their history.
-      if (isForeignKeyViolation(error)) throw ledgerAccountInUse({ accountId, blockedBy: 'entries' });
-      throw error;
-    }
+    // Lines of unbooked or cancelled entries still point at it: the books keep their history.
+    await translateForeignKeyViolation(() => this.chart.deleteAccount(entityId, accountId), () => ledgerAccountInUse({ accountId, blockedBy: 'entries' }));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../platform/clock/clock';
-import { isForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import {
   Dimension,
   dimensionAlreadyExists,
@@ -124,13 +124,8 @@ export class DimensionsService {
     for (const probe of this.usageProbes) {
       if (await probe.isTagged(entityId, valueId)) throw dimensionValueInUse({ dimensionValueId: valueId });
     }
-    try {
-      await this.dimensions.deleteValue(entityId, valueId);
-    } catch (error) {
-      // Tagged on a line of an unbooked or cancelled entry: history keeps the tag.
-      if (isForeignKeyViolation(error)) throw dimensionValueInUse({ dimensionValueId: valueId });
-      throw error;
-    }
+    // Tagged on a line of an unbooked or cancelled entry: history keeps the tag.
+    await translateForeignKeyViolation(() => this.dimensions.deleteValue(entityId, valueId), () => dimensionValueInUse({ dimensionValueId: valueId }));
     return value;
   }
 

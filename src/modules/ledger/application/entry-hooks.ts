@@ -55,9 +55,10 @@ export class EntryLifecycleHooks {
 }
 
 /**
- * Port to the partners module: which of these partners exist in the Entity. With `hold`, they are
- * key-share-locked (in id order) for the rest of the transaction, as ChartRepository.accountsByIds.
+ * Port to the partners module: which of these partners exist in the Entity, key-share-locked (in
+ * id order) for the rest of the transaction, as ChartRepository.accountsByIds with `hold`: lines
+ * about to name them are being written.
  */
 export abstract class PartnerDirectory {
-  abstract existing(entityId: string, partnerIds: string[], hold?: boolean): Promise<Set<string>>;
+  abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
 }

@@ -237,17 +237,15 @@ export class LedgerEntriesService {
 
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
-    // A new date is judged against the other half of a reversal pair, read under its lock: the
-    // pair is locked original first (as unbooking locks it), so two date changes of its halves
-    // queue and the second sees the first's date.
-    const reversalOf = change.entryDate !== undefined ? await this.entries.reversalOfEntryId(entityId, entryId) : null;
-    if (reversalOf) await this.entries.lock(entityId, reversalOf);
+    // A new date is judged against the other half of a reversal pair, read under its lock: two
+    // date changes of its halves queue and the second sees the first's date.
+    const original = change.entryDate !== undefined ? await this.lockOriginalOf(entityId, entryId) : null;
     const entry = await this.locked(entityId, entryId);
     if (!entry.isLive) throw entryNotLive(entryId, entry.status);
     assertOpenPeriod(entry.entryDate, terms.ledgerLockDate);
     if (change.entryDate !== undefined) {
       assertEntryDate(change.entryDate, 'booked', this.clock.today(), terms.ledgerLockDate);
-      await this.keepReversalOrder(entityId, entry, change.entryDate);
+      await this.keepReversalOrder(entityId, entry, original, change.entryDate);
     }
     const moves = change.entryDate !== undefined && change.entryDate !== entry.entryDate;
     entry.editHeader(change, this.clock.now());
@@ -258,20 +256,18 @@ export class LedgerEntriesService {
   }
 
   /**
-   * A reversal stays dated after its original when either date changes. The original is locked
-   * by the caller before the reversal; the reversal is locked here, after it.
+   * A reversal stays dated after its original when either date changes. `original` (the entry's,
+   * when it is a reversal) was locked by the caller before the entry; the entry's reversal is
+   * locked here, after it.
    */
-  private async keepReversalOrder(entityId: string, entry: LedgerEntry, newDate: string): Promise<void> {
-    const invalid = (original: string, reversal: string) =>
-      new DomainError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: original, reversalDate: reversal });
+  private async keepReversalOrder(entityId: string, entry: LedgerEntry, original: LedgerEntry | null, newDate: string): Promise<void> {
+    const invalid = (originalDate: string, reversalDate: string) =>
+      new DomainError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: originalDate, reversalDate });
     if (entry.reversedByEntryId) {
       const reversal = await this.entries.lock(entityId, entry.reversedByEntryId);
       if (reversal && newDate >= reversal.entryDate) throw invalid(newDate, reversal.entryDate);
     }
-    if (entry.reversalOfEntryId) {
-      const original = await this.entries.find(entityId, entry.reversalOfEntryId);
-      if (original && newDate <= original.entryDate) throw invalid(original.entryDate, newDate);
-    }
+    if (original && newDate <= original.entryDate) throw invalid(original.entryDate, newDate);
   }
 
   /**
@@ -328,10 +324,7 @@ export class LedgerEntriesService {
    */
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
-    // A reversal pair is always locked original first (as unbooking the original does), so
-    // unbooking both halves at once queues instead of deadlocking.
-    const reversalOf = await this.entries.reversalOfEntryId(entityId, entryId);
-    if (reversalOf) await this.entries.lock(entityId, reversalOf);
+    const original = await this.lockOriginalOf(entityId, entryId);
     const entry = await this.locked(entityId, entryId);
     // The entry's state (409 LEDGER_ENTRY_NOT_LIVE_ERROR) before its date against the lock date.
     if (!entry.isLive) throw entryNotLive(entryId, entry.status);
@@ -347,13 +340,10 @@ export class LedgerEntriesService {
       await this.entries.shiftTotals(entityId, e.id, -1);
     }
     const settledChainEntries: LedgerEntry[] = reversal ? [reversal] : [];
-    if (entry.reversalOfEntryId) {
-      const original = await this.entries.lock(entityId, entry.reversalOfEntryId);
-      if (original) {
-        original.restoreAfterReversalUnbooked(now);
-        await this.entries.saveHeader(original);
-        settledChainEntries.push(original);
-      }
+    if (original) {
+      original.restoreAfterReversalUnbooked(now);
+      await this.entries.saveHeader(original);
+      settledChainEntries.push(original);
     }
     const severed = await this.hooks.entriesLeftBooks(entityId, gone.map((e) => e.id));
     await this.hooks.entriesGone(entityId, gone.map((e) => e.id));
@@ -405,7 +395,7 @@ export class LedgerEntriesService {
 
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
     const { line } = await this.editableLine(entityId, lineId);
-    if (partnerId !== null && !(await this.partners.existing(entityId, [partnerId], true)).has(partnerId)) {
+    if (partnerId !== null && !(await this.partners.holdExisting(entityId, [partnerId])).has(partnerId)) {
       throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
     }
     await this.entries.updateLine(entityId, line.id, { partnerId });
@@ -461,6 +451,16 @@ export class LedgerEntriesService {
     await this.entries.removeAllocations(entityId, allocations);
   }
 
+  /**
+   * The original of a reversal (null for any other entry), locked. Every write to a reversal pair
+   * locks it original first (unbooking the original, then its reversal, does too), so writes to
+   * both halves at once queue instead of deadlocking. Call it before locking the entry itself.
+   */
+  private async lockOriginalOf(entityId: string, entryId: string): Promise<LedgerEntry | null> {
+    const originalId = await this.entries.reversalOfEntryId(entityId, entryId);
+    return originalId ? this.entries.lock(entityId, originalId) : null;
+  }
+
   private async locked(entityId: string, entryId: string): Promise<LedgerEntry> {
     const entry = await this.entries.lock(entityId, entryId);
     if (!entry) throw entryNotFound(entryId);
@@ -479,8 +479,7 @@ export class LedgerEntriesService {
    */
   private async postingContext(entityId: string, functionalCurrency: string, lines: Array<Pick<LineInput, 'ledgerAccountId' | 'partnerId' | 'dimensionValueIds'>>): Promise<PostingContext> {
     const accounts = new Map((await this.chart.accountsByIds(entityId, lines.map((l) => l.ledgerAccountId), true)).map((a) => [a.id, a]));
-    const partnerIds = lines.map((l) => l.partnerId).filter((p): p is string => p !== null);
-    const partners = partnerIds.length > 0 ? await this.partners.existing(entityId, partnerIds, true) : new Set<string>();
+    const partners = await this.partners.holdExisting(entityId, lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])));
     const values = new Map((await this.dimensions.valuesByIds(entityId, lines.flatMap((l) => l.dimensionValueIds), true)).map((v) => [v.id, v]));
     return {
       functionalCurrency,

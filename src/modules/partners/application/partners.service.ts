@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, textProblem } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { isForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { BooksService } from '../../ledger/application/books.service';
 import { ChartService } from '../../ledger/application/chart.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
@@ -107,13 +107,8 @@ export class PartnersService {
     for (const probe of this.probes) {
       if (await probe.isNamed?.(entityId, partnerId)) throw partnerInUse({ partnerId });
     }
-    try {
-      await this.partners.delete(entityId, partnerId);
-    } catch (error) {
-      // A line the probes did not see names it: it is in use, as for any line.
-      if (isForeignKeyViolation(error)) throw partnerInUse({ partnerId });
-      throw error;
-    }
+    // A line the probes did not see names it: it is in use, as for any line.
+    await translateForeignKeyViolation(() => this.partners.delete(entityId, partnerId), () => partnerInUse({ partnerId }));
     return partner;
   }
 

@@ -66,7 +66,7 @@ export abstract class PartnerRepository {
   abstract insert(partner: Partner): Promise<'inserted' | 'tax_id_taken'>;
   abstract save(partner: Partner): Promise<'saved' | 'tax_id_taken'>;
   abstract delete(entityId: string, partnerId: string): Promise<void>;
-  /** With `hold`, key-share-locks them (in id order) for the rest of the transaction: lines about to name them are being written. */
-  abstract existingIds(entityId: string, partnerIds: string[], hold?: boolean): Promise<Set<string>>;
+  /** Which of these partners exist, key-share-locked (in id order) for the rest of the transaction: lines about to name them are being written. */
+  abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
 }

@@ -8,7 +8,7 @@ export class PartnerDirectoryAdapter extends PartnerDirectory {
     super();
   }
 
-  existing(entityId: string, partnerIds: string[], hold = false): Promise<Set<string>> {
-    return this.partners.existingIds(entityId, partnerIds, hold);
+  holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
+    return this.partners.holdExisting(entityId, partnerIds);
   }
 }

@@ -56,7 +56,7 @@ const postingStatements = new Map<string, string>();
 function postingStatement(guarded: boolean, auditInsertion: string | null): string {
   const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
-    ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY('$1')} WHERE ${postingFactsJson(g, g + 1, g + 2, true)} = $${g + 3}),`
+    ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY} WHERE ${postingFactsJson(g, g + 1, g + 2, true)} = $${g + 3}),`
     : '';
   const auditInsert = auditInsertion ? `, audit AS (${auditInsertion})` : '';
   return `WITH ${guard}

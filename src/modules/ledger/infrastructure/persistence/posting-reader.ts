@@ -34,14 +34,14 @@ export function postingFactsJson(accounts: number, partners: number, values: num
 }
 
 /**
- * The Entity row `e`, share-locked before the facts (postingFactsJson with `hold`) lock what the
- * lines name: the order the line routes take them in too (the posting terms first). A posting
- * held at the Entity row (a lock date being moved) has locked nothing it names yet.
+ * The Entity row `e` (id `$1`), share-locked before the facts (postingFactsJson with `hold`) lock
+ * what the lines name: the order the line routes take them in too (the posting terms first). A
+ * posting held at the Entity row (a lock date being moved) has locked nothing it names yet.
  */
-export const SHARE_LOCKED_ENTITY = (entityId: string) => `(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = ${entityId} FOR SHARE) e`;
+export const SHARE_LOCKED_ENTITY = '(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = $1 FOR SHARE) e';
 
 const READ = `SELECT ${postingFactsJson(2, 3, 4)} AS facts FROM entities e WHERE e.id = $1`;
-const READ_LOCKED = `SELECT ${postingFactsJson(2, 3, 4, true)} AS facts FROM ${SHARE_LOCKED_ENTITY('$1')}`;
+const READ_LOCKED = `SELECT ${postingFactsJson(2, 3, 4, true)} AS facts FROM ${SHARE_LOCKED_ENTITY}`;
 
 interface FactsJson {
   currency: string;

@@ -59,12 +59,13 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     await this.records.delete({ entityId, id: partnerId });
   }
 
-  async existingIds(entityId: string, partnerIds: string[], hold = false): Promise<Set<string>> {
+  async holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
     if (partnerIds.length === 0) return new Set();
     const records = await this.records.find({
       select: { id: true },
       where: { entityId, id: In([...new Set(partnerIds)]) },
-      ...(hold ? { order: { id: 'ASC' as const }, lock: { mode: 'for_key_share' as const } } : {}),
+      order: { id: 'ASC' },
+      lock: { mode: 'for_key_share' },
     });
     return new Set(records.map((r) => r.id));
   }
