@@ -18,7 +18,6 @@ export function textProblem(value: string): string | null {
  * locale, so a report and a list could order the same names differently (`alfa`, `Beta`).
  */
 export function compareText(a: string, b: string): number {
-  if (a === b) return 0;
   // Code points, not UTF-16 units: a character past U+FFFF sorts after U+E000..U+FFFF, as in UTF-8.
   const left = a[Symbol.iterator]();
   const right = b[Symbol.iterator]();

@@ -23,7 +23,7 @@ import {
   LineInput,
   PostingContext,
 } from '../domain/ledger-entry';
-import { ledgerAccountNotFound, tooManyLines } from '../domain/ledger-errors';
+import { ledgerAccountNotFound, tooManyLines, validationError } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
@@ -60,13 +60,9 @@ const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY
 /** Refusals of what a posting's body alone shows (LedgerEntry.judgeLineShapes and the scheduled trio rule). */
 const BODY_SHAPE_CODES = new Set(['VALIDATION_ERROR', 'LEDGER_ENTRY_LINE_COUNT_ERROR', 'LEDGER_ENTRY_UNBALANCED_ERROR', 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR']);
 
-function validation(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
-
 /** `to` before `from` is a client's mistake, not an empty range (as D58 rules for the reports). */
 function refuseReversedRange(query: { from?: string; to?: string }): void {
-  if (query.from !== undefined && query.to !== undefined && query.to < query.from) throw validation('to', 'must be on or after from');
+  if (query.from !== undefined && query.to !== undefined && query.to < query.from) throw validationError('to', 'must be on or after from');
 }
 
 @Injectable()
@@ -128,13 +124,13 @@ export class LedgerEntriesService {
       }
       const facts = await this.postingReader.read(entityId, references, false);
       if (facts) this.recentFacts.remember(key, facts);
-      const entry = await this.judgeAfresh(entityId, input, lines, kind, facts);
+      const entry = await this.judgedOrReplayed(entityId, input.id, () => this.judge(entityId, input, lines, kind, facts));
       if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
       this.recentFacts.forget(key);
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
-      const entry = await this.judgeAfresh(entityId, input, lines, kind, facts);
+      const entry = await this.judgedOrReplayed(entityId, input.id, () => this.judge(entityId, input, lines, kind, facts));
       await insert(entry, {});
       return entry;
     });
@@ -151,24 +147,18 @@ export class LedgerEntriesService {
   }
 
   /**
-   * The entry as judged on facts read afresh, or the refusal. The id is the idempotency id: when
+   * The entry judged on facts read afresh, or the refusal. The id is the idempotency id: when
    * the content is refused (the Book, what the lines name, the dates) and the id is already an
    * entry's, a replay is answered as such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse
    * answers one, not with what changed since the first call (a lock date moved over it,
    * today passing a scheduled date). What the body alone shows (400) still comes first.
    * The id is looked up only on a refusal: a posting that is written takes no extra round trip.
    */
-  private async judgeAfresh(
-    entityId: string,
-    input: NewEntryInput,
-    lines: Array<NewEntryInput['lines'][number] & { id: string }>,
-    kind: 'booked' | 'scheduled',
-    facts: PostingFacts | null,
-  ): Promise<LedgerEntry> {
+  private async judgedOrReplayed(entityId: string, entryId: string, judge: () => LedgerEntry): Promise<LedgerEntry> {
     try {
-      return this.judge(entityId, input, lines, kind, facts);
+      return judge();
     } catch (error) {
-      if (error instanceof DomainError && !BODY_SHAPE_CODES.has(error.code) && (await this.entries.exists(entityId, input.id))) throw alreadyExists(input.id);
+      if (error instanceof DomainError && !BODY_SHAPE_CODES.has(error.code) && (await this.entries.exists(entityId, entryId))) throw alreadyExists(entryId);
       throw error;
     }
   }
@@ -469,7 +459,7 @@ export class LedgerEntriesService {
 
   private refuseTransactionCurrency(lines: NewEntryInput['lines']): void {
     const index = lines.findIndex((l) => l.transactionCurrency || l.transactionAmount || l.exchangeRate);
-    if (index >= 0) throw validation(`newLedgerEntryLines[${index}]`, 'scheduled entries take no transaction-currency lines');
+    if (index >= 0) throw validationError(`newLedgerEntryLines[${index}]`, 'scheduled entries take no transaction-currency lines');
   }
 
   /**
