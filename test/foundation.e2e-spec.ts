@@ -187,6 +187,15 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       }
     });
 
+    it('answers a body in a content encoding it does not read with 400 MALFORMED_JSON_ERROR naming the encoding, not the charset', async () => {
+      const res = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').set('content-encoding', 'compress').send(Buffer.from('{}'));
+      expect({ status: res.status, code: res.body.code, keys: Object.keys(res.body).sort() }).toEqual({ status: 400, code: 'MALFORMED_JSON_ERROR', keys: ENVELOPE_KEYS });
+      expect(res.body.message).toContain('Content-Encoding');
+      const latin1 = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json; charset=latin1').send('{}');
+      expect({ status: latin1.status, code: latin1.body.code }).toEqual({ status: 400, code: 'MALFORMED_JSON_ERROR' });
+      expect(latin1.body.message).toContain('UTF-8');
+    });
+
     it('answers every error as JSON', async () => {
       const res = await t.http.get('/api/does-not-exist');
       expect(res.headers['content-type']).toMatch(/application\/json/);

@@ -52,8 +52,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       case 'entity.too.large':
         return envelope('PAYLOAD_TOO_LARGE_ERROR', 'The request body is larger than the limit of 1 MB');
       case 'charset.unsupported':
-      case 'encoding.unsupported':
         return envelope('MALFORMED_JSON_ERROR', 'The request body is not JSON: JSON is sent in UTF-8');
+      case 'encoding.unsupported':
+        return envelope('MALFORMED_JSON_ERROR', 'The request body is not read: its Content-Encoding is not gzip, deflate or br');
       default:
         if (error.status >= 400 && error.status < 500) {
           return envelope('VALIDATION_ERROR', 'The request body could not be read', { errors: [] });
