@@ -15,6 +15,11 @@ export class DomainError extends Error {
   }
 }
 
+/** D2: 400 VALIDATION_ERROR naming the one field (`path`) that is wrong, and why. */
+export function validationError(path: string, message: string): DomainError {
+  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
 /** Codes whose status is not given by the D3 default (404 for *_NOT_FOUND_ERROR, else 409). */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // 400: input that is well-formed JSON but not acceptable (D2, D3, D23, D33a, D64, D78)

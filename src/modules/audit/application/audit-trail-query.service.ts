@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AuditTrailRow, Page } from '../../../../libs/contracts/src';
-import { DomainError, isIsoInstant, isUuid } from '../../../../libs/shared-kernel/src';
+import { isIsoInstant, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
 
@@ -32,7 +32,7 @@ function decodeCursor(raw: string): Cursor {
   // Exactly what encodeCursor wrote: anything else would reach Postgres as a bad timestamp or
   // uuid (a year 0 or a six-digit year survives a round trip through Date, not PostgreSQL).
   if (parts.length !== 2 || !isUuid(id) || !isIsoInstant(occurredAt)) {
-    throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
+    throw validationError('cursor', 'is not a cursor of this list');
   }
   return { occurredAt, id };
 }
@@ -60,7 +60,7 @@ export class AuditTrailQueryService {
   private async page(column: 'entity_id' | 'organization_id', id: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
     const limit = filter.limit ?? 50;
     if (filter.from && filter.to && Date.parse(filter.to) < Date.parse(filter.from)) {
-      throw new DomainError('VALIDATION_ERROR', 'to must be on or after from', { errors: [{ path: 'to', message: 'to must be on or after from' }] });
+      throw validationError('to', 'must be on or after from');
     }
     const sql = new SqlConditions([`${column} = $1`], [id]);
     // A date means the whole day in the business time zone.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { MembershipsService } from '../../organizations/application/memberships.service';
@@ -32,9 +32,6 @@ export interface EntityViewer {
 /** Parent changes take this lock, so two changes cannot close a cycle between them. */
 const PARENT_CHANGE_LOCK = 7_301_945_013;
 
-function validationError(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
 
 @Injectable()
 export class EntitiesService {

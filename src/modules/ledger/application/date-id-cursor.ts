@@ -1,4 +1,4 @@
-import { decodeDateIdCursor, DomainError } from '../../../../libs/shared-kernel/src';
+import { decodeDateIdCursor, validationError } from '../../../../libs/shared-kernel/src';
 
 /**
  * The (date, id) cursor of the ledger's pages (entries list D37, open-item lines D38), written by
@@ -7,6 +7,6 @@ import { decodeDateIdCursor, DomainError } from '../../../../libs/shared-kernel/
  */
 export function readDateIdCursor(cursor: string): { entryDate: string; id: string } {
   const key = decodeDateIdCursor(cursor);
-  if (!key) throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
+  if (!key) throw validationError('cursor', 'is not a cursor of this list');
   return { entryDate: key.date, id: key.id };
 }

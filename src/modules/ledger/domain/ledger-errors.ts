@@ -1,4 +1,4 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { DomainError, validationError } from '../../../../libs/shared-kernel/src';
 
 const e = (code: string, message: string) => (params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
@@ -20,9 +20,7 @@ export const chartTemplateNotFound = e('CHART_TEMPLATE_NOT_FOUND_ERROR', 'No cha
 export const chartRequiresEmpty = e('CHART_TEMPLATE_REQUIRES_EMPTY_CHART_ERROR', 'A template initializes only an empty chart');
 export const chartInitializationExists = e('CHART_INITIALIZATION_ALREADY_EXISTS_ERROR', 'A chart initialization with this id already exists');
 
-export function validationError(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
+export { validationError };
 
 /**
  * The lines list and the partner ledger answer every matching line at once (the spec gives them

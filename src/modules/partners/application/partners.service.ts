@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid, textProblem } from '../../../../libs/shared-kernel/src';
+import { isUuid, textProblem, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { BooksService } from '../../ledger/application/books.service';
@@ -46,7 +46,7 @@ function readCursor(cursor: string): { name: string; id: string } {
   } catch {
     // fall through
   }
-  throw new DomainError('VALIDATION_ERROR', 'cursor is not a cursor of this list', { errors: [{ path: 'cursor', message: 'cursor is not a cursor of this list' }] });
+  throw validationError('cursor', 'is not a cursor of this list');
 }
 
 @Injectable()
@@ -137,9 +137,7 @@ export class PartnersService {
 
   private checkCountry(country: string): void {
     if (!this.reference.isCountry(country)) {
-      throw new DomainError('VALIDATION_ERROR', 'country must be an ISO 3166-1 alpha-2 country code', {
-        errors: [{ path: 'country', message: 'must be an ISO 3166-1 alpha-2 country code' }],
-      });
+      throw validationError('country', 'must be an ISO 3166-1 alpha-2 country code');
     }
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRate, compareText, DomainError, isIsoDate, isRate, isUuid } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, compareText, DomainError, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
@@ -25,13 +25,10 @@ interface Scope {
   convert: Convert;
 }
 
-function invalid(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
 
 /** D58: every report with a range refuses `to` before `from`. */
 function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
-  if (to < from) throw invalid(toName, `must be on or after ${fromName}`);
+  if (to < from) throw validationError(toName, `must be on or after ${fromName}`);
 }
 
 /**
@@ -61,7 +58,7 @@ function readJournalCursor(cursor: string): { entryDate: string; entryId: string
   const [entryDate, entryId, lineId] = parts;
   // Each part goes into the query: a date PostgreSQL refuses would be a 500.
   if (parts.length !== 3 || !isIsoDate(entryDate) || !isUuid(entryId) || !isUuid(lineId)) {
-    throw invalid('cursor', 'must be date~entryId~lineId from a previous page');
+    throw validationError('cursor', 'must be date~entryId~lineId from a previous page');
   }
   return { entryDate, entryId: entryId.toLowerCase(), lineId: lineId.toLowerCase() };
 }
@@ -101,11 +98,11 @@ export class ReportsService {
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
       // The one that is missing, named once: "presentationRate is required with presentationCurrency".
       const [missing, sent] = presentationCurrency === undefined ? ['presentationCurrency', 'presentationRate'] : ['presentationRate', 'presentationCurrency'];
-      throw invalid(missing, `is required with ${sent}`);
+      throw validationError(missing, `is required with ${sent}`);
     }
     const to = presentationCurrency === undefined ? null : this.reference.findCurrency(presentationCurrency);
-    if (presentationCurrency !== undefined && !to) throw invalid('presentationCurrency', 'must be an ISO 4217 currency code');
-    if (presentationRate !== undefined && !isRate(presentationRate)) throw invalid('presentationRate', 'must be a decimal string greater than zero');
+    if (presentationCurrency !== undefined && !to) throw validationError('presentationCurrency', 'must be an ISO 4217 currency code');
+    if (presentationRate !== undefined && !isRate(presentationRate)) throw validationError('presentationRate', 'must be a decimal string greater than zero');
     const resolvedBook = await this.books.resolve(entityId, bookId);
     const currency = (await this.entities.get(entityId)).snapshot().currency;
     if (!to || presentationCurrency === undefined || presentationRate === undefined) {
@@ -245,7 +242,7 @@ export class ReportsService {
         (key.bookId === null || key.bookId === scope.bookId) &&
         (!query.from || key.entryDate >= query.from) &&
         (!query.to || key.entryDate <= query.to);
-      if (!key || !ends) throw invalid('cursor', 'must be the id of the last line of a previous page');
+      if (!key || !ends) throw validationError('cursor', 'must be the id of the last line of a previous page');
       after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
     }
     const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0;
@@ -275,7 +272,7 @@ export class ReportsService {
     const scope = await this.scope(entityId, query.bookId);
     const account = await this.queries.account(entityId, query.accountId);
     if (!account) throw ledgerAccountNotFound({ accountId: query.accountId });
-    if (account.tracking !== 'open_item') throw invalid('accountId', 'must be an open-item account');
+    if (account.tracking !== 'open_item') throw validationError('accountId', 'must be an open-item account');
     const includeUnassigned = query.includeUnassigned ?? false;
     const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
     const max = this.config.get('linesPerAnswerMax', { infer: true });

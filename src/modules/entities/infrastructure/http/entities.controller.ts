@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Entity, EntityEditability } from '../../../../../libs/contracts/src';
-import { DomainError } from '../../../../../libs/shared-kernel/src';
+import { validationError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Authenticated, CurrentPrincipal, StaffOnly } from '../../../../platform/auth/decorators';
@@ -36,9 +36,6 @@ export function presentEntity(entity: LegalEntity): Entity {
   };
 }
 
-function invalid(path: string, message: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
-}
 
 const NOT_FOUND = 'ENTITY_NOT_FOUND_ERROR: missing, or not reachable by the caller (the same answer)';
 
@@ -96,9 +93,9 @@ export class EntitiesController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   @ApiConflictResponse({ description: 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR' })
   async update(@Param('entityId') entityId: string, @Body() body: UpdateEntityBody): Promise<Entity> {
-    if (Object.keys(body).length === 0) throw invalid('body', 'must name at least one of name, country, taxId, currency');
+    if (Object.keys(body).length === 0) throw validationError('body', 'must name at least one of name, country, taxId, currency');
     if ((body.country === undefined) !== (body.taxId === undefined)) {
-      throw invalid(body.country === undefined ? 'country' : 'taxId', 'country and taxId must be sent together');
+      throw validationError(body.country === undefined ? 'country' : 'taxId', 'country and taxId must be sent together');
     }
     return presentEntity(await this.entities.update(entityId, body));
   }

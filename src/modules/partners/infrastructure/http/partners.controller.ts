@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { DomainError } from '../../../../../libs/shared-kernel/src';
+import { validationError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
@@ -70,7 +70,7 @@ export class PartnersController {
   @ApiConflictResponse({ description: 'PARTNER_TAX_ID_ALREADY_EXISTS_ERROR' })
   async update(@Param('entityId') entityId: string, @Param('partnerId') partnerId: string, @Body() body: UpdatePartnerBody): Promise<PartnerResponse> {
     if (Object.keys(body).length === 0) {
-      throw new DomainError('VALIDATION_ERROR', 'body must name at least one field', { errors: [{ path: 'body', message: 'must name at least one field' }] });
+      throw validationError('body', 'must name at least one field');
     }
     return present(await this.partners.update(entityId, partnerId, body));
   }
