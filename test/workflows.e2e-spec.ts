@@ -705,4 +705,34 @@ describe('workflows: month-by-month stories of one Entity', () => {
     jan = await getOk(staff, `${base}/reports/income-statement`, { from: '2026-01-01', to: '2026-01-31' });
     expect(jan.otherIncome.total).toBe(salesJan);
   });
+
+  it('story 8: a partner changed on an allocated line, a line left without partner, and a reversal chain across the lock date', async () => {
+    const { ctx, c, base, vat, alfa, beta } = await setup();
+    const check = (cutoff: string) => checkAll(ctx, '2026-01-01', cutoff);
+    clock.setToday('2026-02-28');
+    const inv = await post(staff, ctx.entityId, '2026-01-10', [dr(c.receivable, 119_000, { partnerId: alfa }), cr(c.sales, 100_000), cr(vat, 19_000)]);
+    const coll = await post(staff, ctx.entityId, '2026-01-20', [dr(c.bank, 60_000), cr(c.receivable, 60_000, { partnerId: alfa })]);
+    await staff.post(`${base}/ledger/allocations/match`).send({ lineIds: [inv.lines[0].id, coll.lines[1].id] }).expect(201);
+    await check('2026-02-28');
+    // The invoice was Beta's; the collection came without a partner.
+    await staff.patch(`${base}/ledger/lines/${inv.lines[0].id}/partner`).send({ partnerId: beta }).expect(200);
+    await staff.patch(`${base}/ledger/lines/${coll.lines[1].id}/partner`).send({ partnerId: null }).expect(200);
+    await check('2026-02-28');
+    const pl = await getOk(staff, `${base}/ledger/partner-ledger`, { accountId: c.receivable, from: '2026-01-01', to: '2026-02-28', includeUnassigned: true });
+    expect(pl.partners.map((p: Json) => [p.partnerId, p.closingBalance])).toEqual([
+      [beta, 119_000],
+      [null, -60_000],
+    ]);
+    // Reverse the invoice in February, lock January: the original sits in the locked period.
+    const rev = await staff.post(`${base}/ledger/entries/${inv.id}/reverse`).send({ id: uuid(), reversalDate: '2026-02-05' });
+    expect(rev.status).toBe(201);
+    await check('2026-02-28');
+    await staff.patch(`${base}/ledger-lock-date`).send({ ledgerLockDate: '2026-01-31' }).expect(200);
+    // Unbooking the original (dated in the locked period) is refused, and so is moving the reversal before it.
+    expectError(await staff.delete(`${base}/ledger/entries/${inv.id}`), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+    expectError(await staff.patch(`${base}/ledger/entries/${rev.body.reversalEntry.id}`).send({ entryDate: '2026-01-05' }), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+    await check('2026-02-28');
+    // Reversal line partners follow their own lines; the allocation survives nowhere it should not.
+    expect((await getOk(staff, `${base}/ledger/allocations`, { lineId: coll.lines[1].id })).length).toBe(0);
+  });
 });
