@@ -57,8 +57,8 @@ export interface UnbookResult extends SeveredRecords {
 
 const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
 
-/** Refusals of what a posting's body alone shows (LedgerEntry.judgeLineShapes and the scheduled trio rule). */
-const BODY_SHAPE_CODES = new Set(['VALIDATION_ERROR', 'LEDGER_ENTRY_LINE_COUNT_ERROR', 'LEDGER_ENTRY_UNBALANCED_ERROR', 'LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR']);
+/** A posting's lines, each with its id (sent, or made by the service). */
+type NewLines = Array<NewEntryInput['lines'][number] & { id: string }>;
 
 /** `to` before `from` is a client's mistake, not an empty range (as D58 rules for the reports). */
 function refuseReversedRange(query: { from?: string; to?: string }): void {
@@ -124,13 +124,13 @@ export class LedgerEntriesService {
       }
       const facts = await this.postingReader.read(entityId, references, false);
       if (facts) this.recentFacts.remember(key, facts);
-      const entry = await this.judgedOrReplayed(entityId, input.id, () => this.judge(entityId, input, lines, kind, facts));
+      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
       if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
       this.recentFacts.forget(key);
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
-      const entry = await this.judgedOrReplayed(entityId, input.id, () => this.judge(entityId, input, lines, kind, facts));
+      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
       await insert(entry, {});
       return entry;
     });
@@ -147,30 +147,30 @@ export class LedgerEntriesService {
   }
 
   /**
-   * The entry judged on facts read afresh, or the refusal. The id is the idempotency id: when
-   * the content is refused (the Book, what the lines name, the dates) and the id is already an
-   * entry's, a replay is answered as such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse
-   * answers one, not with what changed since the first call (a lock date moved over it,
-   * today passing a scheduled date). What the body alone shows (400) still comes first.
-   * The id is looked up only on a refusal: a posting that is written takes no extra round trip.
+   * The entry judged on facts read afresh, or the refusal. What the body alone shows (400) is
+   * refused first. The id is the idempotency id: when the content is then refused (the Book,
+   * what the lines name, the dates) and the id is already an entry's, a replay is answered as
+   * such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse answers one, not with what changed
+   * since the first call (a lock date moved over it, today passing a scheduled date). The id is
+   * looked up only on such a refusal: a posting that is written takes no extra round trip.
    */
-  private async judgedOrReplayed(entityId: string, entryId: string, judge: () => LedgerEntry): Promise<LedgerEntry> {
+  private async judgedOrReplayed(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): Promise<LedgerEntry> {
+    const context = this.judgeShape(entityId, input, lines, kind, facts);
     try {
-      return judge();
+      return this.judgeContent(entityId, input, lines, kind, facts!, context);
     } catch (error) {
-      if (error instanceof DomainError && !BODY_SHAPE_CODES.has(error.code) && (await this.entries.exists(entityId, entryId))) throw alreadyExists(entryId);
+      if (error instanceof DomainError && (await this.entries.exists(entityId, input.id))) throw alreadyExists(input.id);
       throw error;
     }
   }
 
   /** The entry as posted against these facts, or the refusal. */
-  private judge(
-    entityId: string,
-    input: NewEntryInput,
-    lines: Array<NewEntryInput['lines'][number] & { id: string }>,
-    kind: 'booked' | 'scheduled',
-    facts: PostingFacts | null,
-  ): LedgerEntry {
+  private judge(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): LedgerEntry {
+    return this.judgeContent(entityId, input, lines, kind, facts!, this.judgeShape(entityId, input, lines, kind, facts));
+  }
+
+  /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
+  private judgeShape(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): PostingContext {
     if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
     const context: PostingContext = {
       functionalCurrency: facts.currency,
@@ -179,12 +179,22 @@ export class LedgerEntriesService {
       dimensionValue: (id) => facts.dimensionValues.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };
-    // 400 (what the body alone shows), then 404 (the Book and what the lines name), then 409
-    // (Dimension Values off Result Accounts, then the date against today and the lock date).
     if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
     LedgerEntry.judgeLineShapes(lines, context);
+    return context;
+  }
+
+  /** 404 (the Book, what the lines name), then 409 (Dimension Values off Result Accounts, then the date against today and the lock date). */
+  private judgeContent(
+    entityId: string,
+    input: NewEntryInput,
+    lines: NewLines,
+    kind: 'booked' | 'scheduled',
+    facts: PostingFacts,
+    context: PostingContext,
+  ): LedgerEntry {
     const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
-    const judged = LedgerEntry.judgeLines(lines, context);
+    const judged = LedgerEntry.judgeLineReferences(lines, context);
     assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     return LedgerEntry.fromJudgedLines(
       {
@@ -384,7 +394,7 @@ export class LedgerEntriesService {
   }
 
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
-    const { line } = await this.editableLine(entityId, lineId);
+    const line = await this.editableLine(entityId, lineId);
     if (partnerId !== null && !(await this.partners.holdExisting(entityId, [partnerId])).has(partnerId)) {
       throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
     }
@@ -394,7 +404,7 @@ export class LedgerEntriesService {
 
   /** Only a line with no allocation and no document link, of an entry in an open period. */
   async setLineAccount(entityId: string, lineId: string, accountId: string): Promise<ListedLine> {
-    const { line } = await this.editableLine(entityId, lineId);
+    const line = await this.editableLine(entityId, lineId);
     if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
       throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
     }
@@ -413,14 +423,15 @@ export class LedgerEntriesService {
   }
 
   async setLineDimensionValues(entityId: string, lineId: string, valueIds: string[]): Promise<ListedLine> {
-    const { line } = await this.editableLine(entityId, lineId);
+    const line = await this.editableLine(entityId, lineId);
     const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);
     const values = valueIds.length === 0 ? [] : LedgerEntry.judgeDimensionValues(valueIds, context.account(line.ledgerAccountId)!.type, context, { lineId });
     await this.entries.replaceLineDimensionValues(entityId, lineId, values);
     return (await this.entries.findLine(entityId, lineId))!;
   }
 
-  private async editableLine(entityId: string, lineId: string): Promise<{ line: ListedLine; terms: { ledgerLockDate: string | null } }> {
+  /** The line, locked with its entry, when it may change: its entry live, its date after the lock date. */
+  private async editableLine(entityId: string, lineId: string): Promise<ListedLine> {
     const terms = await this.entities.postingTerms(entityId);
     const found = await this.entries.findLine(entityId, lineId);
     if (!found) throw lineNotFound(lineId);
@@ -430,7 +441,7 @@ export class LedgerEntriesService {
     // only with PATCH scheduled-entries, which replaces the whole set) do not change here.
     if (!LIVE_STATUSES.includes(line.status)) throw entryNotLive(line.entryId, line.status);
     assertOpenPeriod(line.entryDate, terms.ledgerLockDate);
-    return { line, terms };
+    return line;
   }
 
   /** Removes the allocations of these lines, locking every line they touch in id order first. */

@@ -162,6 +162,11 @@ export class LedgerEntry {
    */
   static judgeLines(lines: LineInput[], context: PostingContext): EntryLine[] {
     LedgerEntry.judgeLineShapes(lines, context);
+    return LedgerEntry.judgeLineReferences(lines, context);
+  }
+
+  /** What lines already judged by judgeLineShapes name: accounts, partners, Dimension Values (404, then 409). */
+  static judgeLineReferences(lines: LineInput[], context: PostingContext): EntryLine[] {
     const accounts = lines.map((line, index) => {
       const account = context.account(line.ledgerAccountId);
       if (!account) throw lineError('LEDGER_ACCOUNT_NOT_FOUND_ERROR', 'No ledger account with this id in the Entity', index, { accountId: line.ledgerAccountId });

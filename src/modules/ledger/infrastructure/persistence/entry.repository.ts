@@ -549,7 +549,8 @@ export class SqlEntryRepository extends EntryRepository {
   async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
     if (allocations.length === 0) return;
     // Only what this statement deleted is given back: an allocation another transaction removed
-    // after the caller read it (unbooking the other side, a DELETE) was given back there.
+    // after the caller read it (unbooking the other side, a DELETE) was given back there. Read
+    // through a SELECT: TypeORM answers a bare DELETE ... RETURNING as [rows, rowCount].
     const deleted = await this.query(
       `WITH gone AS (
          DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])
