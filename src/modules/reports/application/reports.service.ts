@@ -7,6 +7,7 @@ import { EntitiesService } from '../../entities/application/entities.service';
 import { BooksService } from '../../ledger/application/books.service';
 import { isResultType } from '../../ledger/domain/account-types';
 import { ledgerAccountNotFound, tooManyLines } from '../../ledger/domain/ledger-errors';
+import { partnerNotFound } from '../../partners/domain/partner';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
@@ -279,7 +280,7 @@ export class ReportsService {
     const { openings, lines, lineCount, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned, max + 1);
     // A partner asked for by id is shown even without figures, and must exist (the names read them all).
     const unknown = ids?.find((id) => !names.has(id));
-    if (unknown) throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId: unknown });
+    if (unknown) throw partnerNotFound({ partnerId: unknown });
     if (lineCount > max) throw tooManyLines(max);
     // Otherwise D56: every partner with an opening balance (not zero) or a line in the range.
     const partners = ids
