@@ -355,6 +355,27 @@ describe('identity and access', () => {
       await signIn(t, user.email, 'the-new-password-1');
     });
 
+    it('a session signed in with the password before a change stays ended even if its row is written again after the change', async () => {
+      const staff = await signInStaff(t);
+      const user = await onboardUser(t, staff, 'client', 'late-session-row');
+      const signedIn = await t.http.post('/api/auth/sign-in/email').send({ email: user.email, password: user.password });
+      expect(signedIn.status).toBe(200);
+      // The signed cookie `s:<sid>.<signature>` names the session row.
+      const sid = /^s:([^.]+)\./.exec(decodeURIComponent(cookieOf(signedIn).split(';')[0].split('=')[1]))![1];
+      const [row] = await t.sql<{ sess: unknown; expire: Date }>('SELECT sess, expire FROM user_sessions WHERE sid = $1', [sid]);
+      const link = await staff.post(`/api/onboarding/users/${user.id}/set-password-link`).expect(201);
+      await t.http.post('/api/auth/set-password').send({ token: new URL(link.body.url).searchParams.get('token'), newPassword: 'the-new-password-2' }).expect(204);
+      expect(await countRows(t, 'user_sessions', `sess->>'userId' = $1`, [user.id])).toBe(0);
+      // The sign-in's session store writing its row once more after the change (express-session
+      // saves a regenerated session again when the response ends): the row is back, the session is not.
+      await t.sql('INSERT INTO user_sessions (sid, sess, expire) VALUES ($1, $2::json, $3)', [sid, JSON.stringify(row.sess), row.expire]);
+      const res = await request(t.app.getHttpServer()).get('/api/auth/session').set('cookie', cookieOf(signedIn));
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('UNAUTHENTICATED_ERROR');
+      const fresh = await signIn(t, user.email, 'the-new-password-2');
+      expect((await fresh.get('/api/auth/session')).status).toBe(200);
+    });
+
     it('setting a password ends the sessions the User had', async () => {
       const staff = await signInStaff(t);
       const user = await onboardUser(t, staff, 'client', 'reset');

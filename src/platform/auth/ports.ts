@@ -8,8 +8,11 @@ export abstract class CredentialVerifier {
    * Entity id, the same call reads the tenant scope the tenant guard needs.
    */
   abstract verifyApiKey(rawKey: string, entityId?: string): Promise<Principal | null>;
-  /** The principal of a signed-in session's user, or null when the user no longer exists. */
-  abstract principalForSessionUser(userId: string): Promise<Principal | null>;
+  /**
+   * The principal of a signed-in session's user, or null when the user no longer exists or its
+   * password is no longer the one the session was signed in with (`passwordStamp`).
+   */
+  abstract principalForSessionUser(userId: string, passwordStamp: string | undefined): Promise<Principal | null>;
 }
 
 export interface TenantScope {

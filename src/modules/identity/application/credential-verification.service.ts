@@ -43,8 +43,9 @@ export class CredentialVerificationService extends CredentialVerifier {
     };
   }
 
-  async principalForSessionUser(userId: string): Promise<Principal | null> {
+  async principalForSessionUser(userId: string, passwordStamp: string | undefined): Promise<Principal | null> {
     const user = await this.users.findById(userId);
-    return user ? { user: userOf(user), credential: 'session' } : null;
+    // A session signed in with another password than the User's now is over (the password was set since).
+    return user && passwordStamp !== undefined && user.passwordStamp === passwordStamp ? { user: userOf(user), credential: 'session' } : null;
   }
 }

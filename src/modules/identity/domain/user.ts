@@ -1,3 +1,4 @@
+import { hashSecret } from './api-key';
 export type GlobalRole = 'staff' | 'client';
 export const GLOBAL_ROLES: readonly GlobalRole[] = ['staff', 'client'];
 
@@ -63,6 +64,14 @@ export class User {
   }
   get hasPassword(): boolean {
     return this.state.passwordHash !== null;
+  }
+  /**
+   * Names the password a session was signed in with (a digest of its hash, never the hash): a
+   * session is the User's only while it is the same, so setting a password ends every session
+   * signed in before, also one whose row is written after the change removed the others.
+   */
+  get passwordStamp(): string | null {
+    return this.state.passwordHash === null ? null : hashSecret(this.state.passwordHash).slice(0, 32);
   }
   get createdAt(): Date {
     return this.state.createdAt;

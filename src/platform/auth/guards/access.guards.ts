@@ -83,8 +83,8 @@ export class AuthenticationGuard implements CanActivate {
       request.principal = principal;
       return true;
     }
-    const userId = (request as Request & { session?: { userId?: string } }).session?.userId;
-    const principal = userId ? await this.verifier.principalForSessionUser(userId) : null;
+    const session = (request as Request & { session?: { userId?: string; passwordStamp?: string } }).session;
+    const principal = session?.userId ? await this.verifier.principalForSessionUser(session.userId, session.passwordStamp) : null;
     if (!principal) throw unauthenticated();
     request.principal = principal;
     return true;

@@ -38,7 +38,7 @@ export class AuthController {
   @ApiTooManyRequestsResponse({ description: 'RATE_LIMIT_EXCEEDED_ERROR: 10 failures for this e-mail in 15 minutes' })
   async signInWithEmail(@Body() body: SignInBody, @Req() request: Request): Promise<SignInResponse> {
     const user = await this.signIn.verify(body.email, body.password);
-    await startSession(request, user.id);
+    await startSession(request, user.id, user.passwordStamp!);
     this.audit.describe({ actorUserId: user.id, resourceId: user.id });
     return { user: presentSessionUser(user) };
   }

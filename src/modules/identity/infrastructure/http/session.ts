@@ -14,6 +14,8 @@ export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 declare module 'express-session' {
   interface SessionData {
     userId: string;
+    /** User.passwordStamp at sign-in. */
+    passwordStamp: string;
   }
 }
 
@@ -65,9 +67,10 @@ function promisified(request: Request, method: 'regenerate' | 'save' | 'destroy'
 }
 
 /** A new session id for the signed-in User (no session fixation). */
-export async function startSession(request: Request, userId: string): Promise<void> {
+export async function startSession(request: Request, userId: string, passwordStamp: string): Promise<void> {
   await promisified(request, 'regenerate');
   request.session.userId = userId;
+  request.session.passwordStamp = passwordStamp;
   await promisified(request, 'save');
 }
 
