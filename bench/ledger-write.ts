@@ -174,13 +174,14 @@ export async function ledgerWrite(args: string[]): Promise<void> {
 
     // Warm up, then measure.
     await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds: 2, next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }), expectStatus: 201 });
-    if (args.includes('--floor')) {
+    if (args.includes('--floor') || args.includes('--floor-only')) {
       // The request pipeline's own cost: an authenticated read of a few rows (key, rate limit,
       // tenant scope, one query), with no body to validate and nothing to write.
       const [floor, floorCpu] = await withCpu(service.pid, postgresPid, () =>
         runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds, next: () => ({ method: 'GET', path: `/api/entities/${entityId}/books`, headers }), expectStatus: 200 }),
       );
       process.stdout.write(`${formatLoad(`Pipeline floor: GET books (API key, ${CONNECTIONS} connections)`, floor)}\n  ${formatCpu(floorCpu)}\n`);
+      if (args.includes('--floor-only')) return;
     }
     const [api, apiCpu] = await withCpu(service.pid, postgresPid, () =>
       runLoad({
