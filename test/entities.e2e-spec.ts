@@ -314,6 +314,29 @@ describe('Entities', () => {
       expect(res.body).toEqual({ identityFieldsEditable: true });
     });
 
+    it('counts an entry of any status (D22): a scheduled entry locks the identity fields, and so does it once cancelled', async () => {
+      const { id } = await createEntity(staff, await createOrganization(staff));
+      const account = async (code: string, type: string) => {
+        const accountId = randomUUID();
+        await staff.post(`/api/entities/${id}/ledger/accounts`).send({ id: accountId, code, name: code, type, tracking: 'balance' }).expect(201);
+        return accountId;
+      };
+      const cash = await account('1101', 'asset');
+      const sales = await account('4101', 'income');
+      const scheduled = await staff
+        .post(`/api/entities/${id}/ledger/scheduled-entries`)
+        .send({ id: randomUUID(), entryDate: '2030-01-02', memo: 'Rent', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 5 }, { side: 'credit', ledgerAccountId: sales, amount: 5 }] })
+        .expect(201);
+      expect((await staff.get(`/api/entities/${id}/editability`).expect(200)).body).toEqual({ identityFieldsEditable: false });
+      await staff.delete(`/api/entities/${id}/ledger/scheduled-entries/${scheduled.body.id}`).expect(200);
+      expect((await staff.get(`/api/entities/${id}/editability`).expect(200)).body).toEqual({ identityFieldsEditable: false });
+      // A PATCH naming an identity field is refused whole, even with the values the Entity has.
+      const before = await entityRow(id);
+      await refused(staff.patch(`/api/entities/${id}`).send({ country: 'CL', taxId: '76086428-5' }), 409, 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR');
+      await refused(staff.patch(`/api/entities/${id}`).send({ name: 'Renamed with it', currency: 'CLP' }), 409, 'ENTITY_IDENTITY_FIELDS_LOCKED_ERROR');
+      expect(await entityRow(id)).toEqual(before);
+    });
+
     it('answers a non-member with the same 404 body for an existing and a missing Entity', async () => {
       const { id } = await createEntity(staff, await createOrganization(staff));
       const missingId = randomUUID();
