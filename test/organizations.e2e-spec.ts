@@ -546,6 +546,14 @@ describe('Organizations and Memberships', () => {
       expect(await membershipRows(organizationId)).toEqual([]);
     });
 
+    it('revokes the Membership whatever role the body names (a viewer revoked as client loses access)', async () => {
+      const organizationId = await createOrganization(staff);
+      const user = await onboardUser(t, staff, 'client', 'viewer-revokee');
+      await grantMembership(staff, user.id, organizationId, 'viewer');
+      await staff.delete(path(user.id)).send({ organizationId, role: 'client' }).expect(204);
+      expect(await membershipRows(organizationId)).toEqual([]);
+    });
+
     it('refuses an unknown User with 404 USER_NOT_FOUND_ERROR', async () => {
       const organizationId = await createOrganization(staff);
       await refused(staff.post(path(randomUUID())).send({ organizationId, role: 'client' }), 404, 'USER_NOT_FOUND_ERROR');
