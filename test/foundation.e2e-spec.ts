@@ -97,6 +97,19 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
       expect(typeof res.body.requestId).toBe('string');
     });
 
+    it('reads a body of exactly 1 MB (1,000,000 bytes) and refuses one byte more with 413', async () => {
+      const body = (size: number) => {
+        const shell = JSON.stringify({ memo: '', lines: [] });
+        return JSON.stringify({ memo: 'x'.repeat(size - shell.length), lines: [] });
+      };
+      expect(Buffer.byteLength(body(1_000_000))).toBe(1_000_000);
+      const read = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(body(1_000_000));
+      expect(read.body.code).not.toBe('PAYLOAD_TOO_LARGE_ERROR');
+      const over = await t.http.post('/api/test-probe/echo').set('content-type', 'application/json').send(body(1_000_001));
+      expect(over.status).toBe(413);
+      expect(over.body).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });
+    });
+
     it('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE_ERROR', async () => {
       const res = await t.http
         .post('/api/test-probe/echo')
