@@ -483,6 +483,18 @@ describe('ledger entries and lines', () => {
     });
   });
 
+  describe('listing: the query is judged before what it names', () => {
+    it('refuses a forged cursor with 400 VALIDATION_ERROR on cursor before the Book it names (404 BOOK_NOT_FOUND_ERROR)', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const cursor = Buffer.from('garbage').toString('base64url');
+      const withoutBooks = await staff.get(`${base(b.entityId)}/entries`).query({ cursor, bookId: randomUUID() });
+      expect([withoutBooks.status, withoutBooks.body.code, withoutBooks.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const unknownBook = await staff.get(`${base(b.entityId)}/entries`).query({ cursor, bookId: randomUUID() });
+      expect([unknownBook.status, unknownBook.body.code, unknownBook.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+    });
+  });
+
   describe('editing the header', () => {
     it('changes memo, notes and date of a live entry', async () => {
       const entry = await post(sale(ledger, 3));
