@@ -344,6 +344,19 @@ describe('reconciliation: allocations, match and open items', () => {
     });
   });
 
+  describe('open-item lines: the query is judged before what it names', () => {
+    it('refuses a forged cursor with 400 VALIDATION_ERROR on cursor before an unknown account (404) or a missing bookId (409)', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const url = `${base(b.entityId)}/open-item-lines`;
+      const cursor = Buffer.from('garbage').toString('base64url');
+      for (const query of [{ accountId: b.receivable, cursor }, { accountId: randomUUID(), cursor }, { accountId: b.bank, cursor }]) {
+        const res = await staff.get(url).query(query);
+        expect({ query, status: res.status, code: res.body.code, path: res.body.params?.errors?.[0]?.path }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR', path: 'cursor' });
+      }
+    });
+  });
+
   describe('open-item lines: pages and partner options', () => {
     it('visits every open line exactly once in (entry date, line id) order, with partner options by name, then id, the unassigned last', async () => {
       const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);

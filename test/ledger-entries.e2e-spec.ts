@@ -483,6 +483,18 @@ describe('ledger entries and lines', () => {
     });
   });
 
+  describe('listing: the query is judged before what it names', () => {
+    it('refuses a forged cursor with 400 VALIDATION_ERROR on cursor before the Book it names (404 BOOK_NOT_FOUND_ERROR)', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const cursor = Buffer.from('garbage').toString('base64url');
+      const withoutBooks = await staff.get(`${base(b.entityId)}/entries`).query({ cursor, bookId: randomUUID() });
+      expect([withoutBooks.status, withoutBooks.body.code, withoutBooks.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+      await staff.post(`/api/entities/${b.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const unknownBook = await staff.get(`${base(b.entityId)}/entries`).query({ cursor, bookId: randomUUID() });
+      expect([unknownBook.status, unknownBook.body.code, unknownBook.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+    });
+  });
+
   describe('editing the header', () => {
     it('changes memo, notes and date of a live entry', async () => {
       const entry = await post(sale(ledger, 3));
@@ -952,6 +964,28 @@ describe('ledger entries and lines', () => {
       await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-26' }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
       await staff.delete(`${base(b.entityId)}/scheduled-entries/${scheduled.id}`).expect(200);
       await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-07-31' }).expect(200);
+    });
+
+    it('keeps the lock date off a scheduled entry whose date has come but that is not booked yet (still a Scheduled Entry); booked, it no longer holds it', async () => {
+      const b = await setUpBooks(await freshEntity(world));
+      const scheduled = { ...sale(b, 10), entryDate: '2026-06-20' };
+      await staff.post(`${base(b.entityId)}/scheduled-entries`).send(scheduled).expect(201);
+      clock.set(new Date('2026-06-25T15:00:00Z'));
+      try {
+        const due = await staff.get(`${base(b.entityId)}/entries/${scheduled.id}`).expect(200);
+        expect(due.body).toMatchObject({ status: 'scheduled', entryDate: '2026-06-20' });
+        for (const ledgerLockDate of ['2026-06-20', '2026-06-24']) {
+          const res = await expectRefused(t, ['entities', 'audit_trail'], staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate }), 409, 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR');
+          expect(res.body.params).toEqual({ ledgerLockDate, scheduledEntryDate: '2026-06-20' });
+        }
+        await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-19' }).expect(200);
+        const booked = await staff.post(`${base(b.entityId)}/scheduled-entries/${scheduled.id}/book`).expect(200);
+        expect(booked.body).toMatchObject({ status: 'active', source: 'scheduled', entryDate: '2026-06-20' });
+        await staff.patch(`/api/entities/${b.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-20' }).expect(200);
+        await expectMonthlyTotalsMatchLines(t, b.entityId);
+      } finally {
+        clock.set(new Date('2026-06-15T15:00:00Z'));
+      }
     });
 
     it('refuses a date not after today and transaction-currency lines', async () => {

@@ -150,21 +150,23 @@ export class AllocationsService {
   }
 
   /**
-   * D38: unsettled by default; the totals describe the whole filtered set. Book-scoped. The
-   * account is what is read: unknown, 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR; not open-item, 400 (as
-   * the partner ledger); then the Book.
+   * D38: unsettled by default; the totals describe the whole filtered set. Book-scoped. After the
+   * cursor (400), the account is what is read: unknown, 404 LEDGER_ACCOUNT_NOT_FOUND_ERROR; not
+   * open-item, 400 (as the partner ledger); then the Book.
    */
   async openItemLines(
     entityId: string,
     query: { accountId: string; partnerId?: string; includeSettled?: boolean; bookId?: string; cursor?: string; limit?: number },
   ): Promise<{ lines: ListedLine[]; nextCursor: string | null } & OpenItemSummary> {
+    // The cursor is part of the query's shape (400), judged before the account and the Book.
+    const after = query.cursor ? readDateIdCursor(query.cursor) : undefined;
     const [account] = await this.chart.accountsByIds(entityId, [query.accountId]);
     if (!account) throw ledgerAccountNotFound({ accountId: query.accountId });
     if (account.tracking !== 'open_item') throw validationError('accountId', 'must be an open-item account');
     const bookId = await this.books.resolve(entityId, query.bookId);
     const limit = query.limit ?? 50;
     const filter = { accountId: query.accountId, partnerId: query.partnerId, includeSettled: query.includeSettled ?? false, bookId };
-    const found = await this.entries.openItemLines(entityId, { ...filter, after: query.cursor ? readDateIdCursor(query.cursor) : undefined, limit: limit + 1 });
+    const found = await this.entries.openItemLines(entityId, { ...filter, after, limit: limit + 1 });
     const page = found.slice(0, limit);
     return {
       lines: page,

@@ -223,14 +223,11 @@ export class LedgerEntriesService {
     query: { from?: string; to?: string; status?: string; search?: string; accountId?: string; partnerId?: string; bookId?: string; cursor?: string; limit?: number },
   ): Promise<{ entries: LedgerEntry[]; nextCursor: string | null }> {
     refuseReversedRange(query);
+    // The cursor is part of the query's shape (400), judged before the Book is looked up.
+    const after = query.cursor ? readDateIdCursor(query.cursor) : undefined;
     const limit = query.limit ?? 50;
     const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
-    const found = await this.entries.list(entityId, {
-      ...query,
-      bookId,
-      after: query.cursor ? readDateIdCursor(query.cursor) : undefined,
-      limit: limit + 1,
-    });
+    const found = await this.entries.list(entityId, { ...query, bookId, after, limit: limit + 1 });
     const page = found.slice(0, limit);
     return { entries: page, nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null };
   }
