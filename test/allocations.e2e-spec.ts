@@ -241,6 +241,17 @@ describe('reconciliation: allocations, match and open items', () => {
       expect(listed.body.map((a: { id: string }) => a.id)).toEqual([res.body.allocations[1].id, res.body.allocations[2].id].sort((x, y) => (x < y ? -1 : 1)));
     });
 
+    it('takes an id sent twice as one line', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const d = await openItem(b, 'debit', 30);
+      const c = await openItem(b, 'credit', 20);
+      const res = await staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: [d, c, d, c] });
+      expect(res.status).toBe(201);
+      expect(res.body.allocations.map((a: { debitLineId: string; creditLineId: string; amount: number }) => [a.debitLineId, a.creditLineId, a.amount])).toEqual([[d, c, 20]]);
+      expect(res.body.settledLines).toEqual([c]);
+      expect(res.body.openTotal).toBe(10);
+    });
+
     it('refuses each match rule with its code', async () => {
       const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
       const d = await openItem(b, 'debit', 10);
@@ -252,6 +263,8 @@ describe('reconciliation: allocations, match and open items', () => {
       await expectRefused(t, TABLES, match([d, randomUUID()]), 404, 'RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR');
       await expectRefused(t, TABLES, match([d, bankLine]), 409, 'RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR');
       await expectRefused(t, TABLES, match([d, d2]), 409, 'RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR');
+      // An id sent twice names one line.
+      await expectRefused(t, TABLES, match([d, d]), 409, 'RECONCILIATION_MATCH_NOTHING_TO_MATCH_ERROR');
       const bookId = randomUUID();
       await staff.post(`/api/entities/${b.entityId}/books`).send({ id: bookId, name: 'Tax' }).expect(201);
       const bookCredit = (
