@@ -2,10 +2,12 @@
  * A model-based property test of the ledger's lifecycle: random sequences of postings, scheduled
  * entries (create, replace, book, cancel), reversals, unbookings, date changes, matches of open
  * items, lock-date moves and the passing of days, each predicted by a small model of D24, D33,
- * D35, D36, D39 and the order of refusals in docs/DECISIONS.md. After every step the service must agree with the model on every
- * entry (status, date, Book, source, the reversal links), on every live line (account, side,
- * amount, open amount), on each account's figures in the eight-column balance of the Book, and the
- * monthly totals must equal the lines; a refused step must write nothing.
+ * D35, D36, D39 and the order of refusals in docs/DECISIONS.md. After every step the service must
+ * agree with the model on the lock date, on every entry (status, date, Book, source, the reversal
+ * links), on every live line (account, side, amount, open amount) and on each account's figures in
+ * the eight-column balance of the Book, and the monthly totals must equal the lines; a refused
+ * step must write nothing. Two steps sent at once must answer and end as one of their two
+ * serial orders.
  */
 import fc from 'fast-check';
 import { auditRowCount, expectMonthlyTotalsMatchLines } from './harness/db-checks';
