@@ -330,6 +330,11 @@ describe('Partners (D45)', () => {
       expect(res.body.code).toBe('VALIDATION_ERROR');
     });
 
+    it('judges the cursor (400) before the Book the query names', async () => {
+      const res = await staff.get(`${partnersPath(entityId)}/pages`).query({ cursor: 'not-a-cursor', bookId: randomUUID() });
+      expect([res.status, res.body.code, res.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+    });
+
     it('accepts limit 100', async () => {
       const res = await staff.get(`${partnersPath(entityId)}/pages`).query({ limit: 100 });
       expect(res.status).toBe(200);

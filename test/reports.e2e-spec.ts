@@ -387,6 +387,13 @@ describe('financial reports', () => {
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
       }
     });
+
+    it('judges the cursor (400) before the Book the query names or leaves out', async () => {
+      for (const book of [{}, { bookId: randomUUID() }]) {
+        const res = await staff.get(url('/reports/journal')).query({ cursor: 'nope', ...book });
+        expect([res.status, res.body.code, res.body.params?.errors?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'cursor']);
+      }
+    });
   });
 
   describe('journal and general ledger on entries of several lines (D54, D55)', () => {

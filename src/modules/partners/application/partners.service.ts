@@ -117,9 +117,11 @@ export class PartnersService {
     entityId: string,
     query: { bookId?: string; cursor?: string; limit?: number; search?: string },
   ): Promise<{ rows: PartnerPageRow[]; nextCursor: string | null }> {
+    // The cursor is part of the query's shape (400), judged before the Book is looked up.
+    const after = query.cursor ? readCursor(query.cursor) : null;
     const bookId = await this.books.resolve(entityId, query.bookId);
     const limit = query.limit ?? 50;
-    const found = await this.partners.page(entityId, query.cursor ? readCursor(query.cursor) : null, limit, query.search);
+    const found = await this.partners.page(entityId, after, limit, query.search);
     const page = found.slice(0, limit);
     const balances = new Map<string, { receivable: number; payable: number }>();
     for (const probe of this.probes) {

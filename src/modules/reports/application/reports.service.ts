@@ -195,13 +195,15 @@ export class ReportsService {
   /** D54 */
   async journal(entityId: string, query: { from?: string; to?: string; search?: string; cursor?: string; limit?: number; bookId?: string }) {
     if (query.from && query.to) checkRange(query.from, query.to);
+    // The cursor is part of the query's shape (400), judged before the Book is looked up.
+    const after = query.cursor ? readJournalCursor(query.cursor) : undefined;
     const scope = await this.scope(entityId, query.bookId);
     const limit = query.limit ?? 100;
     const rows = await this.queries.journal(entityId, scope.bookId, {
       from: query.from,
       to: query.to,
       search: query.search,
-      after: query.cursor ? readJournalCursor(query.cursor) : undefined,
+      after,
       limit: limit + 1,
     });
     const page = rows.slice(0, limit).map((r) => ({
