@@ -66,7 +66,11 @@ type Op =
   | { kind: 'passDays'; days: number }
   | { kind: 'match'; debit: number; credit: number };
 
+/** LEDGER_MODEL_STATS=1: how often each step was answered with each status and code. */
 const STATS = new Map<string, number>();
+function count(label: string): void {
+  if (process.env.LEDGER_MODEL_STATS) STATS.set(label, (STATS.get(label) ?? 0) + 1);
+}
 const EXERCISE_START = '2026-01-01';
 const EXERCISE_END = '2026-12-31';
 const FIRST_TODAY = '2026-05-01';
@@ -125,13 +129,14 @@ type Action =
   | { kind: 'lock'; date: string | null }
   | { kind: 'match'; debitLineId: string; creditLineId: string };
 
-interface World2 {
+/** What the generated steps name in a fresh ledger: its chart and its Book. */
+interface LedgerSetup {
   chart: Chart;
   bookId: string;
 }
 
 /** The request a generated step makes of the model as it stands (null when it names an entry and there is none). */
-function resolve(model: Model, step: Op, w: World2): Action | null {
+function resolve(model: Model, step: Op, w: LedgerSetup): Action | null {
   // Two picks in three go to an entry the step suits, so that steps succeed as often as they are refused.
   const pick = (which: number, suits: (e: ModelEntry) => boolean) => {
     const suited = model.entries.filter(suits);
@@ -443,7 +448,7 @@ describe('ledger lifecycle against a model (property)', () => {
           const res = await send(staff, entityId, partnerId, action);
           const got = answered(res);
           trace.push(`${describeAction(action)} -> ${got.status} ${got.code ?? ''}`);
-          if (process.env.LEDGER_MODEL_STATS) STATS.set(`${action.kind} ${got.status} ${got.code ?? ''}`, (STATS.get(`${action.kind} ${got.status} ${got.code ?? ''}`) ?? 0) + 1);
+          count(`${action.kind} ${got.status} ${got.code ?? ''}`);
           expect({ trace, ...got }).toEqual({ trace, ...expected });
           if (got.status >= 400) expect(await auditRowCount(t)).toBe(auditBefore);
           model = after;
@@ -476,11 +481,8 @@ describe('ledger lifecycle against a model (property)', () => {
           const aAfterB = predict(bFirst.after, a);
           const [resA, resB] = await Promise.all([send(staff, entityId, partnerId, a), send(staff, entityId, partnerId, b)]);
           const got = { a: answered(resA), b: answered(resB) };
-          if (process.env.LEDGER_MODEL_STATS) {
-            const same = 'targetId' in a && 'targetId' in b && a.targetId === b.targetId ? ' (same entry)' : '';
-            const label = `pair ${a.kind} ${got.a.status} + ${b.kind} ${got.b.status}${same}`;
-            STATS.set(label, (STATS.get(label) ?? 0) + 1);
-          }
+          const same = 'targetId' in a && 'targetId' in b && a.targetId === b.targetId ? ' (same entry)' : '';
+          count(`pair ${a.kind} ${got.a.status} + ${b.kind} ${got.b.status}${same}`);
           trace.push(`${describeAction(a)} -> ${got.a.status} ${got.a.code ?? ''} | ${describeAction(b)} -> ${got.b.status} ${got.b.code ?? ''}`);
           const orders = [
             { answers: { a: aFirst.expected, b: bAfterA.expected }, after: bAfterA.after },
