@@ -187,6 +187,23 @@ describe('ledger entries and lines', () => {
       expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
     });
 
+    it('names a value of the wrong type once, by its type, and a value out of range by its range (D2 params.errors)', async () => {
+      const before = await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId]);
+      const lines = (debit: unknown) => [{ side: 'debit', ledgerAccountId: ledger.bank, amount: debit }, { side: 'credit', ledgerAccountId: ledger.sales, amount: 1 }];
+      const wrongTypes = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), memo: 5, newLedgerEntryLines: lines('x') });
+      expect([wrongTypes.status, wrongTypes.body.code, wrongTypes.body.params.errors]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        [
+          { path: 'memo', message: 'memo must be a string' },
+          { path: 'newLedgerEntryLines[0].amount', message: 'amount must be an integer number' },
+        ],
+      ]);
+      const outOfRange = await staff.post(`${base()}/entries`).send({ ...sale(ledger, 1), newLedgerEntryLines: lines(0) });
+      expect([outOfRange.status, outOfRange.body.params.errors]).toEqual([400, [{ path: 'newLedgerEntryLines[0].amount', message: 'amount must not be less than 1' }]]);
+      expect(await countRows(t, 'ledger_entries', 'entity_id = $1', [ledger.entityId])).toBe(before);
+    });
+
     it('judges what the body alone shows (400) before what it names (404), and both before tags and dates (409), writing nothing', async () => {
       const b = await setUpBooks(await freshEntity(world));
       const dimension = randomUUID();

@@ -13,12 +13,24 @@ function childPath(parent: string, property: string, parentIsArray: boolean): st
   return parent ? `${parent}.${property}` : property;
 }
 
+/** class-validator's checks of a value's JSON type (and presence). */
+const TYPE_CONSTRAINTS = new Set(['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject']);
+
+/**
+ * The messages of one property. A value of the wrong type answers only that: `amount: "x"` is
+ * "must be an integer number", not also "must not be less than 1" and "must not be greater than".
+ */
+function messagesOf(constraints: Record<string, string>): string[] {
+  const typeMessages = Object.entries(constraints).filter(([name]) => TYPE_CONSTRAINTS.has(name));
+  return (typeMessages.length > 0 ? typeMessages : Object.entries(constraints)).map(([, message]) => message);
+}
+
 /** Flattens class-validator's tree into D2's `{ path, message }` list (`lines[2].amount`). */
 export function flattenValidationErrors(errors: ClassValidatorError[], parent = '', parentIsArray = false): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     const path = childPath(parent, error.property, parentIsArray);
-    for (const message of Object.values(error.constraints ?? {})) {
+    for (const message of messagesOf(error.constraints ?? {})) {
       issues.push({ path, message });
     }
     if (error.children && error.children.length > 0) {
