@@ -32,7 +32,6 @@ export interface EntityViewer {
 /** Parent changes take this lock, so two changes cannot close a cycle between them. */
 const PARENT_CHANGE_LOCK = 7_301_945_013;
 
-
 @Injectable()
 export class EntitiesService {
   constructor(

@@ -26,7 +26,6 @@ interface Scope {
   convert: Convert;
 }
 
-
 /** D58: every report with a range refuses `to` before `from`. */
 function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
   if (to < from) throw validationError(toName, `must be on or after ${fromName}`);

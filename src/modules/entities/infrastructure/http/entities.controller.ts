@@ -36,7 +36,6 @@ export function presentEntity(entity: LegalEntity): Entity {
   };
 }
 
-
 const NOT_FOUND = 'ENTITY_NOT_FOUND_ERROR: missing, or not reachable by the caller (the same answer)';
 
 @ApiTags('entities')

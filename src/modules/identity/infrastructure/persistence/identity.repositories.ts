@@ -16,7 +16,6 @@ import {
 import { User } from '../../domain/user';
 import { ApiKeyRecord, SetPasswordTokenRecord, SignInFailureRecord, UserRecord } from './identity.records';
 
-
 const toUser = (record: UserRecord) => User.restore({ ...record });
 const toApiKey = (record: ApiKeyRecord) => ApiKey.restore({ ...record });
 
