@@ -1,0 +1,111 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ConfigService } from '@nestjs/config';
+import type { RuntimeConfig } from '../src/platform/config/app-config';
+import { contentDisposition, safeFilename } from '../src/platform/object-store/content-disposition';
+import { createS3Client, S3ObjectStore } from '../src/platform/object-store/s3-object-store';
+import { readTestServers, TEST_BUCKET } from './harness/test-servers';
+
+/**
+ * The object store of the tests (@20minutes/s3rver, as `npm start`'s embedded default) against
+ * the S3 adapter: a presigned PUT binds the content type and the length, and the store itself
+ * refuses other bytes, another type and a changed signature (D70).
+ */
+describe('Object store (embedded S3 server, SigV4 verified)', () => {
+  let store: S3ObjectStore;
+
+  beforeAll(() => {
+    const servers = readTestServers();
+    const s3 = {
+      endpoint: servers.s3Endpoint,
+      bucket: TEST_BUCKET,
+      region: 'us-east-1',
+      accessKeyId: servers.s3AccessKeyId,
+      secretAccessKey: servers.s3SecretAccessKey,
+      forcePathStyle: true,
+    } as RuntimeConfig['s3'];
+    const config = { get: () => s3 } as unknown as ConfigService<RuntimeConfig, true>;
+    store = new S3ObjectStore(createS3Client(s3), config);
+  });
+
+  afterAll(() => store.onApplicationShutdown());
+
+  const put = (url: string, body: Buffer, contentType: string) => fetch(url, { method: 'PUT', headers: { 'content-type': contentType }, body });
+
+  async function signed(bytes: Buffer, contentType = 'application/pdf') {
+    const key = `tests/${randomUUID()}`;
+    const url = await store.presignPut({ key, contentType, byteSize: bytes.length, signedAt: new Date(), expiresInSeconds: 900 });
+    return { key, url };
+  }
+
+  it('signs the content type and the length into the URL', async () => {
+    const { url } = await signed(Buffer.from('%PDF'));
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
+    expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('900');
+  });
+
+  it('stores the bytes PUT to the URL as signed; HEAD reads their length and type; GET returns them under the file name', async () => {
+    const bytes = randomBytes(2048);
+    const { key, url } = await signed(bytes);
+    expect((await put(url, bytes, 'application/pdf')).status).toBe(200);
+    expect(await store.head(key)).toEqual({ byteSize: 2048, contentType: 'application/pdf' });
+    const download = await fetch(await store.presignGet({ key, filename: 'factura 1.pdf', contentType: 'application/pdf', signedAt: new Date(), expiresInSeconds: 300 }));
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="factura 1.pdf"');
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+    await store.delete(key);
+    expect(await store.head(key)).toBeNull();
+  });
+
+  it.each([
+    ['a wrong length (one byte more)', (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('x')]), 'application/pdf', (url: string) => url],
+    ['a wrong length (one byte less)', (bytes: Buffer) => bytes.subarray(1), 'application/pdf', (url: string) => url],
+    ['a wrong content type', (bytes: Buffer) => bytes, 'image/png', (url: string) => url],
+    [
+      'a tampered signature',
+      (bytes: Buffer) => bytes,
+      'application/pdf',
+      (url: string) => url.replace(/X-Amz-Signature=([0-9a-f])/, (_m, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`),
+    ],
+    ['a URL naming another key', (bytes: Buffer) => bytes, 'application/pdf', (url: string) => url.replace('/tests/', '/tests/other-')],
+    ['a longer validity', (bytes: Buffer) => bytes, 'application/pdf', (url: string) => url.replace('X-Amz-Expires=900', 'X-Amz-Expires=3600')],
+  ])('the store refuses a PUT with %s (403) and stores nothing', async (_label, body, contentType, tamper) => {
+    const bytes = randomBytes(100);
+    const { key, url } = await signed(bytes);
+    const answer = await put(tamper(url), body(bytes), contentType);
+    expect(answer.status).toBe(403);
+    expect(await answer.text()).toContain('SignatureDoesNotMatch');
+    expect(await store.head(key)).toBeNull();
+  });
+
+  it('the store refuses a URL whose validity has passed', async () => {
+    const bytes = randomBytes(10);
+    const key = `tests/${randomUUID()}`;
+    const url = await store.presignPut({ key, contentType: 'text/csv', byteSize: 10, signedAt: new Date(Date.now() - 16 * 60_000), expiresInSeconds: 900 });
+    expect((await put(url, bytes, 'text/csv')).status).toBe(403);
+    expect(await store.head(key)).toBeNull();
+  });
+
+  it('HEAD of a missing key is null; deleting a missing key is no error', async () => {
+    expect(await store.head(`tests/${randomUUID()}`)).toBeNull();
+    await expect(store.delete(`tests/${randomUUID()}`)).resolves.toBeUndefined();
+  });
+
+  it('a download named with every character the header allows is signed as the store checks it', async () => {
+    const bytes = randomBytes(10);
+    const { key, url } = await signed(bytes, 'text/csv');
+    expect((await put(url, bytes, 'text/csv')).status).toBe(200);
+    const download = await fetch(await store.presignGet({ key, filename: "Año 'x' (1)! *.csv", contentType: 'text/csv', signedAt: new Date(), expiresInSeconds: 300 }));
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="Ano _x_ _1__ _.csv"');
+  });
+
+  it('file names cannot end the Content-Disposition header or name a path', () => {
+    expect(safeFilename('../../etc/passwd')).toBe('passwd');
+    expect(safeFilename('C:\\x\\report.pdf')).toBe('report.pdf');
+    expect(safeFilename('..')).toBe('file');
+    expect(safeFilename('a\u0000b\r\n.pdf')).toBe('ab.pdf');
+    expect(contentDisposition('x"; filename=evil.exe.pdf')).toBe('attachment; filename="x__ filename=evil.exe.pdf"');
+    expect(contentDisposition('Año Ñandú (1).pdf')).toBe('attachment; filename="Ano Nandu _1_.pdf"');
+    expect(contentDisposition('../../etc/passwd')).toBe('attachment; filename="passwd"');
+  });
+});
