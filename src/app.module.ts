@@ -5,12 +5,14 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { AttachmentsModule } from './modules/attachments';
 import { AuditModule } from './modules/audit/audit.module';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PartnersModule } from './modules/partners/partners.module';
+import { RecordHostsModule } from './modules/record-hosts';
 import { ReportsModule } from './modules/reports/reports.module';
 import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -74,6 +76,8 @@ export class AppModule {
         LedgerModule,
         PartnersModule,
         ReportsModule,
+        RecordHostsModule,
+        AttachmentsModule,
       ],
       controllers: options.extraControllers ?? [],
       providers: [

@@ -70,6 +70,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     APP_BASE_URL: 'http://app.test',
     BOOTSTRAP_STAFF_EMAIL: 'staff@example.test',
     BOOTSTRAP_STAFF_PASSWORD: 'staff-password-123',
+    // Tests sweep attachment uploads themselves, on the clock they set.
+    ATTACHMENT_SWEEP_INTERVAL_SECONDS: '0',
     ...env,
   });
   return { ...config, databaseUrl, sessionSecret: config.sessionSecret! };

@@ -11,6 +11,7 @@ import { EntryLifecycleHooks } from './application/entry-hooks';
 import { LedgerEntriesService } from './application/ledger-entries.service';
 import { EntryRepository, PostingReader } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
+import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
@@ -37,6 +38,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     ChartService,
     BooksService,
     DimensionsService,
+    LedgerEntryHost,
   ],
   exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, EntryLifecycleHooks, LedgerEntriesService, EntryRepository],
 })

@@ -29,6 +29,8 @@ export interface AppConfig {
   setPasswordLinkTtlHours: number;
   /** The most lines one answer of the unpaged line routes (lines list, partner ledger) holds. */
   linesPerAnswerMax: number;
+  /** Seconds between sweeps of unconfirmed and discarded attachment uploads; 0: no periodic sweep. */
+  attachmentSweepIntervalSeconds: number;
 }
 
 /** Configuration after the embedded parts (if any) were started: every connection is known. */
@@ -130,6 +132,7 @@ const environmentSchema = z.object({
   API_KEY_RATE_LIMIT_PER_HOUR: integerString(5000, 1, 10_000_000),
   SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
   LINES_PER_ANSWER_MAX: integerString(50_000, 2, 1_000_000),
+  ATTACHMENT_SWEEP_INTERVAL_SECONDS: integerString(60, 0, 86_400),
 });
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
@@ -181,5 +184,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiKeyRateLimitPerHour: e.API_KEY_RATE_LIMIT_PER_HOUR,
     setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
     linesPerAnswerMax: e.LINES_PER_ANSWER_MAX,
+    attachmentSweepIntervalSeconds: e.ATTACHMENT_SWEEP_INTERVAL_SECONDS,
   };
 }

@@ -1,0 +1,101 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { newId } from '../../../../libs/shared-kernel/src';
+import { AuditRecorder } from '../../../platform/audit/audit-recorder';
+import { Clock } from '../../../platform/clock/clock';
+import type { RuntimeConfig } from '../../../platform/config/app-config';
+import { ObjectStore } from '../../../platform/object-store/object-store';
+import { AttachmentRepository } from '../domain/attachment-repository';
+
+/** Any constant: every instance takes the same lock, so one sweeps at a time. */
+export const SWEEP_LOCK_KEY = 7_021_021;
+const BATCH = 100;
+
+export type SweepResult = { status: 'busy' } | { status: 'swept'; removed: number; failed: number };
+
+/**
+ * Removes upload slots never confirmed once their slot expired (D70's 15 minutes of the URL and
+ * the grace to confirm), and attachments of deleted records: the object first, then the row, each
+ * with an audit row of the system (no actor, credential null, method `SYSTEM`). Runs every
+ * ATTACHMENT_SWEEP_INTERVAL_SECONDS on each instance; a PostgreSQL advisory lock lets one
+ * instance sweep at a time (the others skip that round).
+ */
+@Injectable()
+export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(AttachmentSweeper.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly attachments: AttachmentRepository,
+    private readonly store: ObjectStore,
+    private readonly recorder: AuditRecorder,
+    private readonly clock: Clock,
+    private readonly config: ConfigService<RuntimeConfig, true>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.get('attachmentSweepIntervalSeconds', { infer: true });
+    if (seconds <= 0) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((error: unknown) => this.logger.warn(`Attachment sweep failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, seconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One round: batches until nothing is due, or 'busy' when another instance is sweeping. */
+  async sweep(): Promise<SweepResult> {
+    let removed = 0;
+    let failed = 0;
+    for (;;) {
+      const round = await this.txHost.withTransaction(async () => {
+        const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_KEY])) as Array<{ locked: boolean }>;
+        if (!locked) return null;
+        const now = this.clock.now();
+        const due = await this.attachments.lockSweepable(now, BATCH);
+        let done = 0;
+        for (const attachment of due) {
+          try {
+            await this.store.delete(attachment.objectKey);
+          } catch (error) {
+            failed++;
+            this.logger.warn(`Attachment ${attachment.id}: object not removed (${String(error)}); kept for the next sweep`);
+            continue;
+          }
+          await this.attachments.delete(attachment.entityId, attachment.id);
+          await this.recorder.record({
+            entityId: attachment.entityId,
+            organizationId: null,
+            actorUserId: null,
+            declaredActor: 'system:attachment-sweeper',
+            credential: null,
+            apiKeyId: null,
+            method: 'SYSTEM',
+            path: `/${attachment.objectKey}`,
+            action: attachment.state === 'pending' ? 'attachment.upload_expired' : 'attachment.discarded_removed',
+            resourceType: 'attachment',
+            resourceId: attachment.id,
+            requestId: newId(),
+            reason: null,
+          });
+          done++;
+        }
+        return { due: due.length, done };
+      });
+      if (round === null) return removed + failed === 0 ? { status: 'busy' } : { status: 'swept', removed, failed };
+      removed += round.done;
+      if (round.due < BATCH || round.done === 0) return { status: 'swept', removed, failed };
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { ObjectStore } from '../../../platform/object-store/object-store';
+import { RecordHostKind, RecordHosts } from '../../record-hosts';
+import {
+  Attachment,
+  AttachmentContentType,
+  attachmentAlreadyExists,
+  attachmentHostNotFound,
+  attachmentNotFound,
+  attachmentNotUploaded,
+  attachmentUploadMismatch,
+  CONFIRM_GRACE_SECONDS,
+  DOWNLOAD_URL_SECONDS,
+  objectKeyOf,
+  UPLOAD_URL_SECONDS,
+} from '../domain/attachment';
+import { AttachmentRepository } from '../domain/attachment-repository';
+
+export interface AttachmentHostRef {
+  entityId: string;
+  hostKind: RecordHostKind;
+  hostId: string;
+}
+
+/**
+ * Spec, Attachment upload: presign (an upload slot), the client's own PUT to the store, confirm
+ * (the stored object's metadata read back), list, download URL, delete. The bytes never pass
+ * through this service. Each use case runs in the request's transaction (AuditInterceptor).
+ */
+@Injectable()
+export class AttachmentsService {
+  constructor(
+    private readonly attachments: AttachmentRepository,
+    private readonly hosts: RecordHosts,
+    private readonly store: ObjectStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async presign(host: AttachmentHostRef, input: { filename: string; contentType: AttachmentContentType; byteSize: number }): Promise<{ attachmentId: string; url: string }> {
+    await this.holdHost(host);
+    const now = this.clock.now();
+    const id = newId();
+    const objectKey = objectKeyOf(host.entityId, host.hostKind, host.hostId, id);
+    const slot: Attachment = {
+      ...host,
+      id,
+      objectKey,
+      filename: input.filename,
+      contentType: input.contentType,
+      byteSize: input.byteSize,
+      state: 'pending',
+      expiresAt: new Date(now.getTime() + (UPLOAD_URL_SECONDS + CONFIRM_GRACE_SECONDS) * 1000),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const url = await this.store.presignPut({ key: objectKey, contentType: input.contentType, byteSize: input.byteSize, signedAt: now, expiresInSeconds: UPLOAD_URL_SECONDS });
+    await this.attachments.insert(slot);
+    return { attachmentId: id, url };
+  }
+
+  /** D70's order: no slot 404, confirmed 409 exists, no object 409 not uploaded, another size or type 409 mismatch. */
+  async confirm(host: AttachmentHostRef, attachmentId: string, filename: string): Promise<Attachment> {
+    await this.holdHost(host);
+    const now = this.clock.now();
+    const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
+    if (!slot || (slot.state === 'pending' && slot.expiresAt <= now)) throw attachmentNotFound({ attachmentId });
+    if (slot.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
+    const stored = await this.store.head(slot.objectKey);
+    if (!stored) throw attachmentNotUploaded({ attachmentId });
+    if (stored.byteSize !== slot.byteSize || stored.contentType !== slot.contentType) {
+      throw attachmentUploadMismatch({
+        attachmentId,
+        expected: { byteSize: slot.byteSize, contentType: slot.contentType },
+        stored: { byteSize: stored.byteSize, contentType: stored.contentType },
+      });
+    }
+    await this.attachments.confirm(host.entityId, attachmentId, filename, now);
+    return { ...slot, filename, state: 'confirmed', createdAt: now, updatedAt: now };
+  }
+
+  async list(host: AttachmentHostRef): Promise<Attachment[]> {
+    await this.holdHost(host);
+    return this.attachments.listConfirmed(host.entityId, host.hostKind, host.hostId);
+  }
+
+  async downloadUrl(host: AttachmentHostRef, attachmentId: string): Promise<{ url: string }> {
+    await this.holdHost(host);
+    const attachment = await this.attachments.find(host.entityId, host.hostKind, host.hostId, attachmentId);
+    if (attachment?.state !== 'confirmed') throw attachmentNotFound({ attachmentId });
+    const url = await this.store.presignGet({
+      key: attachment.objectKey,
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      signedAt: this.clock.now(),
+      expiresInSeconds: DOWNLOAD_URL_SECONDS,
+    });
+    return { url };
+  }
+
+  /**
+   * The object first, then the record: a failure of the store leaves both; never a record
+   * without its object. (Only a commit failing after the object went could leave one; its
+   * download would then answer the store's 404.)
+   */
+  async delete(host: AttachmentHostRef, attachmentId: string): Promise<Attachment> {
+    await this.holdHost(host);
+    const attachment = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
+    if (attachment?.state !== 'confirmed') throw attachmentNotFound({ attachmentId });
+    await this.store.delete(attachment.objectKey);
+    await this.attachments.delete(host.entityId, attachmentId);
+    return attachment;
+  }
+
+  private async holdHost(host: AttachmentHostRef): Promise<void> {
+    if (!(await this.hosts.hold(host.entityId, host.hostKind, host.hostId))) throw attachmentHostNotFound(host.hostKind, host.hostId);
+  }
+}
