@@ -12,7 +12,9 @@ import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PartnersModule } from './modules/partners/partners.module';
+import { CommentsModule } from './modules/comments';
 import { RecordHostsModule } from './modules/record-hosts';
+import { TodosModule } from './modules/todos';
 import { ReportsModule } from './modules/reports/reports.module';
 import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -80,6 +82,8 @@ export class AppModule {
         ReportsModule,
         RecordHostsModule,
         AttachmentsModule,
+        TodosModule,
+        CommentsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

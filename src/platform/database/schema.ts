@@ -1,6 +1,8 @@
 import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { AttachmentRecord } from '../../modules/attachments/infrastructure/persistence/attachment.record';
+import { TodoRecord } from '../../modules/todos/infrastructure/persistence/todo.record';
+import { CommentRecord } from '../../modules/comments/infrastructure/persistence/comment.record';
 import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
@@ -14,6 +16,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, AttachmentRecord];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, AttachmentRecord, TodoRecord, CommentRecord];
 
 export { MIGRATIONS };

@@ -6,7 +6,9 @@ import { HostedRecord, LinkSummary, RecordHost, RecordHostProvider } from '../..
 /**
  * Ledger entries as hosts of attachments, comments and To-dos. Every entry that exists hosts
  * attachments and comments (an unbooked entry stays on record); a To-do links only live and
- * scheduled entries (spec, To-dos).
+ * scheduled entries (spec, To-dos). Held `FOR SHARE`: an unbooking or cancellation (an UPDATE of
+ * the entry) waits for the To-do being linked, then unlinks it; or the To-do waits, reads the
+ * entry unbooked and is refused.
  */
 @Injectable()
 @RecordHostProvider()
@@ -16,7 +18,7 @@ export class LedgerEntryHost implements RecordHost {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async hold(entityId: string, id: string): Promise<HostedRecord | null> {
-    const rows = (await this.txHost.tx.query(`SELECT status FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR KEY SHARE`, [entityId, id])) as Array<{
+    const rows = (await this.txHost.tx.query(`SELECT status FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR SHARE`, [entityId, id])) as Array<{
       status: string;
     }>;
     return rows.length === 0 ? null : { linkable: rows[0].status !== 'deleted' && rows[0].status !== 'cancelled' };

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { HostedRecord, LinkableRecordListener, LinkSummary, RECORD_HOST_KINDS, RecordHost, RecordHostKind, RecordHostListener } from '../domain/record-host';
+import { HostedRecord, LinkSummary, RECORD_HOST_KINDS, RecordHost, RecordHostKind, RecordHostListener } from '../domain/record-host';
 
 /** Marks a provider as the RecordHost of its kind: `@RecordHostProvider() class InvoiceHost implements RecordHost`. */
 export const RecordHostProvider = DiscoveryService.createDecorator<void>();
@@ -52,13 +52,5 @@ export class RecordHosts implements OnModuleInit {
   async recordsRemoved(entityId: string, kind: RecordHostKind, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     for (const listener of this.listeners) await listener.recordsRemoved(entityId, kind, ids);
-  }
-
-  /** For the ledger: entries unbooked or cancelled lose their To-dos' links (D71). */
-  async recordsUnlinkable(entityId: string, kind: RecordHostKind, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    for (const listener of this.listeners as Array<RecordHostListener & Partial<LinkableRecordListener>>) {
-      await listener.recordsUnlinkable?.(entityId, kind, ids);
-    }
   }
 }

@@ -50,8 +50,9 @@ export interface RecordHost {
   readonly kind: RecordHostKind;
   /**
    * The record `id` of this kind in the Entity, or null. Inside a transaction the record is held
-   * (`FOR KEY SHARE`) until it ends, so that a deletion waits for the attachment, comment or
-   * To-do being written on it, and then removes that too.
+   * until it ends (`FOR KEY SHARE`, or `FOR SHARE` where a change of state makes it unlinkable),
+   * so that a deletion waits for the attachment, comment or To-do being written on it, and then
+   * removes or unlinks that too.
    */
   hold(entityId: string, id: string): Promise<HostedRecord | null>;
   /** The To-do link summaries of these records, by id (ids of no record are left out): one query. */
@@ -65,11 +66,6 @@ export interface RecordHost {
  */
 export interface RecordHostListener {
   recordsRemoved(entityId: string, kind: RecordHostKind, ids: string[]): Promise<void>;
-}
-
-/** Ledger entries that leave the books as records that a To-do may link (unbooked, cancelled). */
-export interface LinkableRecordListener {
-  recordsUnlinkable(entityId: string, kind: RecordHostKind, ids: string[]): Promise<void>;
 }
 
 /** The not-found code of a module hanging on hosts, with `{ hostKind, hostId }` (D70, D75a). */

@@ -1,0 +1,46 @@
+import { DomainError, validationError } from '../../../../libs/shared-kernel/src';
+import { hostNotFound, RecordHostKind } from '../../record-hosts';
+
+/** D72: 1 to 2,000 characters; like a To-do's text, judged and stored trimmed. */
+export const COMMENT_TEXT_MAX = 2000;
+
+export interface Comment {
+  entityId: string;
+  id: string;
+  hostKind: RecordHostKind;
+  hostId: string;
+  authorUserId: string;
+  text: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function commentText(text: string): string {
+  const trimmed = text.trim();
+  const length = [...trimmed].length;
+  if (length === 0 || length > COMMENT_TEXT_MAX) throw validationError('text', `must contain 1 to ${COMMENT_TEXT_MAX} characters after trimming`);
+  return trimmed;
+}
+
+/** Who may change a comment (D75): its author edits; its author, global staff and staff Members delete. */
+export interface CommentActor {
+  userId: string;
+  /** Global staff, or a `staff` Membership in the Entity's Organization. */
+  isOrganizationStaff: boolean;
+}
+
+export const commentNotFound = (commentId: string) => new DomainError('COMMENT_NOT_FOUND_ERROR', 'No comment with this id in the Entity', { commentId });
+export const commentAlreadyExists = (commentId: string) => new DomainError('COMMENT_ALREADY_EXISTS_ERROR', 'A comment with this id already exists', { commentId });
+export const commentHostNotFound = (hostKind: RecordHostKind, hostId: string) => hostNotFound('COMMENT_HOST_NOT_FOUND_ERROR', hostKind, hostId);
+export const notTheAuthor = (commentId: string, action: 'edit' | 'delete') =>
+  new DomainError('PERMISSION_DENIED_ERROR', action === 'edit' ? 'Only its author edits a comment' : 'Only its author or staff of the Organization delete a comment', { commentId });
+
+export abstract class CommentRepository {
+  abstract insert(comment: Comment): Promise<boolean>;
+  abstract lock(entityId: string, id: string): Promise<Comment | null>;
+  abstract saveText(comment: Comment): Promise<void>;
+  abstract delete(entityId: string, id: string): Promise<void>;
+  /** Oldest first (createdAt, id). */
+  abstract listOfHost(entityId: string, hostKind: RecordHostKind, hostId: string): Promise<Comment[]>;
+  abstract deleteOfHosts(entityId: string, hostKind: RecordHostKind, hostIds: string[]): Promise<void>;
+}
