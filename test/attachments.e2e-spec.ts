@@ -136,6 +136,36 @@ describe('Attachments (D70, D79)', () => {
     });
   });
 
+  describe('the bytes never pass through the service', () => {
+    it('a 25 MB file (26,214,400 bytes) goes from the client straight to the store: the URL is the store\'s, the service only reads its metadata', async () => {
+      const bytes = Buffer.alloc(26_214_400, 7);
+      const slot = await presign(bytes, { filename: 'big.pdf' });
+      const servers = new URL(t.config.s3.endpoint!);
+      expect(new URL(slot.url).origin).toBe(servers.origin);
+      expect((await putBytes(slot.url, bytes)).status).toBe(200);
+      const done = await staff.post(`${base()}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'big.pdf' });
+      expect(done.status).toBe(200);
+      expect(done.body.byteSize).toBe(26_214_400);
+      const download = await fetch((await staff.get(`${base()}/${slot.attachmentId}/url`)).body.url);
+      expect(Number(download.headers.get('content-length'))).toBe(26_214_400);
+      await download.body?.cancel();
+    });
+
+    it('no route of the service takes the bytes: a body past 1,000,000 bytes to any attachment route is refused (413, or not JSON), writing nothing', async () => {
+      // One byte past D2's limit proves it for 25 MB as well: the body parser stops there.
+      const bytes = Buffer.alloc(1_000_001, 0x20);
+      for (const suffix of ['/presign', '/confirm']) {
+        for (const type of ['application/pdf', 'application/octet-stream', 'application/json']) {
+          const res = await refused(staff.post(`${base()}${suffix}`).set('content-type', type).send(bytes), type === 'application/json' ? 413 : 400, type === 'application/json' ? 'PAYLOAD_TOO_LARGE_ERROR' : 'MALFORMED_JSON_ERROR');
+          expect(res.body.statusCode).toBeLessThan(500);
+        }
+      }
+      // Nor is there a route to PUT bytes to.
+      const put = await staff.put(`${base()}/${randomUUID()}`).set('content-type', 'application/pdf').send(Buffer.alloc(10));
+      expect({ status: put.status, code: put.body.code }).toEqual({ status: 404, code: 'ROUTE_NOT_FOUND_ERROR' });
+    });
+  });
+
   describe('the store binds what was presigned', () => {
     it('refuses bytes of another length, another type or a changed URL; confirm then answers 409 ATTACHMENT_NOT_UPLOADED_ERROR', async () => {
       const bytes = randomBytes(100);

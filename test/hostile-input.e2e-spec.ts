@@ -475,6 +475,42 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ lineIds: [fx.receivableDebitLineId, fx.receivableCreditLineId] }),
       fields: { lineIds: 'uuids', 'lineIds.0': 'uuid' },
     }),
+    'POST attachments/presign': () => ({
+      method: 'post',
+      path: () => ledger(`/entries/${fx.saleEntryId}/attachments/presign`),
+      body: () => ({ filename: 'f.pdf', contentType: 'application/pdf', byteSize: 10 }),
+      fields: { filename: 'string', contentType: 'enum', byteSize: 'amount' },
+    }),
+    'POST attachments/confirm': () => ({
+      method: 'post',
+      path: () => ledger(`/entries/${fx.saleEntryId}/attachments/confirm`),
+      body: () => ({ attachmentId: uuid(), filename: 'f.pdf' }),
+      fields: { attachmentId: 'uuid', filename: 'string' },
+    }),
+    'POST /todos': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/todos`,
+      body: () => ({ id: uuid(), text: 'Revisar', ledgerEntryId: fx.saleEntryId }),
+      fields: { id: 'uuid', text: 'string', ledgerEntryId: 'uuid', invoiceId: 'uuid' },
+    }),
+    'PATCH /todos/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/todos/${uuid()}`,
+      body: () => ({ text: 'Revisar', completed: true }),
+      fields: { text: 'string', completed: 'bool' },
+    }),
+    'POST /comments': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/comments`,
+      body: () => ({ id: uuid(), hostKind: 'ledger_entry', hostId: fx.saleEntryId, text: 'Revisar' }),
+      fields: { id: 'uuid', hostKind: 'enum', hostId: 'uuid', text: 'string' },
+    }),
+    'PATCH /comments/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/comments/${uuid()}`,
+      body: () => ({ text: 'Revisar' }),
+      fields: { text: 'string' },
+    }),
     'DELETE /organizations/:id (takes no body)': () => ({
       method: 'delete',
       path: () => `/api/organizations/${uuid()}`,
@@ -594,6 +630,16 @@ describe('hostile input never gets a 500', () => {
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),
       params: { from: 'date', to: 'date', status: 'enum', search: 'string', accountId: 'uuid', partnerId: 'uuid', bookId: 'uuid', cursor: 'cursor:keyset', limit: 'limit' },
+    }),
+    'GET /todos': () => ({
+      path: () => `/api/entities/${fx.entityId}/todos`,
+      query: () => ({ ledgerEntryId: fx.saleEntryId }),
+      params: { ledgerEntryId: 'uuid', invoiceId: 'uuid', bankMovementId: 'uuid' },
+    }),
+    'GET /comments': () => ({
+      path: () => `/api/entities/${fx.entityId}/comments`,
+      query: () => ({ hostKind: 'ledger_entry', hostId: fx.saleEntryId }),
+      params: { hostKind: 'enum', hostId: 'uuid' },
     }),
     'GET /ledger/lines': () => ({
       path: () => ledger('/lines'),

@@ -63,6 +63,8 @@ interface IsolationCase {
   /** What the route answers when the id is missing (and so when it is another Entity's). */
   status: number;
   code?: string;
+  /** A To-do route: only global staff (and staff Members) get past the guard (D17); the others get 403. */
+  todo?: boolean;
   /** `home`: the Entity asked; `other`: where the foreign ids come from (or missing ones); `fresh`: new ids for the request. */
   probe: (home: LedgerFixture, other: IdSource, fresh: string[]) => Probe;
 }
@@ -133,6 +135,25 @@ const CASES: Record<string, IsolationCase> = {
     probe: (h, o) => ({ method: 'patch', path: e(h, `/ledger/accounts/${h.cash}`), body: { groupId: o.groupId } }),
   },
   'DELETE accounts/:accountId': { status: 404, code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/ledger/accounts/${o.cash}`) }) },
+  // Attachments, To-dos and comments on ledger entries (issue 21)
+  'POST entries/:entryId/attachments/presign': {
+    status: 404,
+    code: 'ATTACHMENT_HOST_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'post', path: e(h, `/ledger/entries/${o.saleEntryId}/attachments/presign`), body: { filename: 'f.pdf', contentType: 'application/pdf', byteSize: 10 } }),
+  },
+  'GET entries/:entryId/attachments': { status: 404, code: 'ATTACHMENT_HOST_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/ledger/entries/${o.saleEntryId}/attachments`) }) },
+  'POST todos { ledgerEntryId }': {
+    todo: true,
+    status: 404,
+    code: 'TODO_LINKED_RECORD_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, '/todos'), body: { id: f[0], text: 'x', ledgerEntryId: o.saleEntryId } }),
+  },
+  'POST comments { hostId }': {
+    status: 404,
+    code: 'COMMENT_HOST_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, '/comments'), body: { id: f[0], hostKind: 'ledger_entry', hostId: o.saleEntryId, text: 'x' } }),
+  },
+  'GET comments ?hostId': { status: 404, code: 'COMMENT_HOST_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/comments?hostKind=ledger_entry&hostId=${o.saleEntryId}`) }) },
   // Partners
   'GET partners/:partnerId': { status: 404, code: 'PARTNER_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/partners/${o.partnerId}`) }) },
   'PATCH partners/:partnerId': { status: 404, code: 'PARTNER_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'patch', path: e(h, `/partners/${o.partnerId}`), body: { name: 'Renamed' } }) },
@@ -380,7 +401,8 @@ describe('tenant isolation: another Entity’s ids are missing ids', () => {
   });
   afterAll(() => t.close());
 
-  type Caller = { label: string; send: (probe: Probe) => request.Test; writes: boolean };
+  /** `staff`: global staff, who pass the To-do routes' guard (D17). */
+  type Caller = { label: string; send: (probe: Probe) => request.Test; writes: boolean; staff?: boolean };
 
   function callers(): Caller[] {
     const http = () => request(t.app.getHttpServer());
@@ -391,7 +413,7 @@ describe('tenant isolation: another Entity’s ids are missing ids', () => {
       return p.body ? req.send(p.body) : req;
     };
     return [
-      { label: 'global staff', send: build(() => staff), writes: true },
+      { label: 'global staff', send: build(() => staff), writes: true, staff: true },
       { label: "a client member's key", send: build(http, world.keys.member), writes: true },
       { label: 'a viewer', send: build(() => world.viewerMember.agent), writes: false },
       { label: 'a read-only key', send: build(http, world.keys.memberReadOnly), writes: false },
@@ -419,8 +441,9 @@ describe('tenant isolation: another Entity’s ids are missing ids', () => {
       const answer = await caller.send(probeForeign);
       const control = await caller.send(kase.probe(home, missing, fresh));
       // A caller who may not write is refused before any id is looked at (the access matrix says how).
-      const expected = write && !caller.writes ? { status: 403 } : { status: kase.status, code: kase.code };
-      const got = write && !caller.writes ? { status: answer.status } : { status: answer.status, code: answer.body?.code };
+      const refusedFirst = (write && !caller.writes) || (kase.todo && !caller.staff);
+      const expected = refusedFirst ? { status: 403 } : { status: kase.status, code: kase.code };
+      const got = refusedFirst ? { status: answer.status } : { status: answer.status, code: answer.body?.code };
       if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push({ case: name, expected, got, body: answer.body });
       if (normalized(answer.body, foreign) !== normalized(control.body, missing) || answer.status !== control.status) {
         problems.push({ case: name, problem: 'another Entity’s id is answered otherwise than a missing one', foreign: answer.body, missing: control.body });
@@ -444,6 +467,7 @@ describe('tenant isolation: another Entity’s ids are missing ids', () => {
   it("a staff key confined to one Entity treats the other Entity's ids as missing ones, in the other direction too", async () => {
     const caller: Caller = {
       label: 'a staff key confined to the other Entity',
+      staff: true,
       send: (p) => {
         let req = request(t.app.getHttpServer())[p.method](p.path).set('x-api-key', world.keys.scopedToOtherEntity).set('x-audit-actor', 'isolation-test');
         if (p.query) req = req.query(p.query);

@@ -1,0 +1,94 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { percentile } from './lib/load';
+import { startService } from './lib/service';
+import { processCpuSeconds } from './lib/cpu';
+
+const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+
+function arg(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+async function json(url: string, method: string, body: unknown, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
+}
+
+/**
+ * Presign and confirm of attachments on a ledger entry, through the API with an API key, from
+ * CONNECTIONS connections (closed loop): each loop presigns, PUTs 1 KiB to the embedded S3 server
+ * through the signed URL (not timed: that is the store's work, not the service's) and confirms
+ * (HeadObject against the store). Target (issue 21): p99 of each under 30 ms at 8 connections.
+ */
+export async function attachments(args: string[]): Promise<void> {
+  const seconds = arg(args, 'seconds', 10);
+  const service = await startService({ BOOTSTRAP_STAFF_EMAIL: STAFF.email, BOOTSTRAP_STAFF_PASSWORD: STAFF.password, API_KEY_RATE_LIMIT_PER_HOUR: '10000000' });
+  try {
+    const base = service.baseUrl;
+    const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(STAFF) });
+    const cookie = { cookie: signIn.headers.get('set-cookie')!.split(';')[0] };
+    const organizationId = (await json(`${base}/api/organizations`, 'POST', { name: `Bench ${randomUUID().slice(0, 8)}` }, cookie)).id as string;
+    const entityId = randomUUID();
+    await json(`${base}/api/entities`, 'POST', { id: entityId, name: 'Bench attachments', country: 'CL', taxId: '76.086.428-5', currency: 'CLP', organizationId }, cookie);
+    const account = async (code: string, type: string) => {
+      const id = randomUUID();
+      await json(`${base}/api/entities/${entityId}/ledger/accounts`, 'POST', { id, name: code, code, type, tracking: 'balance' }, cookie);
+      return id;
+    };
+    const [cash, sales] = [await account('1101', 'asset'), await account('4101', 'income')];
+    const entryId = randomUUID();
+    await json(`${base}/api/entities/${entityId}/ledger/entries`, 'POST', { id: entryId, entryDate: '2026-01-15', memo: 'Bench', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 100 }, { side: 'credit', ledgerAccountId: sales, amount: 100 }] }, cookie);
+    const key = (await json(`${base}/api/auth/api-keys`, 'POST', { name: 'bench' }, cookie)).key as string;
+    const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
+    const path = `${base}/api/entities/${entityId}/ledger/entries/${entryId}/attachments`;
+    const bytes = randomBytes(1024);
+
+    const presignMs: number[] = [];
+    const confirmMs: number[] = [];
+    let failures = 0;
+    const timed = async (list: number[], run: () => Promise<Response>) => {
+      const t0 = performance.now();
+      const res = await run();
+      list.push(performance.now() - t0);
+      if (!res.ok) failures++;
+      return res;
+    };
+    const loop = async (deadline: number, record: boolean) => {
+      while (performance.now() < deadline) {
+        const p: number[] = [];
+        const c: number[] = [];
+        const slot = await timed(p, () => fetch(`${path}/presign`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ filename: 'bench.pdf', contentType: 'application/pdf', byteSize: bytes.length }) }));
+        const { attachmentId, url } = (await slot.json()) as { attachmentId: string; url: string };
+        const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+        if (!put.ok) failures++;
+        await timed(c, () => fetch(`${path}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ attachmentId, filename: 'bench.pdf' }) }).then(async (r) => (await r.arrayBuffer(), r)));
+        if (record) {
+          presignMs.push(...p);
+          confirmMs.push(...c);
+        }
+      }
+    };
+    // Warm-up, then the measured run.
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(performance.now() + 2000, false)));
+    failures = 0;
+    const cpuBefore = processCpuSeconds(service.pid);
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(started + seconds * 1000, true)));
+    const elapsed = (performance.now() - started) / 1000;
+    const cpuMs = ((processCpuSeconds(service.pid) - cpuBefore) * 1000) / (presignMs.length + confirmMs.length);
+    const line = (name: string, list: number[]) => {
+      list.sort((a, b) => a - b);
+      return `${name}: ${list.length} in ${elapsed.toFixed(1)} s = ${(list.length / elapsed).toFixed(0)}/s, p50 ${percentile(list, 50).toFixed(1)} ms, p99 ${percentile(list, 99).toFixed(1)} ms`;
+    };
+    process.stdout.write(`${CONNECTIONS} connections, 1 KiB uploads through the embedded S3 server\n`);
+    process.stdout.write(`${line('presign', presignMs)}\n${line('confirm', confirmMs)}\n`);
+    process.stdout.write(`failures ${failures}; service CPU ${cpuMs.toFixed(2)} ms per request; RSS ${service.rssMiB()} MiB\n`);
+    const worst = Math.max(percentile(presignMs, 99), percentile(confirmMs, 99));
+    process.stdout.write(`target p99 < 30 ms: ${worst < 30 ? 'met' : 'not met'} (worst p99 ${worst.toFixed(1)} ms)\n`);
+  } finally {
+    await service.stop();
+  }
+}
