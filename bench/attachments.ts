@@ -1,4 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedS3 } from '../src/platform/embedded/embedded-s3';
 import { percentile } from './lib/load';
 import { startService } from './lib/service';
 import { processCpuSeconds } from './lib/cpu';
@@ -25,7 +29,20 @@ async function json(url: string, method: string, body: unknown, headers: Record<
  */
 export async function attachments(args: string[]): Promise<void> {
   const seconds = arg(args, 'seconds', 10);
-  const service = await startService({ BOOTSTRAP_STAFF_EMAIL: STAFF.email, BOOTSTRAP_STAFF_PASSWORD: STAFF.password, API_KEY_RATE_LIMIT_PER_HOUR: '10000000' });
+  // The S3 server runs here, in the load generator's process, not embedded in the service: the
+  // service's CPU figure is then its own (presign, the HeadObject of confirm), not the store's.
+  const s3Dir = mkdtempSync(join(tmpdir(), 'accounting-bench-s3-'));
+  const s3 = await startEmbeddedS3(s3Dir, 'accounting');
+  const service = await startService({
+    BOOTSTRAP_STAFF_EMAIL: STAFF.email,
+    BOOTSTRAP_STAFF_PASSWORD: STAFF.password,
+    API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'accounting',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    ATTACHMENT_SWEEP_INTERVAL_SECONDS: '0',
+  });
   try {
     const base = service.baseUrl;
     const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(STAFF) });
@@ -90,5 +107,7 @@ export async function attachments(args: string[]): Promise<void> {
     process.stdout.write(`target p99 < 30 ms: ${worst < 30 ? 'met' : 'not met'} (worst p99 ${worst.toFixed(1)} ms)\n`);
   } finally {
     await service.stop();
+    await s3.stop();
+    rmSync(s3Dir, { recursive: true, force: true });
   }
 }
