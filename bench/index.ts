@@ -1,5 +1,6 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { httpBaseline } from './http-baseline';
+import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
 import { seed } from './seed';
@@ -8,6 +9,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
+  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 
