@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { decodeDateIdCursor, DomainError, encodeDateIdCursor, newId, validationError } from '../../../../libs/shared-kernel/src';
+import { DomainError, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { Dte, dteDirection } from '../domain/dte';
 import { DtePageFilter, DteRepository } from '../domain/ports';
 import { DteXmlReader } from './dte-xml-reader';
+import { issueDatePage } from './issue-date-pages';
 
 export interface DteImportResult {
   importedCount: number;
@@ -52,13 +53,7 @@ export class DtesService {
     return { importedCount: imported.length, skippedCount: documents.length - imported.length, dtes: imported };
   }
 
-  async page(entityId: string, query: DtePageFilter & { cursor?: string; limit?: number }): Promise<{ rows: Dte[]; nextCursor: string | null }> {
-    const after = query.cursor ? decodeDateIdCursor(query.cursor) : null;
-    if (query.cursor && !after) throw validationError('cursor', 'is not a cursor of this list');
-    const limit = query.limit ?? 50;
-    const found = await this.dtes.page(entityId, query, after ? { issueDate: after.date, id: after.id } : null, limit);
-    const rows = found.slice(0, limit);
-    const last = rows[rows.length - 1];
-    return { rows, nextCursor: found.length > limit ? encodeDateIdCursor({ date: last.issueDate, id: last.id }) : null };
+  page(entityId: string, query: DtePageFilter & { cursor?: string; limit?: number }): Promise<{ rows: Dte[]; nextCursor: string | null }> {
+    return issueDatePage(query, (after, limit) => this.dtes.page(entityId, query, after, limit));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { canonicalRate, decodeDateIdCursor, encodeDateIdCursor, validationError } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { PartnersService } from '../../partners/application/partners.service';
@@ -24,6 +24,7 @@ import {
 } from '../domain/invoice';
 import { DteRepository, InvoiceRepository } from '../domain/ports';
 import { InvoiceLifecycleHooks } from './invoice-hooks';
+import { issueDatePage } from './issue-date-pages';
 
 /** An invoice with the DTE it is linked to (D60 `dte`). */
 export interface InvoiceView {
@@ -65,13 +66,8 @@ export class InvoicesService {
   }
 
   async page(entityId: string, filter: InvoiceListFilter & { search?: string; cursor?: string; limit?: number }): Promise<InvoicePage> {
-    const after = filter.cursor ? decodeDateIdCursor(filter.cursor) : null;
-    if (filter.cursor && !after) throw validationError('cursor', 'is not a cursor of this list');
-    const limit = filter.limit ?? 50;
-    const found = await this.invoices.page(entityId, filter, filter.search, after ? { issueDate: after.date, id: after.id } : null, limit);
-    const rows = found.slice(0, limit);
-    const last = rows[rows.length - 1];
-    return { rows: await this.withDtes(entityId, rows), nextCursor: found.length > limit ? encodeDateIdCursor({ date: last.issueDate, id: last.id }) : null };
+    const page = await issueDatePage(filter, (after, limit) => this.invoices.page(entityId, filter, filter.search, after, limit));
+    return { rows: await this.withDtes(entityId, page.rows), nextCursor: page.nextCursor };
   }
 
   async get(entityId: string, invoiceId: string): Promise<InvoiceView> {
