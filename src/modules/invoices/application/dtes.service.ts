@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { DomainError, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities/application/entities.service';
@@ -28,6 +29,7 @@ export class DtesService {
    * before anything is written; duplicates (issuer RUT, type, folio), already stored or repeated
    * in the file, are skipped.
    */
+  @Transactional()
   async import(entityId: string, body: Buffer): Promise<DteImportResult> {
     const documents = this.reader.read(body);
     const entity = (await this.entities.get(entityId)).snapshot();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities/application/entities.service';
@@ -56,6 +57,7 @@ export class InvoiceBookingService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entryId: string }> {
     // Locked: a second booking of the same invoice waits, then finds it booked.
     const invoice = await this.invoices.lock(entityId, invoiceId);

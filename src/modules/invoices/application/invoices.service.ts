@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { canonicalRate, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities/application/entities.service';
@@ -49,6 +50,7 @@ export class InvoicesService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async create(entityId: string, input: InvoiceFields & { id: string; direction: Direction }): Promise<InvoiceView> {
     // The id is the idempotency key: a reused one is answered first (spec, Conventions).
     if (await this.invoices.find(entityId, input.id)) throw invoiceAlreadyExists({ invoiceId: input.id });
@@ -77,6 +79,7 @@ export class InvoicesService {
   }
 
   /** D61: any field but id and direction while unbooked; description and dueDate once booked. */
+  @Transactional()
   async update(entityId: string, invoiceId: string, change: InvoiceChange): Promise<InvoiceView> {
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
@@ -91,6 +94,7 @@ export class InvoicesService {
     return { invoice: next, dte };
   }
 
+  @Transactional()
   async delete(entityId: string, invoiceId: string): Promise<void> {
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
@@ -100,6 +104,7 @@ export class InvoicesService {
   }
 
   /** D63/D65a: checks in this order: DTE not found, already linked elsewhere, mismatch. */
+  @Transactional()
   async linkDte(entityId: string, invoiceId: string, dteId: string): Promise<InvoiceView> {
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
@@ -115,6 +120,7 @@ export class InvoicesService {
   }
 
   /** Clears the link only; the DTE stays imported. */
+  @Transactional()
   async unlinkDte(entityId: string, invoiceId: string): Promise<InvoiceView> {
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
