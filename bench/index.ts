@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { attachments } from './attachments';
 import { httpBaseline } from './http-baseline';
+import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
 import { seed } from './seed';
@@ -10,6 +11,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   attachments: { run: attachments, about: 'presign and confirm of attachments (PUT to the embedded S3 between) from 8 connections [--seconds N]' },
+  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -15,6 +15,7 @@ import { PartnersModule } from './modules/partners/partners.module';
 import { CommentsModule } from './modules/comments';
 import { RecordHostsModule } from './modules/record-hosts';
 import { TodosModule } from './modules/todos';
+import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports/reports.module';
 import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -79,6 +80,7 @@ export class AppModule {
         EntitiesModule,
         LedgerModule,
         PartnersModule,
+        InvoicesModule,
         ReportsModule,
         RecordHostsModule,
         AttachmentsModule,

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from './world';
 import { createLedgerAccount } from './world';
 
-/** Ledger entries to hang attachments, comments and To-dos on (the host kind built so far). */
+/** Records to hang attachments, comments and To-dos on. */
 export interface EntryHosts {
+  /** An AR invoice `documentNumber` of 1,190 CLP to partner `Cliente Uno SpA`, unbooked. */
+  invoice(documentNumber?: string): Promise<string>;
   /** A booked entry of 2026-06-10, memo `Venta factura 1001`. */
   entry(memo?: string): Promise<string>;
   /** A scheduled entry of 2099-01-15. */
@@ -29,7 +31,21 @@ export async function entryHosts(staff: Agent, entityId: string): Promise<EntryH
       .expect(201);
     return id;
   };
+  let partnerId: string | undefined;
+  const invoice = async (documentNumber = String(1000 + Math.floor(Math.random() * 1e8))) => {
+    if (!partnerId) {
+      partnerId = randomUUID();
+      await staff.post(`/api/entities/${entityId}/partners`).send({ id: partnerId, name: 'Cliente Uno SpA', type: 'company', country: 'CL', taxId: '76.086.428-5' }).expect(201);
+    }
+    const id = randomUUID();
+    await staff
+      .post(`/api/entities/${entityId}/invoices`)
+      .send({ id, direction: 'ar', documentKind: 'invoice', documentNumber, issueDate: '2026-06-10', partnerId, currency: 'CLP', netAmount: 1000, taxAmount: 190, totalAmount: 1190 })
+      .expect(201);
+    return id;
+  };
   return {
+    invoice,
     entry: (memo = 'Venta factura 1001') => post('entries', '2026-06-10', memo),
     scheduled: (memo = 'Arriendo enero') => post('scheduled-entries', '2099-01-15', memo),
   };

@@ -16,6 +16,7 @@ import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
+import { LedgerReads } from './infrastructure/http/ledger-reads';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
 import { BookRepository, ChartRepository, DimensionRepository } from './domain/ledger-ports';
 import { BooksController, DimensionsController } from './infrastructure/http/books-dimensions.controller';
@@ -38,12 +39,13 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     LedgerEntriesService,
     LedgerAllocations,
     EntryPresenter,
+    LedgerReads,
     ChartService,
     BooksService,
     DimensionsService,
     LedgerEntryHost,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, LedgerReads],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

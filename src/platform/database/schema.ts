@@ -3,11 +3,12 @@ import { MIGRATIONS } from '../../../migrations';
 import { AttachmentRecord } from '../../modules/attachments/infrastructure/persistence/attachment.record';
 import { TodoRecord } from '../../modules/todos/infrastructure/persistence/todo.record';
 import { CommentRecord } from '../../modules/comments/infrastructure/persistence/comment.record';
-import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
+import { AUDIT_RECORDS } from '../../modules/audit/infrastructure/audit-trail.record';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS } from '../../modules/ledger/infrastructure/persistence/ledger.records';
 import { PartnerRecord } from '../../modules/partners/infrastructure/persistence/partner.record';
+import { INVOICE_RECORDS } from '../../modules/invoices/infrastructure/persistence/invoice.records';
 import { IDENTITY_RECORDS } from '../../modules/identity/infrastructure/persistence/identity.records';
 import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure/persistence/organization.records';
 
@@ -16,6 +17,18 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, AttachmentRecord, TodoRecord, CommentRecord];
+export const ENTITIES: MixedList<Function> = [
+  ...IDENTITY_RECORDS,
+  ...ORGANIZATION_RECORDS,
+  EntityRecord,
+  ...AUDIT_RECORDS,
+  ...LEDGER_RECORDS,
+  PartnerRecord,
+  ...ENTRY_RECORDS,
+  ...INVOICE_RECORDS,
+  AttachmentRecord,
+  TodoRecord,
+  CommentRecord,
+];
 
 export { MIGRATIONS };
