@@ -31,3 +31,12 @@ export type {
   SeveredInvoice,
   SeveredMovement,
 } from './application/entry-lifecycle';
+
+// Read by document modules (issue-19, banking): a bank account maps a ledger account (held while
+// it is referenced; its usage probe blocks deleting it), book-scoped reads resolve the Book, and a
+// booking answers its entry as the entry routes present it.
+export { AccountUsageProbes } from './application/account-usage';
+export { BooksService } from './application/books.service';
+export { ChartService } from './application/chart.service';
+export { EntryPresenter } from './infrastructure/http/entry-presenter';
+export { EntryResponse } from './infrastructure/http/entries.dto';

@@ -41,7 +41,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, EntryPresenter],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(
