@@ -235,6 +235,8 @@ describe('Bank movements (D65, D76, D78)', () => {
       ['an amount past 2^53', 'date,description,amount\n2026-01-02,x,9007199254740992\n', 2, /amount/],
       ['a missing field', 'date,description,amount\n2026-01-02,x\n', 2, /fields/],
       ['an empty description', 'date,description,amount\n2026-01-02,,5\n', 2, /description/],
+      ['a NUL in a description', 'date,description,amount\n2026-01-02,a\u0000b,5\n', 2, /NUL/],
+      ['a control character in a reference', 'date,description,amount,reference\n2026-01-02,x,5,a\u0007b\n', 2, /control/],
       ['an unclosed quote', 'date,description,amount\n2026-01-02,"x,5\n', 2, /malformed/],
     ])('refuses %s with 400 BANK_IMPORT_ROW_INVALID_ERROR naming the row, and lands nothing', async (_label, csv, row, reason) => {
       const { importPath } = await setUp();
