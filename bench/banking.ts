@@ -3,25 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { BENCH_DIR, benchKey, http, readSeed, startBenchEnvironment } from './lib/bench-env';
-import { percentile } from './lib/load';
-
-const RUNS = 25;
+import { time as median } from './reports';
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : fallback;
-}
-
-async function median(run: () => Promise<unknown>, runs = RUNS): Promise<{ median: number; p95: number }> {
-  await run(); // warm
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
 /** A statement of `rows` movements as a bank exports it: `;` separators, DD-MM-YYYY dates, `.` thousands. */
