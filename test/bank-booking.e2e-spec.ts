@@ -171,6 +171,18 @@ describe('Booking and matching bank movements (D66)', () => {
       await refused(book(s, second, { entryId, counterAccountId: s.income }), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
     });
 
+    it('refuses a movement of a foreign-currency account while no exchange rate is available (404 FX_RATE_NOT_FOUND_ERROR), writing nothing', async () => {
+      const s = await setUp();
+      const usdCash = await createLedgerAccount(staff, s.entityId, { code: '1199', type: 'asset', tracking: 'balance' });
+      const usd = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts`).send({ id: usd, name: 'USD', kind: 'bank', ledgerAccountId: usdCash, currency: 'USD' }).expect(201);
+      const id = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts/${usd}/movements`).send({ id, movementDate: '2026-03-10', description: 'Wire', amount: 10_000, side: 'debit' }).expect(201);
+      await refused(book(s, id, { counterAccountId: s.income }), 404, 'FX_RATE_NOT_FOUND_ERROR');
+      const line = await openItem(s, 100, '2026-02-01');
+      await refused(match(s, id, { lineIds: [line] }), 404, 'FX_RATE_NOT_FOUND_ERROR');
+    });
+
     it('refuses deleting a booked movement with 409 BANK_MOVEMENT_BOOKED_ERROR', async () => {
       const s = await setUp();
       const id = await movement(s);

@@ -4,7 +4,8 @@ import { ReferenceModule } from '../reference/reference.module';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';
-import { BankAccountRepository, BankMovementRepository, InvoiceFolios, OpenLineReader, StatementFileReader } from './application/banking-ports';
+import { BankAccountRepository, BankMovementRepository, ExchangeRates, InvoiceFolios, OpenLineReader, StatementFileReader } from './application/banking-ports';
+import { NoExchangeRates } from './infrastructure/no-exchange-rates';
 import { BankingLedgerPort } from './infrastructure/banking-ledger-port';
 import { BankBookingController } from './infrastructure/http/bank-booking.controller';
 import { NoInvoiceFolios } from './infrastructure/no-invoice-folios';
@@ -26,6 +27,7 @@ import { SqlBankMovementRepository } from './infrastructure/persistence/bank-mov
     { provide: StatementFileReader, useClass: CsvStatementReader },
     { provide: OpenLineReader, useClass: SqlOpenLineReader },
     { provide: InvoiceFolios, useClass: NoInvoiceFolios },
+    { provide: ExchangeRates, useClass: NoExchangeRates },
     BankAccountsService,
     BankMovementsService,
     BankBookingService,

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRut, newId } from '../../../../libs/shared-kernel/src';
+import { canonicalRut, convertMinorUnits, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { type Allocation, BooksService, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
-import { assertBookable, BankMovement, counterSide } from '../domain/bank-movement';
+import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { assertBookable, BankMovement, bookingLines, MovementConversion } from '../domain/bank-movement';
 import { bankMovementMatchAmountMismatch, bankMovementNotFound } from '../domain/banking-errors';
 import { judgeMatch, RankedCandidate, rankCandidates, rutsIn, tokensOf } from '../domain/matching';
-import { BankAccountRepository, BankMovementRepository, InvoiceFolios, OpenLineReader } from './banking-ports';
+import { BankAccountRepository, BankMovementRepository, ExchangeRates, InvoiceFolios, OpenLineReader } from './banking-ports';
 
 export interface BookInput {
   entryId: string;
@@ -52,6 +53,8 @@ export class BankBookingService {
     private readonly postings: LedgerPostings,
     private readonly allocations: LedgerAllocations,
     private readonly books: BooksService,
+    private readonly rates: ExchangeRates,
+    private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
@@ -59,7 +62,7 @@ export class BankBookingService {
   /** Bank account against the counter account, for the movement amount, dated the movement date (D76). */
   book(entityId: string, movementId: string, input: BookInput): Promise<{ movement: BankMovement; entry: PostedEntry }> {
     return this.txHost.withTransaction(async () => {
-      const { movement, ledgerAccountId } = await this.bookable(entityId, movementId);
+      const { movement, ledgerAccountId, conversion } = await this.bookable(entityId, movementId);
       const entry = await this.postings.post(
         entityId,
         {
@@ -68,17 +71,12 @@ export class BankBookingService {
           entryDate: movement.movementDate,
           memo: input.memo ?? movement.description,
           bookId: input.bookId ?? null,
-          lines: [
-            { side: movement.side, ledgerAccountId, amount: movement.amount, description: movement.description },
-            {
-              side: counterSide(movement.side),
-              ledgerAccountId: input.counterAccountId,
-              amount: movement.amount,
-              description: movement.description,
-              partnerId: input.partnerId ?? null,
-              dimensionValueIds: input.dimensionValueIds ?? [],
-            },
-          ],
+          lines: bookingLines(
+            movement,
+            ledgerAccountId,
+            { ledgerAccountId: input.counterAccountId, partnerId: input.partnerId ?? null, dimensionValueIds: input.dimensionValueIds ?? [] },
+            conversion,
+          ),
         },
         { fieldPath: bookingFieldPath },
       );
@@ -95,9 +93,10 @@ export class BankBookingService {
    */
   match(entityId: string, movementId: string, input: MatchInput): Promise<{ movement: BankMovement; entry: PostedEntry; allocations: Allocation[] }> {
     return this.txHost.withTransaction(async () => {
-      const { movement, ledgerAccountId } = await this.bookable(entityId, movementId);
+      const { movement, ledgerAccountId, conversion } = await this.bookable(entityId, movementId);
       const selected = await this.lines.linesByIds(entityId, input.lineIds);
-      const { accountId, partnerId } = judgeMatch(movement, input.lineIds, selected, input.bookId ?? null);
+      const posted = conversion?.functionalAmount ?? movement.amount;
+      const { accountId, partnerId } = judgeMatch(movement, input.lineIds, selected, input.bookId ?? null, posted);
       const openLineId = newId();
       const entry = await this.postings.post(
         entityId,
@@ -107,16 +106,13 @@ export class BankBookingService {
           entryDate: movement.movementDate,
           memo: movement.description,
           bookId: input.bookId ?? null,
-          lines: [
-            { side: movement.side, ledgerAccountId, amount: movement.amount, description: movement.description },
-            { id: openLineId, side: counterSide(movement.side), ledgerAccountId: accountId, amount: movement.amount, description: movement.description, partnerId },
-          ],
+          lines: bookingLines(movement, ledgerAccountId, { id: openLineId, ledgerAccountId: accountId, partnerId }, conversion),
         },
         { fieldPath: matchFieldPath },
       );
       const { allocations } = await this.allocations.match(entityId, [...input.lineIds, openLineId]);
       const settled = allocations.filter((a) => a.debitLineId === openLineId || a.creditLineId === openLineId).reduce((sum, a) => sum + a.amount, 0);
-      if (settled !== movement.amount) throw bankMovementMatchAmountMismatch({ movementAmount: movement.amount, openTotal: settled });
+      if (settled !== posted) throw bankMovementMatchAmountMismatch({ movementAmount: posted, openTotal: settled });
       const lines = entry.lines.map((l) => (l.id === openLineId ? { ...l, allocatedAmount: settled } : l));
       return { movement: await this.link(movement, entry.id), entry: { ...entry, lines }, allocations };
     });
@@ -145,13 +141,21 @@ export class BankBookingService {
     return { movement, candidates: ranked.slice(0, query.limit ?? 20) };
   }
 
-  /** The movement, locked, unbooked, and its bank account's ledger account. */
-  private async bookable(entityId: string, movementId: string): Promise<{ movement: BankMovement; ledgerAccountId: string }> {
+  /**
+   * The movement, locked, unbooked; its bank account's ledger account; and, for an account in
+   * another currency than the Entity's, the movement amount converted at its date's rate.
+   */
+  private async bookable(entityId: string, movementId: string): Promise<{ movement: BankMovement; ledgerAccountId: string; conversion: MovementConversion | null }> {
     const movement = await this.movements.lock(entityId, movementId);
     if (!movement) throw bankMovementNotFound({ movementId });
     assertBookable(movement);
     const account = (await this.accounts.find(entityId, movement.bankAccountId))!;
-    return { movement, ledgerAccountId: account.ledgerAccountId };
+    const functional = await this.accounts.functionalCurrency(entityId);
+    if (account.currency === functional) return { movement, ledgerAccountId: account.ledgerAccountId, conversion: null };
+    const rate = await this.rates.rateOn(entityId, account.currency, movement.movementDate);
+    const exponent = (code: string) => this.reference.findCurrency(code)!.minorUnits;
+    const functionalAmount = convertMinorUnits(movement.amount, rate, exponent(account.currency), exponent(functional));
+    return { movement, ledgerAccountId: account.ledgerAccountId, conversion: { currency: account.currency, rate, functionalAmount } };
   }
 
   private async link(movement: BankMovement, entryId: string): Promise<BankMovement> {

@@ -24,6 +24,8 @@ export abstract class BankAccountRepository {
   abstract rename(account: BankAccount): Promise<void>;
   abstract delete(entityId: string, bankAccountId: string): Promise<void>;
   abstract hasMovements(entityId: string, bankAccountId: string): Promise<boolean>;
+  /** The Entity's functional currency. */
+  abstract functionalCurrency(entityId: string): Promise<string>;
   /** The currency of each of these bank accounts (one query). */
   abstract currencies(entityId: string, bankAccountIds: string[]): Promise<Map<string, string>>;
   /** Which ledger accounts (of these, or all) a bank account maps: one query (chart `deleteBlockedBy`). */
@@ -77,4 +79,14 @@ export abstract class OpenLineReader {
  */
 export abstract class InvoiceFolios {
   abstract openItemLinesByFolios(entityId: string, folios: string[]): Promise<Set<string>>;
+}
+
+/**
+ * Port to the FX module: the rate (functional units per unit of `currency`, D7) that books a
+ * movement of that date. Without the FX module every foreign currency is refused
+ * (NoExchangeRates: 404 FX_RATE_NOT_FOUND_ERROR), so no foreign amount is ever posted as a
+ * functional one.
+ */
+export abstract class ExchangeRates {
+  abstract rateOn(entityId: string, currency: string, date: string): Promise<string>;
 }

@@ -63,3 +63,31 @@ export function assertBookable(movement: BankMovement): void {
 export function counterSide(side: MovementSide): MovementSide {
   return side === 'debit' ? 'credit' : 'debit';
 }
+
+/** A movement in another currency than the Entity's: its amount converted at the movement date's rate (D7). */
+export interface MovementConversion {
+  currency: string;
+  rate: string;
+  /** The movement amount in functional minor units. */
+  functionalAmount: number;
+}
+
+/**
+ * The two lines of a booking or a match: the mapped ledger account on the movement's side, the
+ * other account on the other side, each for the movement amount (functional minor units; a
+ * foreign-currency movement carries the transaction trio on both lines).
+ */
+export function bookingLines(
+  movement: BankMovement,
+  bankLedgerAccountId: string,
+  other: { ledgerAccountId: string; id?: string; partnerId?: string | null; dimensionValueIds?: string[] },
+  conversion: MovementConversion | null,
+) {
+  const amounts = conversion
+    ? { amount: conversion.functionalAmount, transactionCurrency: conversion.currency, transactionAmount: movement.amount, exchangeRate: conversion.rate }
+    : { amount: movement.amount };
+  return [
+    { side: movement.side, ledgerAccountId: bankLedgerAccountId, description: movement.description, ...amounts },
+    { ...other, side: counterSide(movement.side), description: movement.description, ...amounts },
+  ];
+}

@@ -28,10 +28,16 @@ export const openAmount = (line: OpenLine) => line.amount - line.allocatedAmount
  * D66 match: the selected lines must be one open-item account's live lines of one Book (the
  * ledger's match codes), in the Book the entry is posted to, and their open total on the
  * movement's side (net of lines on the other side) must cover the movement amount (D78: at least
- * it). Answers the account and the partner the new open-item line takes (the selection's one
+ * it; a foreign-currency movement's `amount` is its functional one). Answers the account and the partner the new open-item line takes (the selection's one
  * partner, else none).
  */
-export function judgeMatch(movement: BankMovement, lineIds: string[], lines: OpenLine[], bookId: string | null): { accountId: string; partnerId: string | null } {
+export function judgeMatch(
+  movement: BankMovement,
+  lineIds: string[],
+  lines: OpenLine[],
+  bookId: string | null,
+  amount = movement.amount,
+): { accountId: string; partnerId: string | null } {
   const byId = new Map(lines.map((l) => [l.id, l]));
   const missing = lineIds.find((id) => !byId.has(id));
   if (missing) throw e('RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR', 'A selected line does not exist', { lineId: missing });
@@ -46,7 +52,7 @@ export function judgeMatch(movement: BankMovement, lineIds: string[], lines: Ope
   const dead = lines.find((l) => l.status !== 'active' && l.status !== 'reversed');
   if (dead) throw e('LEDGER_ENTRY_NOT_LIVE_ERROR', 'A selected line belongs to an entry that is not live', { lineId: dead.id, status: dead.status });
   const covered = lines.reduce((sum, l) => sum + (l.side === movement.side ? openAmount(l) : -openAmount(l)), 0);
-  if (covered < movement.amount) throw bankMovementMatchAmountMismatch({ movementAmount: movement.amount, openTotal: Math.max(covered, 0) });
+  if (covered < amount) throw bankMovementMatchAmountMismatch({ movementAmount: amount, openTotal: Math.max(covered, 0) });
   const partners = [...new Set(lines.map((l) => l.partnerId))];
   return { accountId: accounts[0], partnerId: partners.length === 1 ? partners[0] : null };
 }

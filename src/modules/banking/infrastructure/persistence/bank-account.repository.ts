@@ -126,6 +126,10 @@ export class SqlBankAccountRepository extends BankAccountRepository {
     return rows.length > 0;
   }
 
+  async functionalCurrency(entityId: string): Promise<string> {
+    return (await this.query<{ currency: string }>(`SELECT currency FROM entities WHERE id = $1`, [entityId]))[0].currency;
+  }
+
   async currencies(entityId: string, bankAccountIds: string[]): Promise<Map<string, string>> {
     const rows = await this.query<{ id: string; currency: string }>(`SELECT id, currency FROM bank_accounts WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, bankAccountIds]);
     return new Map(rows.map((r) => [r.id, r.currency]));
