@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
@@ -70,6 +71,7 @@ export class LedgerAllocations {
   }
 
   /** Settles `amount` of a debit line against a credit line of the same open-item account. */
+  @Transactional()
   async allocate(entityId: string, input: AllocationInput): Promise<AllocationRow> {
     const conflict = () => e('RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR', 'An allocation with this id already exists', { allocationId: input.id });
     if (await this.entries.findAllocation(entityId, input.id)) throw conflict();
@@ -104,6 +106,7 @@ export class LedgerAllocations {
    * allocation is read again once its lines are locked, the lock under which every writer removes
    * allocations: one that an unbooking removed meanwhile is not found.
    */
+  @Transactional()
   async delete(entityId: string, allocationId: string): Promise<AllocationRow> {
     const notFound = () => e('RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR', 'No allocation with this id', { allocationId });
     const found = await this.entries.findAllocation(entityId, allocationId);
@@ -120,6 +123,7 @@ export class LedgerAllocations {
   }
 
   /** D39: greedy, oldest first, every allocation in one transaction. */
+  @Transactional()
   async match(entityId: string, lineIds: string[]): Promise<MatchResult> {
     const wanted = [...new Set(lineIds)];
     await this.entries.holdEntriesOfLines(entityId, wanted);

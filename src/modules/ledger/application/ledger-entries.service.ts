@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { ConfigService } from '@nestjs/config';
 import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
@@ -76,6 +77,7 @@ export class LedgerEntriesService {
     return { entries: page, nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null };
   }
 
+  @Transactional()
   async editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
     // A new date is judged against the other half of a reversal pair, read under its lock: two
@@ -115,6 +117,7 @@ export class LedgerEntriesService {
    * D36: posts the mirror in the original's Book; allocations on the original's open-item lines
    * are removed, then each open-item line is netted against its mirror by an allocation.
    */
+  @Transactional()
   async reverse(entityId: string, entryId: string, input: { id: string; reversalDate: string; memo?: string }): Promise<ReversalResult> {
     const terms = await this.entities.postingTerms(entityId);
     const original = await this.locked(entityId, entryId);
@@ -163,6 +166,7 @@ export class LedgerEntriesService {
    * original that has been reversed takes its reversal with it (both `deleted`, the reversal
    * listed among the settled chain entries).
    */
+  @Transactional()
   async unbook(entityId: string, entryId: string): Promise<UnbookResult> {
     const terms = await this.entities.postingTerms(entityId);
     const original = await this.lockOriginalOf(entityId, entryId);
@@ -191,6 +195,7 @@ export class LedgerEntriesService {
     return { unbookedEntry, settledChainEntries: settled, ...severed };
   }
 
+  @Transactional()
   async bookScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
@@ -201,6 +206,7 @@ export class LedgerEntriesService {
     return entry;
   }
 
+  @Transactional()
   async replaceScheduled(
     entityId: string,
     entryId: string,
@@ -229,6 +235,7 @@ export class LedgerEntriesService {
     return entry;
   }
 
+  @Transactional()
   async cancelScheduled(entityId: string, entryId: string): Promise<LedgerEntry> {
     const entry = await this.locked(entityId, entryId);
     entry.cancel(this.clock.now());
@@ -246,6 +253,7 @@ export class LedgerEntriesService {
     return lines;
   }
 
+  @Transactional()
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
     const line = await this.editableLine(entityId, lineId);
     if (partnerId !== null && !(await this.partners.holdExisting(entityId, [partnerId])).has(partnerId)) {
@@ -256,6 +264,7 @@ export class LedgerEntriesService {
   }
 
   /** Only a line with no allocation and no document link, of an entry in an open period. */
+  @Transactional()
   async setLineAccount(entityId: string, lineId: string, accountId: string): Promise<ListedLine> {
     const line = await this.editableLine(entityId, lineId);
     if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
@@ -275,6 +284,7 @@ export class LedgerEntriesService {
     return (await this.entries.findLine(entityId, lineId))!;
   }
 
+  @Transactional()
   async setLineDimensionValues(entityId: string, lineId: string, valueIds: string[]): Promise<ListedLine> {
     const line = await this.editableLine(entityId, lineId);
     const context = await this.postingContext(entityId, '', [{ ...line, dimensionValueIds: valueIds }]);

@@ -140,6 +140,9 @@ export class LedgerPostings {
       translateUniqueViolation(() => this.entries.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
 
     if (!this.txHost.isTransactionActive()) {
+      // Without a transaction the posting is one statement, atomic with its audit row: a caller
+      // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
+      if (!audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
       const key = RecentPostingFacts.key(entityId, references);
       const remembered = this.recentFacts.recall(key);
       if (remembered) {
