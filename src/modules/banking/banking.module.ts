@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { AccountUsageProbes, LedgerModule } from '../ledger';
-import { ReferenceModule } from '../reference/reference.module';
+import { ReferenceModule } from '../reference';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';

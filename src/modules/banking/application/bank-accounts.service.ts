@@ -5,7 +5,7 @@ import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { ChartService } from '../../ledger';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { ReferenceDataService } from '../../reference';
 import { assertKindFitsLedgerType, BankAccount, BankAccountKind, BankAccountSummary, newBankAccount, renameBankAccount } from '../domain/bank-account';
 import { bankAccountAlreadyExists, bankAccountHasFeed, bankAccountHasMovements, bankAccountNotFound } from '../domain/banking-errors';
 import type { AccountTypeName } from '../domain/ledger-facts';

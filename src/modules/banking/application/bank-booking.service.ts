@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { canonicalRut, convertMinorUnits, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { type Allocation, BooksService, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { ReferenceDataService } from '../../reference';
 import { assertBookable, BankMovement, bookingLines, MovementConversion } from '../domain/bank-movement';
 import { bankMovementMatchAmountMismatch, bankMovementNotFound } from '../domain/banking-errors';
 import { judgeMatch, RankedCandidate, rankCandidates, rutsIn, tokensOf } from '../domain/matching';
