@@ -7,6 +7,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AttachmentsModule } from './modules/attachments';
 import { AuditModule } from './modules/audit/audit.module';
+import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
@@ -86,6 +87,7 @@ export class AppModule {
         AttachmentsModule,
         TodosModule,
         CommentsModule,
+        BankingModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

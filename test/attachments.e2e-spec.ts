@@ -281,7 +281,7 @@ describe('Attachments (D70, D79)', () => {
       }
     });
 
-    it('invoices and bank movements answer 404 ATTACHMENT_HOST_NOT_FOUND_ERROR until their module hosts them', async () => {
+    it('a missing invoice or bank movement: 404 ATTACHMENT_HOST_NOT_FOUND_ERROR with its kind', async () => {
       const id = randomUUID();
       const invoice = await refused(staff.post(`/api/entities/${world.entityId}/invoices/${id}/attachments/presign`).send(pdf(randomBytes(1))), 404, 'ATTACHMENT_HOST_NOT_FOUND_ERROR');
       expect(invoice.body.params).toEqual({ hostKind: 'invoice', hostId: id });

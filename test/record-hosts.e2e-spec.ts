@@ -7,10 +7,10 @@ import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, World } from './harness/world';
 
 /**
- * The hosts other modules provide (RecordHost): invoices. Attachments, comments and To-dos work
+ * The hosts other modules provide (RecordHost): invoices and bank movements. Attachments, comments and To-dos work
  * on them as on ledger entries, and deleting one removes what hangs on it in its transaction.
  */
-describe('Record hosts: invoices', () => {
+describe('Record hosts: invoices and bank movements', () => {
   let t: TestApp;
   let world: World;
   let staff: Agent;
@@ -79,5 +79,26 @@ describe('Record hosts: invoices', () => {
     expect(refused.status).toBe(409);
     expect((await t.sql('SELECT state FROM attachments WHERE id = $1', [attachmentId]))[0].state).toBe('confirmed');
     expect((await staff.get(e('/todos'))).body.find((x: { id: string }) => x.id === todo.id)).toMatchObject({ invoiceId });
+  });
+
+  it('a bank movement hosts attachments, comments and a To-do with the movement link summary; deleting it removes them in its transaction', async () => {
+    const { id: movementId, bankAccountId } = await hosts.movement();
+    const base = e(`/bank-movements/${movementId}/attachments`);
+    const bytes = randomBytes(64);
+    const slot = await staff.post(`${base}/presign`).send({ filename: 'cartola.csv', contentType: 'text/csv', byteSize: bytes.length }).expect(200);
+    expect((await fetch(slot.body.url, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: bytes })).status).toBe(200);
+    await staff.post(`${base}/confirm`).send({ attachmentId: slot.body.attachmentId, filename: 'cartola.csv' }).expect(200);
+    const download = await fetch((await staff.get(`${base}/${slot.body.attachmentId}/url`)).body.url);
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+    await staff.post(e('/comments')).send({ id: randomUUID(), hostKind: 'bank_movement', hostId: movementId, text: 'c' }).expect(201);
+    const todo = (await staff.post(e('/todos')).send({ id: randomUUID(), text: 'Conciliar', bankMovementId: movementId }).expect(201)).body;
+    expect(todo.link).toEqual({ kind: 'bank_movement', id: movementId, bankAccountId, movementDate: '2026-06-02', amount: 250, side: 'debit', bankAccountCurrency: 'CLP' });
+
+    await staff.delete(e(`/bank-movements/${movementId}`)).expect(200);
+    expect((await t.sql('SELECT state FROM attachments WHERE id = $1', [slot.body.attachmentId]))[0].state).toBe('discarded');
+    expect(await countRows(t, 'comments', 'host_id = $1', [movementId])).toBe(0);
+    expect((await staff.get(e('/todos'))).body.find((x: { id: string }) => x.id === todo.id)).toMatchObject({ bankMovementId: null, link: null });
+    await t.app.get(AttachmentSweeper).sweep();
+    expect(await countRows(t, 'attachments', 'id = $1', [slot.body.attachmentId])).toBe(0);
   });
 });

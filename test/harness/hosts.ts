@@ -6,6 +6,8 @@ import { createLedgerAccount } from './world';
 export interface EntryHosts {
   /** An AR invoice `documentNumber` of 1,190 CLP to partner `Cliente Uno SpA`, unbooked. */
   invoice(documentNumber?: string): Promise<string>;
+  /** A manual CLP movement of 2026-06-02, debit 250, on a bank account `Banco Uno` (made once). */
+  movement(): Promise<{ id: string; bankAccountId: string }>;
   /** A booked entry of 2026-06-10, memo `Venta factura 1001`. */
   entry(memo?: string): Promise<string>;
   /** A scheduled entry of 2099-01-15. */
@@ -44,8 +46,20 @@ export async function entryHosts(staff: Agent, entityId: string): Promise<EntryH
       .expect(201);
     return id;
   };
+  let bankAccountId: string | undefined;
+  const movement = async () => {
+    if (!bankAccountId) {
+      const ledgerAccountId = await createLedgerAccount(staff, entityId, { code: '1102', type: 'asset', tracking: 'balance' });
+      bankAccountId = randomUUID();
+      await staff.post(`/api/entities/${entityId}/bank-accounts`).send({ id: bankAccountId, name: 'Banco Uno', kind: 'bank', ledgerAccountId, currency: 'CLP' }).expect(201);
+    }
+    const id = randomUUID();
+    await staff.post(`/api/entities/${entityId}/bank-accounts/${bankAccountId}/movements`).send({ id, movementDate: '2026-06-02', description: 'Abono', amount: 250, side: 'debit' }).expect(201);
+    return { id, bankAccountId };
+  };
   return {
     invoice,
+    movement,
     entry: (memo = 'Venta factura 1001') => post('entries', '2026-06-10', memo),
     scheduled: (memo = 'Arriendo enero') => post('scheduled-entries', '2099-01-15', memo),
   };

@@ -45,7 +45,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     DimensionsService,
     LedgerEntryHost,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, LedgerReads],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, LedgerReads, EntryPresenter],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

@@ -4,6 +4,7 @@ import { AttachmentRecord } from '../../modules/attachments/infrastructure/persi
 import { TodoRecord } from '../../modules/todos/infrastructure/persistence/todo.record';
 import { CommentRecord } from '../../modules/comments/infrastructure/persistence/comment.record';
 import { AUDIT_RECORDS } from '../../modules/audit/infrastructure/audit-trail.record';
+import { BANKING_RECORDS } from '../../modules/banking/infrastructure/persistence/banking.records';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS } from '../../modules/ledger/infrastructure/persistence/ledger.records';
@@ -26,6 +27,7 @@ export const ENTITIES: MixedList<Function> = [
   PartnerRecord,
   ...ENTRY_RECORDS,
   ...INVOICE_RECORDS,
+  ...BANKING_RECORDS,
   AttachmentRecord,
   TodoRecord,
   CommentRecord,
