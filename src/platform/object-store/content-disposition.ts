@@ -13,8 +13,10 @@ export function contentDisposition(filename: string): string {
   const ascii = safeFilename(filename)
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9 .,\-_+@#&=~]/g, '_');
-  return `attachment; filename="${ascii}"`;
+    .replace(/[^A-Za-z0-9 .,\-_+@#&=~]/g, '_')
+    .trim();
+  // A name made only of marks the ASCII form drops (or of dots) still names a file.
+  return `attachment; filename="${ascii === '' || /^\.+$/.test(ascii) ? 'file' : ascii}"`;
 }
 
 /**
