@@ -213,6 +213,17 @@ describe('Attachments (D70, D79)', () => {
       });
     });
 
+    it('two confirms of one upload at once: one attachment (200), the other 409 ATTACHMENT_ALREADY_EXISTS_ERROR, one audit row', async () => {
+      const bytes = randomBytes(40);
+      const slot = await presign(bytes);
+      expect((await putBytes(slot.url, bytes)).status).toBe(200);
+      const audits = await countRows(t, 'audit_trail', "action = 'attachment.confirm' AND resource_id = $1", [slot.attachmentId]);
+      const answers = await Promise.all([0, 1].map(() => staff.post(`${base()}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(answers.find((r) => r.status === 409)!.body.code).toBe('ATTACHMENT_ALREADY_EXISTS_ERROR');
+      expect(await countRows(t, 'audit_trail', "action = 'attachment.confirm' AND resource_id = $1", [slot.attachmentId])).toBe(audits + 1);
+    });
+
     it('an unknown slot, or one of another host: 404 ATTACHMENT_NOT_FOUND_ERROR', async () => {
       await refused(staff.post(`${base()}/confirm`).send({ attachmentId: randomUUID(), filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
       const slot = await presign(randomBytes(3));

@@ -87,6 +87,14 @@ describe('To-dos', () => {
       expect(res.body).toMatchObject({ statusCode: 409, code: 'TODO_ALREADY_EXISTS_ERROR', params: { todoId: todo.id }, requestId: expect.any(String) });
     });
 
+    it('two creates of one id at once: one To-do (201), the other 409 TODO_ALREADY_EXISTS_ERROR', async () => {
+      const id = randomUUID();
+      const answers = await Promise.all(['a', 'b'].map((text) => staff.post(path()).send({ id, text })));
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(answers.find((r) => r.status === 409)!.body).toMatchObject({ code: 'TODO_ALREADY_EXISTS_ERROR', params: { todoId: id } });
+      expect(await countRows(t, 'todos', 'id = $1', [id])).toBe(1);
+    });
+
     it('the same id in another Entity is another To-do (D4)', async () => {
       const todo = await create();
       const other = await freshEntity(world);
