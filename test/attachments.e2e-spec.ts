@@ -323,6 +323,29 @@ describe('Attachments (D70, D79)', () => {
     });
   });
 
+  describe('OpenAPI (issue 21 routes)', () => {
+    it('every attachment, To-do and comment route documents its request body and its response schema; operation ids are unique', async () => {
+      type Op = { operationId: string; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
+      const doc = (await t.http.get('/api/docs-json')).body as { paths: Record<string, Record<string, Op>> };
+      const ours = Object.entries(doc.paths).filter(([path]) => /\/(attachments|todos|comments)/.test(path));
+      expect(ours.flatMap(([, operations]) => Object.keys(operations))).toHaveLength(15 + 4 + 4);
+      const problems: string[] = [];
+      const ids = new Set<string>();
+      for (const [path, operations] of ours) {
+        for (const [method, op] of Object.entries(operations)) {
+          if (ids.has(op.operationId)) problems.push(`${method} ${path}: operationId ${op.operationId} repeated`);
+          ids.add(op.operationId);
+          const takesBody = (method === 'post' || method === 'patch') && !path.endsWith('/url');
+          if (takesBody && !op.requestBody?.content['application/json']?.schema) problems.push(`${method} ${path}: no request schema`);
+          const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'));
+          if (!success) problems.push(`${method} ${path}: no success response`);
+          else if (success[0] !== '204' && !success[1].content?.['application/json']?.schema) problems.push(`${method} ${path}: no response schema`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
   describe('access (D16, D70, D79a)', () => {
     const matrixBody = () => pdf(randomBytes(1));
     it('POST presign', () => checkAccessMatrix(t, world, { method: 'post', path: (e) => `${base(entryId, e)}/presign`, body: matrixBody }));
