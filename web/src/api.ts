@@ -1,0 +1,85 @@
+import type { ErrorEnvelope, ValidationIssue } from '../../libs/contracts/src';
+
+/** An answer of the API other than 2xx, with its D1 envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly envelope: ErrorEnvelope,
+  ) {
+    super(envelope.message);
+  }
+
+  get code(): string {
+    return this.envelope.code;
+  }
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope {
+  return typeof body === 'object' && body !== null && typeof (body as ErrorEnvelope).code === 'string' && typeof (body as ErrorEnvelope).message === 'string';
+}
+
+/**
+ * Every call goes through the public API with the session cookie, as any client would: the
+ * screens hold no privilege of their own, the API's guards decide.
+ */
+export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`/api${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const envelope: ErrorEnvelope = isEnvelope(parsed)
+      ? parsed
+      : { requestId: response.headers.get('x-request-id') ?? '', statusCode: response.status, code: 'HTTP_ERROR', message: `The service answered ${response.status}`, params: {} };
+    throw new ApiError(response.status, envelope);
+  }
+  return parsed as T;
+}
+
+/** Messages by field (from `params.errors[].path`, or a `params` key naming a field), the rest for the form. */
+export interface FormErrors {
+  form: string[];
+  fields: Record<string, string>;
+}
+
+export const NO_ERRORS: FormErrors = { form: [], fields: {} };
+
+export function formErrors(error: unknown, fields: readonly string[]): FormErrors {
+  if (!(error instanceof ApiError)) {
+    return { form: [error instanceof Error ? `The service could not be reached: ${error.message}` : 'Something went wrong'], fields: {} };
+  }
+  const result: FormErrors = { form: [], fields: {} };
+  const issues = (error.envelope.params?.errors as ValidationIssue[] | undefined) ?? [];
+  for (const issue of Array.isArray(issues) ? issues : []) {
+    const field = fields.find((name) => issue.path === name || issue.path.startsWith(`${name}.`) || issue.path.startsWith(`${name}[`));
+    const message = `${issue.message}`;
+    if (field) result.fields[field] = result.fields[field] ? `${result.fields[field]}; ${message}` : message;
+    else result.form.push(`${issue.path}: ${message}`);
+  }
+  if (issues.length === 0) {
+    const named = fields.find((name) => error.envelope.params && name in error.envelope.params);
+    if (named) result.fields[named] = error.message;
+    else result.form.push(error.message);
+  }
+  return result;
+}
+
+/** A fresh id for the idempotent creates (crypto.randomUUID needs a secure context; this does not). */
+export function newId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
