@@ -126,7 +126,7 @@ export function ApiKeysPage() {
         <h2 id="key-list">My keys</h2>
         {keys === null ? <p>Loading…</p> : keys.length === 0 ? <p>No key yet.</p> : null}
         {keys && keys.length > 0 ? (
-          <div class="scroll">
+          <div class="scroll" tabIndex={0} role="region" aria-label="My keys table">
             <table>
               <thead>
                 <tr>

@@ -120,7 +120,7 @@ function EditEntity({ entity, entities, organizations, onSaved }: {
   const submitMove = async (event: Event) => {
     event.preventDefault();
     const saved = await move.run(() => api<Entity>('PATCH', `/entities/${entity.id}/organization`, { organizationId }));
-    if (saved) onSaved(saved, `${saved.name} moved.`);
+    if (saved) onSaved(saved, `${saved.name} moved to ${organizations?.find((o) => o.id === saved.organizationId)?.name ?? 'its new Organization'}.`);
   };
   const submitParent = async (event: Event) => {
     event.preventDefault();
@@ -220,7 +220,7 @@ export function EntitiesPage() {
         <h2 id="entity-list">All Entities</h2>
         {entities === null ? <p>Loading…</p> : entities.length === 0 ? <p>No Entity yet.</p> : null}
         {entities && entities.length > 0 ? (
-          <div class="scroll">
+          <div class="scroll" tabIndex={0} role="region" aria-label="All Entities table">
             <table>
               <thead>
                 <tr>

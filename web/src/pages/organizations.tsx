@@ -53,6 +53,7 @@ function Members({ organizationId }: { organizationId: string }) {
         <p>No members yet: grant a Membership on the Users screen.</p>
       ) : (
         <>
+          <div class="scroll" tabIndex={0} role="region" aria-label="Members">
           <table>
             <caption>Members</caption>
             <thead>
@@ -72,6 +73,7 @@ function Members({ organizationId }: { organizationId: string }) {
               ))}
             </tbody>
           </table>
+          </div>
           {pager}
         </>
       )}
