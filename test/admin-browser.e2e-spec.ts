@@ -46,14 +46,13 @@ async function checkScreen(page: Page, name: string): Promise<void> {
   for (const [label, size] of [['1280', WIDE], ['390', NARROW]] as const) {
     await page.setViewportSize(size);
     // Nothing wider than the window: the elements that stick out, named, if any.
-    const sticking = await page.evaluate(() =>
-      document.documentElement.scrollWidth <= window.innerWidth + 1
-        ? []
-        : [...document.querySelectorAll('body *')]
-            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !element.closest('.scroll'))
-            .slice(0, 8)
-            .map((element) => `${element.tagName.toLowerCase()}.${element.className} ${Math.round(element.getBoundingClientRect().right)}px`),
-    );
+    // (Expressions as strings: they run in the page, whose DOM types this Node program does not have.)
+    const sticking = (await page.evaluate(`document.documentElement.scrollWidth <= window.innerWidth + 1
+      ? []
+      : [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !element.closest('.scroll'))
+          .slice(0, 8)
+          .map((element) => element.tagName.toLowerCase() + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right) + 'px')`)) as string[];
     expect({ screen: name, width: label, sticking }).toEqual({ screen: name, width: label, sticking: [] });
     await expectAccessible(page, `${name} at ${label}`);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
@@ -255,13 +254,26 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     expect(row.organization).toBe(names.organization);
   });
 
-  step('refuses to delete an Organization that holds an Entity, and shows why', async () => {
+  step('refuses to delete an Organization that holds an Entity, and shows why; renames and deletes an empty one', async () => {
     await goTo('Organizations');
     const row = staff.locator(`[data-organization="${names.organization}"]`);
     await row.getByRole('button', { name: 'Delete' }).click();
     expect(await alertText(row)).toBe('The Organization still holds an Entity');
     const [count] = await t.sql<{ count: string }>('SELECT count(*) FROM organizations WHERE name = $1', [names.organization]);
     expect(Number(count.count)).toBe(1);
+
+    // The other one, empty again since the Entity moved back: renamed, then deleted.
+    const renamed = uniqueName('Pacific Renamed');
+    const other = staff.locator(`[data-organization="${names.otherOrganization}"]`);
+    await other.getByRole('button', { name: 'Rename' }).click();
+    await other.getByLabel(`New name for ${names.otherOrganization}`).fill(renamed);
+    await other.getByRole('button', { name: 'Save name' }).click();
+    await staff.getByRole('status').filter({ hasText: `Renamed to ${renamed}.` }).waitFor();
+    await staff.locator(`[data-organization="${renamed}"]`).getByRole('button', { name: 'Delete' }).click();
+    await staff.getByRole('status').filter({ hasText: `Deleted ${renamed}.` }).waitFor();
+    await staff.locator(`[data-organization="${renamed}"]`).waitFor({ state: 'detached' });
+    const [gone] = await t.sql<{ count: string }>('SELECT count(*) FROM organizations WHERE name IN ($1, $2)', [renamed, names.otherOrganization]);
+    expect(Number(gone.count)).toBe(0);
   });
 
   step('creates a client User, grants a Membership and makes a set-password link shown once with its expiry', async () => {
@@ -293,7 +305,7 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     await staff.getByText(/Single use; expires/).waitFor();
     await staff.getByRole('button', { name: 'Copy' }).click();
     await staff.getByText('Copied.', { exact: false }).waitFor();
-    expect(await staff.evaluate(() => navigator.clipboard.readText())).toBe(linkUrl);
+    expect(await staff.evaluate('navigator.clipboard.readText()')).toBe(linkUrl);
     await checkScreen(staff, 'users');
 
     // The members of the Organization with their roles.
@@ -362,6 +374,9 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
   step('staff revokes the Membership and the client no longer sees the Entity', async () => {
     await goTo('Users');
     const find = staff.locator('form', { has: staff.getByRole('heading', { name: 'Find a User' }) });
+    await find.getByLabel('E-mail to find').fill('nobody@example.test');
+    await find.getByRole('button', { name: 'Find' }).click();
+    expect(await fieldError(find, 'E-mail to find')).toBe('No User matches');
     await find.getByLabel('E-mail to find').fill(names.client);
     await find.getByRole('button', { name: 'Find' }).click();
     await staff.getByText('has a password').waitFor();

@@ -117,7 +117,15 @@ function App() {
   return (
     <>
       <header class="top">
-        <a class="skip" href="#content">
+        <a
+          class="skip"
+          href={hash || '#/organizations'}
+          onClick={(event) => {
+            // The hash routes the screens: move the focus instead of following the link.
+            event.preventDefault();
+            document.getElementById('content')?.focus();
+          }}
+        >
           Skip to content
         </a>
         <span class="brand">Accounting admin</span>

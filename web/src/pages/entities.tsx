@@ -259,7 +259,7 @@ export function EntitiesPage() {
         ) : null}
         {pager}
       </section>
-      {current && entities ? <EditEntity key={`${current.id}:${current.updatedAt}`} entity={current} entities={entities} organizations={organizations} onSaved={changed} /> : null}
+      {current && entities ? <EditEntity key={current.id} entity={current} entities={entities} organizations={organizations} onSaved={changed} /> : null}
     </>
   );
 }
