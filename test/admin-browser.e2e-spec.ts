@@ -13,9 +13,8 @@ import { BOOTSTRAP_STAFF, uniqueName } from './harness/world';
  * axe-core with no serious or critical violation. One browser for the whole file.
  */
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find(
-  (path): path is string => Boolean(path) && existsSync(path as string),
-);
+/** `CHROMIUM_PATH` when set (only it), else Debian's chromium. */
+const CHROMIUM = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) => existsSync(path));
 const SCREENSHOTS = join(__dirname, '..', 'test-output', 'screenshots');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const WIDE = { width: 1280, height: 900 };
@@ -434,10 +433,21 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     await staff.getByText(/Zz Paged 10/).waitFor();
   });
 
-  step('signs out, and no page raised a Content-Security-Policy violation or a script error', async () => {
+  step('signs out; an ended session brings back the sign-in form; no page raised a Content-Security-Policy violation or a script error', async () => {
     await staff.getByRole('button', { name: 'Sign out' }).click();
     await staff.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await staff.request.get('/api/auth/session')).status()).toBe(401);
+
+    // A session that ends behind the page's back (here: signed out through the API) brings the
+    // sign-in form back with a word on why, at the next call.
+    await staff.getByLabel('E-mail').fill(BOOTSTRAP_STAFF.email);
+    await staff.getByLabel('Password').fill(BOOTSTRAP_STAFF.password);
+    await staff.getByRole('button', { name: 'Sign in' }).click();
+    await staff.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    expect((await staff.request.post('/api/auth/sign-out')).status()).toBe(204);
+    await staff.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Entities' }).click();
+    await staff.getByRole('alert').filter({ hasText: 'Your session has ended: sign in again.' }).waitFor();
+    await staff.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SessionResponse, SessionUser, SignInResponse } from '../../libs/contracts/src';
-import { api, ApiError } from './api';
+import { api, ApiError, SESSION_ENDED } from './api';
 import { ApiKeysPage } from './pages/api-keys';
 import { EntitiesPage } from './pages/entities';
 import { OrganizationsPage } from './pages/organizations';
@@ -77,6 +77,15 @@ function App() {
   const [user, setUser] = useState<SessionUser | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   const hash = useHash();
+
+  useEffect(() => {
+    const ended = () => {
+      setProblem('Your session has ended: sign in again.');
+      setUser(null);
+    };
+    addEventListener(SESSION_ENDED, ended);
+    return () => removeEventListener(SESSION_ENDED, ended);
+  }, []);
 
   useEffect(() => {
     api<SessionResponse>('GET', '/auth/session').then(

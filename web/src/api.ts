@@ -1,5 +1,8 @@
 import type { ErrorEnvelope, ValidationIssue } from '../../libs/contracts/src';
 
+/** Fired on the window when a call is answered 401: the session is gone. */
+export const SESSION_ENDED = 'accounting:session-ended';
+
 /** An answer of the API other than 2xx, with its D1 envelope. */
 export class ApiError extends Error {
   constructor(
@@ -36,6 +39,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
+  }
+  if (response.status === 401 && path !== '/auth/session' && path !== '/auth/sign-in/email') {
+    // The session ended (signed out elsewhere, revoked, expired): the screens go back to sign-in.
+    dispatchEvent(new CustomEvent(SESSION_ENDED));
   }
   if (!response.ok) {
     const envelope: ErrorEnvelope = isEnvelope(parsed)
