@@ -163,6 +163,21 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     expect(await staff.getByText(BOOTSTRAP_STAFF.email).isVisible()).toBe(true);
   });
 
+  step('the browser enforces the Content-Security-Policy: an injected inline script does not run', async () => {
+    const before = problems.length;
+    const ran = await staff.evaluate(`(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineRan = true';
+      document.head.append(script);
+      return window.__inlineRan === true;
+    })()`);
+    expect(ran).toBe(false);
+    // The refusal is reported on the console, which is how the other steps would notice one.
+    await staff.waitForEvent('console', { predicate: () => problems.length > before, timeout: 5_000 }).catch(() => undefined);
+    expect(problems.slice(before).join('\n')).toMatch(/Content Security Policy/);
+    problems.splice(before);
+  });
+
   step('creates an Organization; a refused create shows the API message next to the field it names', async () => {
     const form = staff.locator('form', { has: staff.getByRole('heading', { name: 'New Organization' }) });
     await form.getByLabel('Organization name').fill(names.organization);

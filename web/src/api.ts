@@ -1,21 +1,11 @@
-import type { ErrorEnvelope, ValidationIssue } from '../../libs/contracts/src';
+import type { ErrorEnvelope } from '../../libs/contracts/src';
+import { ApiError } from './api-error';
+
+export { ApiError };
+export { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 
 /** Fired on the window when a call is answered 401: the session is gone. */
 export const SESSION_ENDED = 'accounting:session-ended';
-
-/** An answer of the API other than 2xx, with its D1 envelope. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly envelope: ErrorEnvelope,
-  ) {
-    super(envelope.message);
-  }
-
-  get code(): string {
-    return this.envelope.code;
-  }
-}
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {
   return typeof body === 'object' && body !== null && typeof (body as ErrorEnvelope).code === 'string' && typeof (body as ErrorEnvelope).message === 'string';
@@ -51,34 +41,6 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
     throw new ApiError(response.status, envelope);
   }
   return parsed as T;
-}
-
-/** Messages by field (from `params.errors[].path`, or a `params` key naming a field), the rest for the form. */
-export interface FormErrors {
-  form: string[];
-  fields: Record<string, string>;
-}
-
-export const NO_ERRORS: FormErrors = { form: [], fields: {} };
-
-export function formErrors(error: unknown, fields: readonly string[]): FormErrors {
-  if (!(error instanceof ApiError)) {
-    return { form: [error instanceof Error ? `The service could not be reached: ${error.message}` : 'Something went wrong'], fields: {} };
-  }
-  const result: FormErrors = { form: [], fields: {} };
-  const issues = (error.envelope.params?.errors as ValidationIssue[] | undefined) ?? [];
-  for (const issue of Array.isArray(issues) ? issues : []) {
-    const field = fields.find((name) => issue.path === name || issue.path.startsWith(`${name}.`) || issue.path.startsWith(`${name}[`));
-    const message = `${issue.message}`;
-    if (field) result.fields[field] = result.fields[field] ? `${result.fields[field]}; ${message}` : message;
-    else result.form.push(`${issue.path}: ${message}`);
-  }
-  if (issues.length === 0) {
-    const named = fields.find((name) => error.envelope.params && name in error.envelope.params);
-    if (named) result.fields[named] = error.message;
-    else result.form.push(error.message);
-  }
-  return result;
 }
 
 /** A fresh id for the idempotent creates (crypto.randomUUID needs a secure context; this does not). */

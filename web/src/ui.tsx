@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import { FormErrors, formErrors, NO_ERRORS } from './api';
+import { type FormErrors, formErrors, NO_ERRORS } from './form-errors';
 
 let counter = 0;
 const nextDomId = (prefix: string) => `${prefix}-${++counter}`;
