@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionResponse, SessionUser, SignInResponse } from '../../libs/contracts/src';
 import { api, ApiError, SESSION_ENDED } from './api';
 import { ApiKeysPage } from './pages/api-keys';
@@ -122,13 +122,24 @@ function App() {
   if (user.role !== 'staff') return <NotStaff user={user} onSignOut={() => void signOut()} />;
 
   const screen = SCREENS.find((candidate) => candidate.hash === hash) ?? SCREENS[0];
+  return <Screens user={user} screen={screen} problem={problem} onSignOut={() => void signOut()} />;
+}
+
+function Screens({ user, screen, problem, onSignOut }: { user: SessionUser; screen: (typeof SCREENS)[number]; problem: string | null; onSignOut: () => void }) {
+  const hash = screen.hash;
+  // A screen change moves the focus to the new screen, as a page load would.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else document.getElementById('content')?.focus();
+  }, [hash]);
   const Page = screen.Page;
   return (
     <>
       <header class="top">
         <a
           class="skip"
-          href={hash || '#/organizations'}
+          href={hash}
           onClick={(event) => {
             // The hash routes the screens: move the focus instead of following the link.
             event.preventDefault();
@@ -151,7 +162,7 @@ function App() {
         </nav>
         <span class="who">
           {user.email}{' '}
-          <button type="button" class="link" onClick={() => void signOut()}>
+          <button type="button" class="link" onClick={onSignOut}>
             Sign out
           </button>
         </span>
