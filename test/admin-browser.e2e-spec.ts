@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { FixedClock } from '../src/platform/clock/clock';
 import { freeLoopbackPort } from '../src/platform/embedded/free-port';
 import { createTestApp, TestApp } from './harness/test-app';
 import { BOOTSTRAP_STAFF, uniqueName } from './harness/world';
@@ -95,6 +96,8 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
   const clientPassword = 'a long client password';
   let linkUrl = '';
   let entityId = '';
+  /** The service's time: moved forward (never slept on) to let a link expire. */
+  const clock = new FixedClock(new Date());
 
   /** Watches a page for CSP violations and script errors (both fail the run at the end). */
   function watch(page: Page): Page {
@@ -130,7 +133,7 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     // The set-password link staff hand out must open this very server: APP_BASE_URL is its address.
     const port = await freeLoopbackPort();
     baseUrl = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { APP_BASE_URL: baseUrl } });
+    t = await createTestApp({ env: { APP_BASE_URL: baseUrl }, clock });
     await t.app.listen(port, '127.0.0.1');
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
@@ -408,6 +411,28 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
     await staff.getByRole('button', { name: 'Revoke sessions' }).click();
     await staff.getByRole('status').filter({ hasText: `Every session of ${names.client} is ended.` }).waitFor();
     expect((await client.request.get('/api/auth/session')).status()).toBe(401);
+  });
+
+  step('an expired link says so', async () => {
+    await staff.getByRole('button', { name: 'Make set-password link' }).click();
+    await staff.getByRole('button', { name: 'Copy' }).waitFor();
+    const url = await staff.getByLabel('Set-password link').inputValue();
+    expect(url).not.toBe(linkUrl);
+    clock.advance(25 * 3600 * 1000); // SET_PASSWORD_LINK_TTL_HOURS is 24
+    await client.goto(url);
+    await client.getByLabel('New password', { exact: true }).fill('a password for a dead link');
+    await client.getByLabel('New password again').fill('a password for a dead link');
+    await client.getByRole('button', { name: 'Set password' }).click();
+    await client.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
+    expect(await alertText(client.locator('main'))).toContain('expired');
+    // Refused for its age: the one link of the client not ended (used or replaced) is past its expiry.
+    const unused = await t.sql<{ expires_at: Date }>(
+      'SELECT p.expires_at FROM set_password_tokens p JOIN users u ON u.id = p.user_id WHERE u.email = $1 AND p.used_at IS NULL',
+      [names.client],
+    );
+    expect(unused).toHaveLength(1);
+    const [newest] = unused;
+    expect(newest.expires_at.getTime()).toBeLessThan(clock.now().getTime());
   });
 
   step('staff mints an API key (secret shown once), sees it listed and revokes it', async () => {
