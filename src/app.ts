@@ -11,6 +11,8 @@ import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
 import { rawXmlBody } from './platform/http/xml-body';
 import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
+import { sameOriginMutations } from './platform/http/same-origin';
+import { mountWebPages } from './platform/web/web-pages';
 
 /**
  * D2: request bodies above 1 MB are refused with 413. A megabyte is 1,000,000 bytes (SI), the
@@ -31,6 +33,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware);
   app.use(authSurfaceMiddleware);
+  app.use(sameOriginMutations(config.appBaseUrl));
+  mountWebPages(app);
   // D65a: the DTE import takes raw XML up to 5 MB; every other body is JSON up to 1 MB.
   app.use(DTE_IMPORT_PATH, rawXmlBody(DTE_IMPORT_MAX_BYTES));
   app.useBodyParser('json', { limit: BODY_LIMIT });
