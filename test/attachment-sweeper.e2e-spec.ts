@@ -78,17 +78,17 @@ describe('Attachment sweeper and deleted hosts', () => {
     }
     // A swept slot can no longer be confirmed.
     const late = await confirm(host, uploadedSlot);
-    expect({ status: late.status, code: late.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
+    expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_NOT_UPLOADED_ERROR' });
     expect(await sweeper.sweep()).toEqual({ status: 'swept', removed: 0, failed: 0 });
   });
 
-  it('an expired slot not yet swept cannot be confirmed: 404 ATTACHMENT_NOT_FOUND_ERROR', async () => {
+  it('an expired slot not yet swept cannot be confirmed: 409 ATTACHMENT_NOT_UPLOADED_ERROR', async () => {
     clock.set(new Date());
     const host = await hosts.entry('Tarde');
     const id = await slot(host, randomBytes(5), true);
     clock.advance(30 * MINUTE);
     const res = await confirm(host, id);
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_NOT_UPLOADED_ERROR' });
     await sweeper.sweep();
   });
 
@@ -200,7 +200,7 @@ describe('Attachment sweeper and deleted hosts', () => {
       const url = await staff.get(`${base(host)}/${id}/url`);
       expect({ status: url.status, code: url.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
       const again = await confirm(host, id);
-      expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
+      expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_NOT_UPLOADED_ERROR' });
       await sweeper.sweep();
     });
   });

@@ -224,11 +224,11 @@ describe('Attachments (D70, D79)', () => {
       expect(await countRows(t, 'audit_trail', "action = 'attachment.confirm' AND resource_id = $1", [slot.attachmentId])).toBe(audits + 1);
     });
 
-    it('an unknown slot, or one of another host: 404 ATTACHMENT_NOT_FOUND_ERROR', async () => {
-      await refused(staff.post(`${base()}/confirm`).send({ attachmentId: randomUUID(), filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
+    it('an id never presigned, or a slot of another host: 409 ATTACHMENT_NOT_UPLOADED_ERROR (no object can be under its key)', async () => {
+      await refused(staff.post(`${base()}/confirm`).send({ attachmentId: randomUUID(), filename: 'x.pdf' }), 409, 'ATTACHMENT_NOT_UPLOADED_ERROR');
       const slot = await presign(randomBytes(3));
       const other = await hosts.entry('Otra');
-      await refused(staff.post(`${base(other)}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
+      await refused(staff.post(`${base(other)}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 409, 'ATTACHMENT_NOT_UPLOADED_ERROR');
     });
   });
 

@@ -60,13 +60,14 @@ export class AttachmentsService {
     return { attachmentId: id, url };
   }
 
-  /** D70's order: no slot 404, confirmed 409 exists, no object 409 not uploaded, another size or type 409 mismatch. */
+  /** D70's order: confirmed 409 exists; no slot or no object 409 not uploaded; another size or type 409 mismatch. */
   async confirm(host: AttachmentHostRef, attachmentId: string, filename: string): Promise<Attachment> {
     await this.holdHost(host);
     const now = this.clock.now();
     const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
-    if (!slot || (slot.state === 'pending' && slot.expiresAt <= now)) throw attachmentNotFound({ attachmentId });
-    if (slot.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
+    if (slot?.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
+    // No slot (never presigned, expired or swept): no object can be under its key, D70's 409.
+    if (!slot || slot.expiresAt <= now) throw attachmentNotUploaded({ attachmentId });
     const stored = await this.store.head(slot.objectKey);
     if (!stored) throw attachmentNotUploaded({ attachmentId });
     if (stored.byteSize !== slot.byteSize || stored.contentType !== slot.contentType) {

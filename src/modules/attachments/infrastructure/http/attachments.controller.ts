@@ -52,8 +52,10 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
     @HttpCode(200)
     @Audit('attachment.confirm', 'attachment')
     @ApiOkResponse({ type: AttachmentResponse, description: 'The attachment, its object read back from the store' })
-    @ApiNotFoundResponse({ description: `${HOST_404} or ATTACHMENT_NOT_FOUND_ERROR (no such slot, or it expired)` })
-    @ApiConflictResponse({ description: 'ATTACHMENT_ALREADY_EXISTS_ERROR, ATTACHMENT_NOT_UPLOADED_ERROR or ATTACHMENT_UPLOAD_MISMATCH_ERROR' })
+    @ApiNotFoundResponse({ description: HOST_404 })
+    @ApiConflictResponse({
+      description: 'ATTACHMENT_ALREADY_EXISTS_ERROR, ATTACHMENT_NOT_UPLOADED_ERROR (no object: not PUT yet, or no slot: never presigned, expired or swept) or ATTACHMENT_UPLOAD_MISMATCH_ERROR',
+    })
     async confirm(@Param('entityId') entityId: string, @Param(param) hostId: string, @Body() body: ConfirmAttachmentBody): Promise<AttachmentResponse> {
       return presentAttachment(await this.attachments.confirm({ entityId, hostKind: kind, hostId }, body.attachmentId, body.filename));
     }
