@@ -5,6 +5,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit/audit.module';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
@@ -74,6 +75,7 @@ export class AppModule {
         LedgerModule,
         PartnersModule,
         ReportsModule,
+        AgentsModule,
       ],
       controllers: options.extraControllers ?? [],
       providers: [

@@ -1,5 +1,6 @@
 import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
+import { AGENT_RECORDS } from '../../modules/agents/infrastructure/persistence/agent.records';
 import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
@@ -13,6 +14,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, ...AGENT_RECORDS];
 
 export { MIGRATIONS };

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AgentRepository } from '../../domain/agent-ports';
+import type { Conversation, Message, Proposal } from '../../domain/conversation';
+import { AgentConversationRecord, AgentMessageRecord, AgentProposalRecord } from './agent.records';
+
+const toConversation = ({ turnMessageId: _m, turnStartedAt: _s, ...conversation }: AgentConversationRecord): Conversation => conversation;
+const toMessage = ({ seq: _seq, conversation: _c, ...message }: AgentMessageRecord): Message => message;
+const toProposal = ({ conversation: _c, ...proposal }: AgentProposalRecord): Proposal => proposal;
+
+@Injectable()
+export class TypeOrmAgentRepository extends AgentRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get tx() {
+    return this.txHost.tx;
+  }
+
+  async insertConversation(conversation: Conversation): Promise<'inserted' | 'id_taken'> {
+    const inserted: unknown[] = await this.tx.query(
+      `INSERT INTO agent_conversations (entity_id, id, user_id, title, model, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (entity_id, id) DO NOTHING RETURNING id`,
+      [conversation.entityId, conversation.id, conversation.userId, conversation.title, conversation.model, conversation.createdAt, conversation.updatedAt],
+    );
+    return inserted.length === 1 ? 'inserted' : 'id_taken';
+  }
+
+  async findConversation(entityId: string, conversationId: string): Promise<Conversation | null> {
+    const record = await this.tx.getRepository(AgentConversationRecord).findOneBy({ entityId, id: conversationId });
+    return record ? toConversation(record) : null;
+  }
+
+  async listConversations(entityId: string, userId: string): Promise<Conversation[]> {
+    const records = await this.tx.getRepository(AgentConversationRecord).find({ where: { entityId, userId }, order: { updatedAt: 'DESC', id: 'DESC' } });
+    return records.map(toConversation);
+  }
+
+  async messages(entityId: string, conversationId: string): Promise<Message[]> {
+    const records = await this.tx.getRepository(AgentMessageRecord).find({ where: { entityId, conversationId }, order: { seq: 'ASC' } });
+    return records.map(toMessage);
+  }
+
+  async proposals(entityId: string, conversationId: string): Promise<Proposal[]> {
+    const records = await this.tx.getRepository(AgentProposalRecord).find({ where: { entityId, conversationId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return records.map(toProposal);
+  }
+
+  async messageExists(entityId: string, messageId: string): Promise<boolean> {
+    return (await this.tx.getRepository(AgentMessageRecord).existsBy({ entityId, id: messageId }));
+  }
+
+  async claimTurn(entityId: string, conversationId: string, messageId: string, now: Date, staleBefore: Date): Promise<boolean> {
+    const claimed: unknown[] = await this.tx.query(
+      `UPDATE agent_conversations SET turn_message_id = $3, turn_started_at = $4
+        WHERE entity_id = $1 AND id = $2 AND (turn_message_id IS NULL OR turn_started_at < $5) RETURNING id`,
+      [entityId, conversationId, messageId, now, staleBefore],
+    );
+    // A row-count answer is [rows, count] for UPDATE through TypeORM's query().
+    return rowsOf(claimed).length === 1;
+  }
+
+  async releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void> {
+    await this.tx.query('UPDATE agent_conversations SET turn_message_id = NULL, turn_started_at = NULL WHERE entity_id = $1 AND id = $2 AND turn_message_id = $3', [
+      entityId,
+      conversationId,
+      messageId,
+    ]);
+  }
+
+  async appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date): Promise<void> {
+    if (messages.length > 0) {
+      const values: unknown[] = [entityId, conversationId];
+      const rows = messages.map((message, index) => {
+        values.push(message.id, message.role, message.content, message.toolCalls === null ? null : JSON.stringify(message.toolCalls), message.toolCallId, message.createdAt);
+        const p = 2 + index * 6;
+        return `($1, $${p + 1}::uuid, $2, base.seq + ${index + 1}, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::timestamptz)`;
+      });
+      await this.tx.query(
+        `WITH base AS (SELECT coalesce(max(seq), 0) AS seq FROM agent_messages WHERE entity_id = $1 AND conversation_id = $2)
+         INSERT INTO agent_messages (entity_id, id, conversation_id, seq, role, content, tool_calls, tool_call_id, created_at)
+         SELECT v.* FROM base, LATERAL (VALUES ${rows.join(', ')}) AS v`,
+        values,
+      );
+    }
+    await this.touch(entityId, conversationId, now);
+  }
+
+  async insertProposals(proposals: Proposal[]): Promise<void> {
+    if (proposals.length === 0) return;
+    const values: unknown[] = [];
+    const rows = proposals.map((p) => {
+      values.push(p.entityId, p.id, p.conversationId, p.method, p.path, p.body === null ? null : JSON.stringify(p.body), p.summary, p.status, p.createdAt);
+      const n = values.length - 9;
+      return `($${n + 1}::uuid, $${n + 2}::uuid, $${n + 3}::uuid, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}, $${n + 8}, $${n + 9}::timestamptz)`;
+    });
+    await this.tx.query(
+      `INSERT INTO agent_proposals (entity_id, id, conversation_id, method, path, body, summary, status, created_at) VALUES ${rows.join(', ')}`,
+      values,
+    );
+  }
+
+  async lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<Proposal | null> {
+    const record = await this.tx.getRepository(AgentProposalRecord).findOne({ where: { entityId, conversationId, id: proposalId }, lock: { mode: 'pessimistic_write' } });
+    return record ? toProposal(record) : null;
+  }
+
+  async saveDecision(proposal: Proposal): Promise<void> {
+    await this.tx.query('UPDATE agent_proposals SET status = $3, response = $4::jsonb, decided_at = $5 WHERE entity_id = $1 AND id = $2', [
+      proposal.entityId,
+      proposal.id,
+      proposal.status,
+      proposal.response === null ? null : JSON.stringify(proposal.response),
+      proposal.decidedAt,
+    ]);
+    await this.touch(proposal.entityId, proposal.conversationId, proposal.decidedAt ?? new Date());
+  }
+
+  async recordLease(lease: { entityId: string; apiKeyId: string; userId: string; conversationId: string; expiresAt: Date }): Promise<void> {
+    await this.tx.query('INSERT INTO agent_lease_keys (entity_id, api_key_id, user_id, conversation_id, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      lease.entityId,
+      lease.apiKeyId,
+      lease.userId,
+      lease.conversationId,
+      lease.expiresAt,
+    ]);
+  }
+
+  async takeExpiredLeases(userId: string, now: Date): Promise<string[]> {
+    const deleted = rowsOf(await this.tx.query('DELETE FROM agent_lease_keys WHERE user_id = $1 AND expires_at <= $2 RETURNING api_key_id', [userId, now]));
+    return deleted.map((row) => (row as { api_key_id: string }).api_key_id);
+  }
+
+  /** D87a: each stored message and each decision sets the conversation's updatedAt (never back in time). */
+  private async touch(entityId: string, conversationId: string, now: Date): Promise<void> {
+    await this.tx.query('UPDATE agent_conversations SET updated_at = greatest(updated_at, $3) WHERE entity_id = $1 AND id = $2', [entityId, conversationId, now]);
+  }
+}
+
+/** TypeORM's query() answers UPDATE and DELETE ... RETURNING as [rows, affected]. */
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as unknown[];
+  return result as unknown[];
+}
