@@ -152,8 +152,8 @@ const environmentSchema = z.object({
   AGENT_MODELS: optionalString.transform((v, ctx) => {
     if (v === undefined) return [];
     const models = v.split(',').map((m) => m.trim());
-    if (models.some((m) => m === '' || m.length > 200 || /[\u0000-\u001f\u007f]/.test(m))) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be model ids separated by commas, none empty' });
+    if (models.some((m) => m === '' || m.length > 200 || /\s/.test(m))) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be model ids separated by commas, none empty or holding spaces' });
       return z.NEVER;
     }
     if (new Set(models).size !== models.length) {
