@@ -478,6 +478,11 @@ describe('Agent gateway (D85-D89)', () => {
       const conversation = await newConversation();
       const { res } = await proposeThen(conversation.id, { method: 'DELETE', path: `/api/entities/${world.entityId}/partners/${randomUUID()}`, summary: 'Delete it' });
       const proposal = res.body.proposals[0];
+      // Through another Entity's path, the conversation is not found.
+      const elsewhere = (await createEntity(staff, world.organizationId)).id;
+      for (const decision of ['apply', 'reject']) {
+        await expectRefused(t, AGENT_TABLES, staff.post(`${conversationsPath(elsewhere)}/${conversation.id}/proposals/${proposal.id}/${decision}`), 404, 'AGENT_CONVERSATION_NOT_FOUND_ERROR');
+      }
       const rejected = await staff.post(`${conversationsPath()}/${conversation.id}/proposals/${proposal.id}/reject`);
       expect(rejected.status).toBe(200);
       expect(rejected.body).toEqual({ ...proposal, status: 'rejected', decidedAt: clock.now().toISOString() });

@@ -110,11 +110,15 @@ export class TurnService {
     const lease = await this.begin(caller, conversation, message, now);
     try {
       const result = await this.converse(conversation, lease.key);
-      await this.txHost.withTransaction(async () => {
-        await this.repository.appendMessages(entityId, conversationId, result.messages, this.clock.now());
-        await this.repository.insertProposals(result.proposals);
-        await this.repository.releaseTurn(entityId, conversationId, message.id);
-      });
+      // The turn's messages (and its turn released) in one statement; with its proposals, in one transaction.
+      const store = () => this.repository.appendMessages(entityId, conversationId, result.messages, this.clock.now(), message.id);
+      if (result.proposals.length === 0) await store();
+      else {
+        await this.txHost.withTransaction(async () => {
+          await this.repository.insertProposals(result.proposals);
+          await store();
+        });
+      }
       return {
         message,
         reply: result.messages[result.messages.length - 1],
@@ -137,12 +141,11 @@ export class TurnService {
     const { entityId, id: conversationId } = conversation;
     try {
       return await this.txHost.withTransaction(async () => {
-        if (await this.repository.messageExists(entityId, message.id)) throw messageAlreadyExists({ messageId: message.id });
-        if (!(await this.repository.claimTurn(entityId, conversationId, message.id, now, new Date(now.getTime() - this.staleAfterMs)))) {
-          throw turnInProgress({ conversationId });
-        }
-        // Leases whose hour is over can never authenticate again: they are removed from the User's keys.
-        await this.apiKeys.deleteExpired(caller.id, await this.repository.takeExpiredLeases(caller.id, now));
+        const turn = { entityId, conversationId, messageId: message.id, userId: caller.id };
+        const { claimed, expiredLeaseKeyIds } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
+        if (!claimed) throw turnInProgress({ conversationId });
+        // Leases whose hour is over can never authenticate again: they leave the User's keys.
+        await this.apiKeys.deleteExpired(caller.id, expiredLeaseKeyIds);
         const expiresAt = new Date(now.getTime() + LEASE_TTL_MS);
         const { apiKey, plaintext } = await this.apiKeys.mint(caller, { name: `erwin:${conversationId} lease`, expiresAt, permissions: { erp: ['read'] }, entityId });
         await this.repository.recordLease({ entityId, apiKeyId: apiKey.id, userId: caller.id, conversationId, expiresAt });
@@ -152,7 +155,7 @@ export class TurnService {
         return { id: apiKey.id, key: plaintext };
       });
     } catch (error) {
-      // The same message id sent twice at once, to two conversations.
+      // The message id is the Entity's already (the insert's primary key): nothing of the turn is kept.
       if (isUniqueViolation(error)) throw messageAlreadyExists({ messageId: message.id });
       throw error;
     }

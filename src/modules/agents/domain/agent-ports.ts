@@ -10,21 +10,27 @@ export abstract class AgentRepository {
   /** Oldest first. */
   abstract messages(entityId: string, conversationId: string): Promise<Message[]>;
   abstract proposals(entityId: string, conversationId: string): Promise<Proposal[]>;
-  abstract messageExists(entityId: string, messageId: string): Promise<boolean>;
   /**
    * Marks the conversation as answering `messageId`, unless another turn holds it (one claimed
-   * before `staleBefore` is taken as abandoned). False when another turn holds it.
+   * before `staleBefore` is taken as abandoned); in the same statement forgets the User's leases
+   * expired at `now` and answers their key ids.
    */
-  abstract claimTurn(entityId: string, conversationId: string, messageId: string, now: Date, staleBefore: Date): Promise<boolean>;
+  abstract claimTurn(
+    turn: { entityId: string; conversationId: string; messageId: string; userId: string },
+    now: Date,
+    staleBefore: Date,
+  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[] }>;
   abstract releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void>;
-  /** Appends in order after the conversation's last message and sets its updatedAt. */
-  abstract appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date): Promise<void>;
+  /**
+   * Appends in order after the conversation's last message and sets its updatedAt, in one
+   * statement; with `endingTurnOf`, also releases that message's turn. A message id the Entity
+   * has already is a unique violation.
+   */
+  abstract appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<void>;
   abstract insertProposals(proposals: Proposal[]): Promise<void>;
   /** The proposal, row-locked until the transaction ends. */
   abstract lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<Proposal | null>;
   /** Writes the decision and sets the conversation's updatedAt (D87a). */
   abstract saveDecision(proposal: Proposal): Promise<void>;
   abstract recordLease(lease: { entityId: string; apiKeyId: string; userId: string; conversationId: string; expiresAt: Date }): Promise<void>;
-  /** Forgets the User's leases expired at `now` and answers their key ids. */
-  abstract takeExpiredLeases(userId: string, now: Date): Promise<string[]>;
 }

@@ -3,10 +3,40 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AgentRepository } from '../../domain/agent-ports';
 import type { Conversation, Message, Proposal } from '../../domain/conversation';
-import { AgentConversationRecord, AgentMessageRecord, AgentProposalRecord } from './agent.records';
+import { AgentProposalRecord } from './agent.records';
 
-const toConversation = ({ turnMessageId: _m, turnStartedAt: _s, ...conversation }: AgentConversationRecord): Conversation => conversation;
-const toMessage = ({ seq: _seq, conversation: _c, ...message }: AgentMessageRecord): Message => message;
+const CONVERSATION_COLUMNS = 'entity_id, id, user_id, title, model, created_at, updated_at';
+
+interface ConversationRow {
+  entity_id: string;
+  id: string;
+  user_id: string;
+  title: string | null;
+  model: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface MessageRow {
+  entity_id: string;
+  conversation_id: string;
+  id: string;
+  role: Message['role'];
+  content: string | null;
+  tool_calls: Message['toolCalls'];
+  tool_call_id: string | null;
+  created_at: Date;
+}
+
+const toConversation = (row: ConversationRow): Conversation => ({
+  entityId: row.entity_id,
+  id: row.id,
+  userId: row.user_id,
+  title: row.title,
+  model: row.model,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 const toProposal = ({ conversation: _c, ...proposal }: AgentProposalRecord): Proposal => proposal;
 
 @Injectable()
@@ -29,18 +59,35 @@ export class TypeOrmAgentRepository extends AgentRepository {
   }
 
   async findConversation(entityId: string, conversationId: string): Promise<Conversation | null> {
-    const record = await this.tx.getRepository(AgentConversationRecord).findOneBy({ entityId, id: conversationId });
-    return record ? toConversation(record) : null;
+    const [row] = rowsOf(await this.tx.query(`SELECT ${CONVERSATION_COLUMNS} FROM agent_conversations WHERE entity_id = $1 AND id = $2`, [entityId, conversationId]));
+    return row ? toConversation(row as ConversationRow) : null;
   }
 
   async listConversations(entityId: string, userId: string): Promise<Conversation[]> {
-    const records = await this.tx.getRepository(AgentConversationRecord).find({ where: { entityId, userId }, order: { updatedAt: 'DESC', id: 'DESC' } });
-    return records.map(toConversation);
+    const rows = rowsOf(
+      await this.tx.query(`SELECT ${CONVERSATION_COLUMNS} FROM agent_conversations WHERE entity_id = $1 AND user_id = $2 ORDER BY updated_at DESC, id DESC`, [entityId, userId]),
+    );
+    return rows.map((row) => toConversation(row as ConversationRow));
   }
 
   async messages(entityId: string, conversationId: string): Promise<Message[]> {
-    const records = await this.tx.getRepository(AgentMessageRecord).find({ where: { entityId, conversationId }, order: { seq: 'ASC' } });
-    return records.map(toMessage);
+    const rows = rowsOf(
+      await this.tx.query(
+        `SELECT entity_id, conversation_id, id, role, content, tool_calls, tool_call_id, created_at FROM agent_messages
+          WHERE entity_id = $1 AND conversation_id = $2 ORDER BY seq`,
+        [entityId, conversationId],
+      ),
+    ) as MessageRow[];
+    return rows.map((row) => ({
+      entityId: row.entity_id,
+      conversationId: row.conversation_id,
+      id: row.id,
+      role: row.role,
+      content: row.content,
+      toolCalls: row.tool_calls,
+      toolCallId: row.tool_call_id,
+      createdAt: row.created_at,
+    }));
   }
 
   async proposals(entityId: string, conversationId: string): Promise<Proposal[]> {
@@ -48,18 +95,24 @@ export class TypeOrmAgentRepository extends AgentRepository {
     return records.map(toProposal);
   }
 
-  async messageExists(entityId: string, messageId: string): Promise<boolean> {
-    return (await this.tx.getRepository(AgentMessageRecord).existsBy({ entityId, id: messageId }));
-  }
-
-  async claimTurn(entityId: string, conversationId: string, messageId: string, now: Date, staleBefore: Date): Promise<boolean> {
-    const claimed: unknown[] = await this.tx.query(
-      `UPDATE agent_conversations SET turn_message_id = $3, turn_started_at = $4
-        WHERE entity_id = $1 AND id = $2 AND (turn_message_id IS NULL OR turn_started_at < $5) RETURNING id`,
-      [entityId, conversationId, messageId, now, staleBefore],
-    );
-    // A row-count answer is [rows, count] for UPDATE through TypeORM's query().
-    return rowsOf(claimed).length === 1;
+  async claimTurn(
+    turn: { entityId: string; conversationId: string; messageId: string; userId: string },
+    now: Date,
+    staleBefore: Date,
+  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[] }> {
+    const [row] = rowsOf(
+      await this.tx.query(
+        `WITH claimed AS (
+           UPDATE agent_conversations SET turn_message_id = $3, turn_started_at = $5
+            WHERE entity_id = $1 AND id = $2 AND (turn_message_id IS NULL OR turn_started_at < $6) RETURNING id
+         ), expired AS (
+           DELETE FROM agent_lease_keys WHERE user_id = $4 AND expires_at <= $5 RETURNING api_key_id
+         )
+         SELECT (SELECT count(*) FROM claimed)::int AS claimed, coalesce((SELECT array_agg(api_key_id) FROM expired), '{}') AS expired`,
+        [turn.entityId, turn.conversationId, turn.messageId, turn.userId, now, staleBefore],
+      ),
+    ) as Array<{ claimed: number; expired: string[] }>;
+    return { claimed: row.claimed === 1, expiredLeaseKeyIds: row.expired };
   }
 
   async releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void> {
@@ -70,22 +123,32 @@ export class TypeOrmAgentRepository extends AgentRepository {
     ]);
   }
 
-  async appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date): Promise<void> {
-    if (messages.length > 0) {
-      const values: unknown[] = [entityId, conversationId];
-      const rows = messages.map((message, index) => {
-        values.push(message.id, message.role, message.content, message.toolCalls === null ? null : JSON.stringify(message.toolCalls), message.toolCallId, message.createdAt);
-        const p = 2 + index * 6;
-        return `($1, $${p + 1}::uuid, $2, base.seq + ${index + 1}, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::timestamptz)`;
-      });
-      await this.tx.query(
-        `WITH base AS (SELECT coalesce(max(seq), 0) AS seq FROM agent_messages WHERE entity_id = $1 AND conversation_id = $2)
-         INSERT INTO agent_messages (entity_id, id, conversation_id, seq, role, content, tool_calls, tool_call_id, created_at)
-         SELECT v.* FROM base, LATERAL (VALUES ${rows.join(', ')}) AS v`,
-        values,
-      );
+  async appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<void> {
+    const values: unknown[] = [entityId, conversationId, now, endingTurnOf ?? null];
+    const rows = messages.map((message, index) => {
+      values.push(message.id, message.role, message.content, message.toolCalls === null ? null : JSON.stringify(message.toolCalls), message.toolCallId, message.createdAt);
+      const p = 4 + index * 6;
+      return `($1::uuid, $${p + 1}::uuid, $2::uuid, base.seq + ${index + 1}, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::timestamptz)`;
+    });
+    // D87a: each stored message sets the conversation's updatedAt (never back in time).
+    const touch = `UPDATE agent_conversations
+          SET updated_at = greatest(updated_at, $3::timestamptz),
+              turn_message_id = CASE WHEN turn_message_id = $4::uuid THEN NULL ELSE turn_message_id END,
+              turn_started_at = CASE WHEN turn_message_id = $4::uuid THEN NULL ELSE turn_started_at END
+        WHERE entity_id = $1 AND id = $2`;
+    if (rows.length === 0) {
+      await this.tx.query(touch, values);
+      return;
     }
-    await this.touch(entityId, conversationId, now);
+    await this.tx.query(
+      `WITH base AS (SELECT coalesce(max(seq), 0) AS seq FROM agent_messages WHERE entity_id = $1 AND conversation_id = $2),
+       inserted AS (
+         INSERT INTO agent_messages (entity_id, id, conversation_id, seq, role, content, tool_calls, tool_call_id, created_at)
+         SELECT v.* FROM base, LATERAL (VALUES ${rows.join(', ')}) AS v
+       )
+       ${touch}`,
+      values,
+    );
   }
 
   async insertProposals(proposals: Proposal[]): Promise<void> {
@@ -126,11 +189,6 @@ export class TypeOrmAgentRepository extends AgentRepository {
       lease.conversationId,
       lease.expiresAt,
     ]);
-  }
-
-  async takeExpiredLeases(userId: string, now: Date): Promise<string[]> {
-    const deleted = rowsOf(await this.tx.query('DELETE FROM agent_lease_keys WHERE user_id = $1 AND expires_at <= $2 RETURNING api_key_id', [userId, now]));
-    return deleted.map((row) => (row as { api_key_id: string }).api_key_id);
   }
 
   /** D87a: each stored message and each decision sets the conversation's updatedAt (never back in time). */
