@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { ModelFailure } from '../application/gateway-ports';
+import { parseCompletion } from './openai-chat-model';
+
+describe('parseCompletion', () => {
+  it('reads the first choice: content and tool calls', () => {
+    const body = {
+      choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_x', arguments: '{"a":1}' } }] } }],
+    };
+    expect(parseCompletion(JSON.stringify(body))).toEqual({ content: null, toolCalls: [{ id: 'c1', name: 'get_x', arguments: '{"a":1}' }] });
+    expect(parseCompletion(JSON.stringify({ choices: [{ message: { content: 'hi' } }] }))).toEqual({ content: 'hi', toolCalls: [] });
+    // Arguments sent as an object are kept as JSON text.
+    const objectArgs = { choices: [{ message: { content: null, tool_calls: [{ id: 'c', function: { name: 'n', arguments: { a: 1 } } }] } }] };
+    expect(parseCompletion(JSON.stringify(objectArgs)).toolCalls[0].arguments).toBe('{"a":1}');
+  });
+
+  it.each([
+    ['not json', '{"choices": ['],
+    ['no choices', '{}'],
+    ['empty choices', '{"choices": []}'],
+    ['content not a string', '{"choices": [{"message": {"content": 5}}]}'],
+    ['tool_calls not an array', '{"choices": [{"message": {"content": null, "tool_calls": {}}}]}'],
+    ['a call without an id', '{"choices": [{"message": {"tool_calls": [{"function": {"name": "x"}}]}}]}'],
+  ])('refuses %s with ModelFailure', (_label, text) => {
+    expect(() => parseCompletion(text)).toThrow(ModelFailure);
+  });
+
+  it('answers or throws ModelFailure, never anything else', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.anything().map((v) => JSON.stringify({ choices: [{ message: v }] }) ?? '')), (text) => {
+        try {
+          parseCompletion(text);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ModelFailure);
+        }
+      }),
+    );
+  });
+});
