@@ -250,7 +250,7 @@ describe('Agent gateway (D85-D89)', () => {
       expect(await countRows(t, 'api_keys', 'id = $1', [turn.body.leaseKeyId])).toBe(0);
     });
 
-    it('answers tool errors to the model (unknown tool, arguments not JSON, unknown or missing parameters, a refused read) and goes on', async () => {
+    it('answers tool errors to the model (unknown tool, arguments not JSON, an unknown parameter) and goes on', async () => {
       const conversation = await newConversation();
       fake.script(
         toolCalls(['u1', 'post_ledger_entries', {}], ['u2', 'get_partners_by_partnerId', '{not json'], ['u3', 'get_partners', { entityId: world.otherEntityId }]),
@@ -268,6 +268,20 @@ describe('Agent gateway (D85-D89)', () => {
       expect(fake.requests.length - before).toBe(2);
       expect(res.body.reply.content).toBe('I could not read that.');
       expect(await storedRoles(conversation.id)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant']);
+    });
+
+    it("feeds a refused read back as the service answered it (status and D1 envelope)", async () => {
+      const conversation = await newConversation();
+      const missing = randomUUID();
+      fake.script(toolCalls(['r1', 'get_partners_by_partnerId', { partnerId: missing }], ['r2', 'get_partners_by_partnerId', { partnerId: 'not-a-uuid' }]), answer('No such partner.'));
+      const before = fake.requests.length;
+      const res = await say(conversation.id, 'partner?');
+      expect(res.status).toBe(201);
+      expect(res.body.toolRuns.map((run: { status: number }) => run.status)).toEqual([404, 400]);
+      const [notFound, invalid] = fake.requests[before + 1].body.messages.slice(-2).map((m) => m.content!);
+      expect(notFound).toMatch(/^HTTP 404\n/);
+      expect(JSON.parse(notFound.replace(/^HTTP 404\n/, ''))).toMatchObject({ statusCode: 404, code: 'PARTNER_NOT_FOUND_ERROR' });
+      expect(JSON.parse(invalid.replace(/^HTTP 400\n/, ''))).toMatchObject({ code: 'VALIDATION_ERROR' });
     });
 
     it('stops at AGENT_MAX_TOOL_CALLS: calls past the bound are answered 429 and the model is asked once more without tools', async () => {
