@@ -407,6 +407,22 @@ describe('Agent gateway (D85-D89)', () => {
       expect(stored.map((m) => m.content)).toEqual(['first', null, expect.stringMatching(/^HTTP 200/), 'first done', 'second', 'second done']);
     });
 
+    it('takes over a turn claim left by a crashed instance once every request of a turn would have ended', async () => {
+      const conversation = await newConversation();
+      const claim = (startedAt: Date) =>
+        t.sql('UPDATE agent_conversations SET turn_message_id = $2, turn_started_at = $3 WHERE id = $1', [conversation.id, randomUUID(), startedAt]);
+      await claim(clock.now());
+      await expectRefused(t, AGENT_TABLES, say(conversation.id, 'stuck?'), 409, 'AGENT_TURN_IN_PROGRESS_ERROR');
+      // 2 s per model request x (3 tool calls + 2) + 30 s per tool call + 60 s = 160 s.
+      await claim(new Date(clock.now().getTime() - 159_000));
+      await expectRefused(t, AGENT_TABLES, say(conversation.id, 'stuck?'), 409, 'AGENT_TURN_IN_PROGRESS_ERROR');
+      await claim(new Date(clock.now().getTime() - 161_000));
+      fake.script(answer('free again'));
+      expect((await say(conversation.id, 'now?')).status).toBe(201);
+      const [row] = await t.sql('SELECT turn_message_id FROM agent_conversations WHERE id = $1', [conversation.id]);
+      expect(row.turn_message_id).toBeNull();
+    });
+
     it('many turns sent at once: exactly one runs, the others are 409, and the stored history is that one turn', async () => {
       const conversation = await newConversation();
       const held = fake.hold();

@@ -21,6 +21,7 @@ describe('parseCompletion', () => {
     ['content not a string', '{"choices": [{"message": {"content": 5}}]}'],
     ['tool_calls not an array', '{"choices": [{"message": {"content": null, "tool_calls": {}}}]}'],
     ['a call without an id', '{"choices": [{"message": {"tool_calls": [{"function": {"name": "x"}}]}}]}'],
+    ['65 tool calls at once', JSON.stringify({ choices: [{ message: { tool_calls: Array.from({ length: 65 }, (_, i) => ({ id: `c${i}`, function: { name: 'x', arguments: '{}' } })) } }] })],
   ])('refuses %s with ModelFailure', (_label, text) => {
     expect(() => parseCompletion(text)).toThrow(ModelFailure);
   });

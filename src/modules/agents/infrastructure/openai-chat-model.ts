@@ -5,6 +5,8 @@ import { ChatAnswer, ChatModel, ChatRequest, ModelFailure } from '../application
 
 /** Longest answer read from the model (a chat completion is far smaller). */
 const MAX_ANSWER_BYTES = 4_000_000;
+/** More tool calls than this in one answer is no sensible answer (each would be stored, answered and sent back). */
+const MAX_TOOL_CALLS_PER_ANSWER = 64;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,6 +79,7 @@ export function parseCompletion(text: string): ChatAnswer {
   if (content !== null && content !== undefined && typeof content !== 'string') throw new ModelFailure('answered a message content that is not a string');
   const rawCalls = message.tool_calls ?? [];
   if (!Array.isArray(rawCalls)) throw new ModelFailure('answered tool_calls that are not an array');
+  if (rawCalls.length > MAX_TOOL_CALLS_PER_ANSWER) throw new ModelFailure(`answered more than ${MAX_TOOL_CALLS_PER_ANSWER} tool calls at once`);
   const toolCalls = rawCalls.map((call: unknown) => {
     const fn = isObject(call) ? call.function : undefined;
     if (!isObject(call) || typeof call.id !== 'string' || call.id === '' || call.id.length > 200 || !isObject(fn) || typeof fn.name !== 'string') {
