@@ -639,6 +639,29 @@ describe('Agent gateway (D85-D89)', () => {
       }
     });
 
+    it('the service unreachable at AGENT_SERVICE_URL: a turn is 503 keeping the message, an apply 503 leaving the proposal pending', async () => {
+      const conversation = await newConversation();
+      fake.script(toolCalls(['s1', 'propose_write', { method: 'POST', path: `/api/entities/${world.entityId}/partners`, body: {}, summary: 'x' }]), answer('proposed'));
+      const proposal = (await say(conversation.id, 'propose')).body.proposals[0];
+      // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+      const cut = await createTestApp({ databaseUrl: t.databaseUrl, clock, env: { AGENT_LLM_BASE_URL: fake.baseUrl, AGENT_MODELS: 'test-model', AGENT_SERVICE_URL: 'http://127.0.0.1:9' } });
+      try {
+        const agent = request.agent(cut.app.getHttpServer());
+        await agent.post('/api/auth/sign-in/email').send({ email: 'staff@example.test', password: 'staff-password-123' }).expect(200);
+        const turn = await agent.post(`${conversationsPath()}/${conversation.id}/messages`).send({ id: randomUUID(), content: 'hi' });
+        expect({ status: turn.status, code: turn.body.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE_ERROR' });
+        expect(await storedRoles(conversation.id)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+        const applied = await agent.post(`${conversationsPath()}/${conversation.id}/proposals/${proposal.id}/apply`);
+        expect({ status: applied.status, code: applied.body.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE_ERROR' });
+        const [row] = await t.sql('SELECT status FROM agent_proposals WHERE id = $1', [proposal.id]);
+        expect(row.status).toBe('pending');
+        fake.script(answer('back'));
+        expect((await say(conversation.id, 'and through the working instance?')).status).toBe(201);
+      } finally {
+        await cut.close();
+      }
+    });
+
     it('without AGENT_SERVICE_URL the tools reach the service on the address it listens on', async () => {
       const direct = await createTestApp({ databaseUrl: t.databaseUrl, clock, env: { AGENT_LLM_BASE_URL: fake.baseUrl, AGENT_MODELS: 'direct-model' } });
       try {

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Clock } from '../../../platform/clock/clock';
 import { ApiKeysService } from '../../identity';
 import { AgentRepository } from '../domain/agent-ports';
-import { declaredActorOf, decide, Proposal, proposalNotFound, proposalNotPending } from '../domain/conversation';
+import { declaredActorOf, decide, Proposal, proposalNotFound, proposalNotPending, serviceUnreachable } from '../domain/conversation';
 import { Caller, ConversationsService } from './conversations.service';
 import { ServiceLoopback } from './gateway-ports';
 
@@ -57,6 +57,10 @@ export class ProposalsService {
         apiKey: key.plaintext,
         auditActor: declaredActorOf(conversationId),
       });
+    } catch (error) {
+      // Whether the write happened is unknown: the proposal stays pending (a second apply of a
+      // create answers 409 of its resource if the first went through).
+      throw serviceUnreachable({ proposalId, reason: (error as Error).message });
     } finally {
       await this.txHost.withTransaction(Propagation.RequiresNew, () => this.apiKeys.revoke(caller.id, key.apiKey.id));
     }

@@ -18,6 +18,7 @@ import {
   MESSAGE_MAX_CHARS,
   messageAlreadyExists,
   Proposal,
+  serviceUnreachable,
   truncateText,
   turnInProgress,
 } from '../domain/conversation';
@@ -271,7 +272,9 @@ export class TurnService {
 
   /** The tools, built once from the service's own OpenAPI document (a failed attempt is tried again). */
   private tools(): Promise<Toolbox> {
-    this.toolbox ??= this.loopback.openApiDocument().then(
+    this.toolbox ??= this.loopback.openApiDocument().catch((error: unknown) => {
+      throw serviceUnreachable({ reason: `the OpenAPI document: ${(error as Error).message}` });
+    }).then(
       (doc) => {
         const reads = readToolsOf(doc);
         return {

@@ -76,6 +76,8 @@ export const conversationAlreadyExists = e('AGENT_CONVERSATION_ALREADY_EXISTS_ER
 export const messageAlreadyExists = e('AGENT_MESSAGE_ALREADY_EXISTS_ERROR', 'A message with this id already exists');
 export const turnInProgress = e('AGENT_TURN_IN_PROGRESS_ERROR', 'The conversation is answering another message; send this one when that turn has ended');
 export const proposalNotFound = e('AGENT_PROPOSAL_NOT_FOUND_ERROR', 'No proposal with this id in the conversation');
+/** The service could not be reached over HTTP by its own gateway (AGENT_SERVICE_URL, or its listening address). */
+export const serviceUnreachable = e('SERVICE_UNAVAILABLE_ERROR', 'The gateway could not reach the service itself over HTTP');
 export const proposalNotPending = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal was already decided');
 
 /** A path segment a proposal may name: letters, digits, `-` and `_` (no dots, escapes, queries). */
