@@ -175,7 +175,15 @@ describe('Agent gateway (D85-D89)', () => {
         expect(Object.keys((tool.parameters as { properties: object }).properties)).not.toContain('entityId');
         expect(tool.name).not.toContain('agents');
       }
-      expect([...tools.values()].every((tool) => tool.name === 'propose_write' || tool.description.startsWith('GET /api/entities/{entityId}/'))).toBe(true);
+      // Exactly one tool per GET route under the Entity in the service's own document (agents left out), plus propose_write.
+      const doc = (await request(t.app.getHttpServer()).get('/api/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
+      const expected = Object.keys(doc.paths)
+        .filter((path) => path.startsWith('/api/entities/{entityId}/') && !path.startsWith('/api/entities/{entityId}/agents') && doc.paths[path].get)
+        .map((path) => `GET ${path}`)
+        .sort();
+      expect(expected.length).toBeGreaterThan(15);
+      const offered = [...tools.values()].filter((tool) => tool.name !== 'propose_write').map((tool) => tool.description.split(':')[0]);
+      expect(offered.sort()).toEqual(expected);
 
       // The tool results went back to the model.
       const second = fake.requests[before + 1].body.messages;
