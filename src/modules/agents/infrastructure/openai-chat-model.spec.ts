@@ -14,6 +14,13 @@ describe('parseCompletion', () => {
     expect(parseCompletion(JSON.stringify(objectArgs)).toolCalls[0].arguments).toBe('{"a":1}');
   });
 
+  it('keeps a NUL the model sent as U+FFFD (PostgreSQL text cannot hold it)', () => {
+    const body = { choices: [{ message: { content: 'a\u0000b', tool_calls: [{ id: 'c\u0000', function: { name: 'n', arguments: '{"a":"\u0000"}' } }] } }] };
+    const parsed = parseCompletion(JSON.stringify(body));
+    expect(parsed.content).toBe('a\uFFFDb');
+    expect(parsed.toolCalls[0]).toEqual({ id: 'c\uFFFD', name: 'n', arguments: '{"a":"\uFFFD"}' });
+  });
+
   it.each([
     ['not json', '{"choices": ['],
     ['no choices', '{}'],

@@ -64,6 +64,11 @@ function errorMessageOf(text: string): string {
   return '';
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000: a model's NUL is kept as U+FFFD. */
+function storable(text: string): string {
+  return text.includes('\u0000') ? text.split('\u0000').join('\uFFFD') : text;
+}
+
 /** A chat completion's first choice, or ModelFailure when the answer is not one. */
 export function parseCompletion(text: string): ChatAnswer {
   let body: unknown;
@@ -87,7 +92,7 @@ export function parseCompletion(text: string): ChatAnswer {
     }
     // Arguments that are not a string (some servers send the object itself) are kept as JSON text.
     const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
-    return { id: call.id, name: fn.name.slice(0, 200), arguments: args };
+    return { id: storable(call.id), name: storable(fn.name.slice(0, 200)), arguments: storable(args) };
   });
-  return { content: typeof content === 'string' ? content : null, toolCalls };
+  return { content: typeof content === 'string' ? storable(content) : null, toolCalls };
 }
