@@ -292,6 +292,31 @@ describe('Agent gateway (D85-D89)', () => {
       expect(JSON.parse(invalid.replace(/^HTTP 400\n/, ''))).toMatchObject({ code: 'VALIDATION_ERROR' });
     });
 
+    it('stores what PostgreSQL cannot hold as sent (NUL, lone surrogates) as U+FFFD, never a 500', async () => {
+      const conversation = await newConversation();
+      fake.script(
+        completion({
+          content: 'looking\u0000',
+          tool_calls: [
+            { id: 'w1', type: 'function', function: { name: 'get_partners_by_partnerId', arguments: '{"partnerId":"\\ud800"}' } },
+            {
+              id: 'w2',
+              type: 'function',
+              function: { name: 'propose_write', arguments: `{"method":"POST","path":"/api/entities/${world.entityId}/partners","body":{"name\\udc00":"x\\u0000"},"summary":"s\\ud800"}` },
+            },
+          ],
+        }),
+        answer('done \uD800'),
+      );
+      const res = await say(conversation.id, 'odd text');
+      expect(res.status).toBe(201);
+      expect(res.body.toolRuns.map((run: { status: number }) => run.status)).toEqual([400, 201]);
+      expect(res.body.proposals[0]).toMatchObject({ body: { 'name\uFFFD': 'x\uFFFD' }, summary: 's\uFFFD' });
+      expect(res.body.reply.content).toBe('done \uFFFD');
+      const stored = (await staff.get(`${conversationsPath()}/${conversation.id}`)).body.messages;
+      expect(stored[1].content).toBe('looking\uFFFD');
+    });
+
     it('stops at AGENT_MAX_TOOL_CALLS: calls past the bound are answered 429 and the model is asked once more without tools', async () => {
       const conversation = await newConversation();
       const partner = await createPartner('Bound Partner');

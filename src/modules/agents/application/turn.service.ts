@@ -214,8 +214,15 @@ export class TurnService {
     if (!tool) return toolError(404, `unknown tool ${call.name}`);
     const parsed = parseArguments(call.arguments, tool.schema);
     if (!parsed.ok) return toolError(400, parsed.error);
+    let path: string;
     try {
-      const answer = await this.loopback.request({ method: 'GET', path: readRequestOf(tool, conversation.entityId, parsed.values), apiKey: leaseKey });
+      path = readRequestOf(tool, conversation.entityId, parsed.values);
+    } catch {
+      // encodeURIComponent refuses a lone surrogate.
+      return toolError(400, 'arguments hold text that is not well-formed Unicode');
+    }
+    try {
+      const answer = await this.loopback.request({ method: 'GET', path, apiKey: leaseKey });
       return { status: answer.status, content: `HTTP ${answer.status}\n${truncateText(answer.body)}` };
     } catch (error) {
       this.logger.warn(`tool ${call.name}: the service did not answer: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkProposal, decide, Proposal, truncateText } from './conversation';
+import { checkProposal, decide, Proposal, storableJson, storableText, truncateText } from './conversation';
 
 const ENTITY = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const OTHER = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -49,6 +49,17 @@ describe('checkProposal (D89)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('storable text (model output PostgreSQL must hold)', () => {
+  it('turns lone surrogates and NUL into U+FFFD, keeps pairs, and bounds the depth of a body', () => {
+    expect(storableText('a\u0000b\uD800c\uDC00d\uD83D\uDE00')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uD83D\uDE00');
+    expect(storableJson({ 'k\uD800': ['v\u0000', 1, null, { x: true }] })).toEqual({ 'k\uFFFD': ['v\uFFFD', 1, null, { x: true }] });
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(storableJson(deep)).toBeUndefined();
+    expect(checkProposal(ENTITY, { method: 'POST', path: `/api/entities/${ENTITY}/partners`, body: { deep }, summary: 's' })).toEqual({ ok: false, reason: 'body must nest at most 32 levels deep' });
   });
 });
 

@@ -112,7 +112,10 @@ export function checkProposal(entityId: string, input: Record<string, unknown>):
   }
   if (rest[0].toLowerCase() === 'agents') return { ok: false, reason: 'the agents routes cannot be proposed' };
   if (body !== undefined && body !== null && typeof body !== 'object') return { ok: false, reason: 'body must be a JSON object or array when given' };
-  if (body !== undefined && body !== null && JSON.stringify(body).length > PROPOSAL_BODY_MAX_CHARS) {
+  // Depth first: JSON.stringify of a body nested thousands deep would overflow the stack.
+  const storableBody = body === undefined || body === null ? null : storableJson(body);
+  if (storableBody === undefined) return { ok: false, reason: `body must nest at most ${PROPOSAL_BODY_MAX_DEPTH} levels deep` };
+  if (storableBody !== null && JSON.stringify(storableBody).length > PROPOSAL_BODY_MAX_CHARS) {
     return { ok: false, reason: `body must be at most ${PROPOSAL_BODY_MAX_CHARS} characters of JSON` };
   }
   if (typeof summary !== 'string' || summary.trim() === '' || summary.trim().length > SUMMARY_MAX_CHARS) {
@@ -122,8 +125,8 @@ export function checkProposal(entityId: string, input: Record<string, unknown>):
     ok: true,
     method: method as ProposalMethod,
     path: ['', 'api', 'entities', entityId.toLowerCase(), ...rest].join('/'),
-    body: body ?? null,
-    summary: summary.trim(),
+    body: storableBody,
+    summary: storableText(summary.trim()),
   };
 }
 
@@ -131,6 +134,32 @@ export function checkProposal(entityId: string, input: Record<string, unknown>):
 export function decide(proposal: Proposal, outcome: { status: 'applied' | 'failed' | 'rejected'; response: Proposal['response'] }, now: Date): Proposal {
   if (proposal.status !== 'pending') throw proposalNotPending({ proposalId: proposal.id, status: proposal.status });
   return { ...proposal, status: outcome.status, response: outcome.response, decidedAt: now };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store: a lone surrogate (which jsonb refuses, and UTF-8 cannot encode) and
+ * U+0000 (which text and jsonb refuse) become U+FFFD. Model output is stored as it came otherwise.
+ */
+export function storableText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').split('\u0000').join('\uFFFD');
+}
+
+/** Deepest JSON a proposal body may be. */
+export const PROPOSAL_BODY_MAX_DEPTH = 32;
+
+/** A JSON value with every string (keys too) storable; null when it nests deeper than `maxDepth`. */
+export function storableJson(value: unknown, maxDepth = PROPOSAL_BODY_MAX_DEPTH): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (maxDepth <= 0) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => storableJson(item, maxDepth - 1));
+    return items.includes(undefined) ? undefined : items;
+  }
+  const entries = Object.entries(value).map(([key, item]) => [storableText(key), storableJson(item, maxDepth - 1)] as const);
+  return entries.some(([, item]) => item === undefined) ? undefined : Object.fromEntries(entries);
 }
 
 /** Cuts a tool result to `max` characters, saying how much was left out. */

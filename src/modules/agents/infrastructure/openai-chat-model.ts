@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AgentsConfig, RuntimeConfig } from '../../../platform/config/app-config';
 import { ChatAnswer, ChatModel, ChatRequest, ModelFailure } from '../application/gateway-ports';
+import { storableText } from '../domain/conversation';
 
 /** Longest answer read from the model (a chat completion is far smaller). */
 const MAX_ANSWER_BYTES = 4_000_000;
@@ -64,11 +65,6 @@ function errorMessageOf(text: string): string {
   return '';
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000: a model's NUL is kept as U+FFFD. */
-function storable(text: string): string {
-  return text.includes('\u0000') ? text.split('\u0000').join('\uFFFD') : text;
-}
-
 /** A chat completion's first choice, or ModelFailure when the answer is not one. */
 export function parseCompletion(text: string): ChatAnswer {
   let body: unknown;
@@ -92,7 +88,7 @@ export function parseCompletion(text: string): ChatAnswer {
     }
     // Arguments that are not a string (some servers send the object itself) are kept as JSON text.
     const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
-    return { id: storable(call.id), name: storable(fn.name.slice(0, 200)), arguments: storable(args) };
+    return { id: storableText(call.id), name: storableText(fn.name.slice(0, 200)), arguments: storableText(args) };
   });
-  return { content: typeof content === 'string' ? storable(content) : null, toolCalls };
+  return { content: typeof content === 'string' ? storableText(content) : null, toolCalls };
 }
