@@ -5,7 +5,6 @@ import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
-import { isUniqueViolation } from '../../../platform/database/pg-errors';
 import { ApiKeysService } from '../../identity';
 import { AgentRepository } from '../domain/agent-ports';
 import {
@@ -112,7 +111,10 @@ export class TurnService {
     try {
       const result = await this.converse(conversation, lease.key);
       // The turn's messages (and its turn released) in one statement; with its proposals, in one transaction.
-      const store = () => this.repository.appendMessages(entityId, conversationId, result.messages, this.clock.now(), message.id);
+      const store = async () => {
+        // Fresh ids: taken only by a UUID collision.
+        if ((await this.repository.appendMessages(entityId, conversationId, result.messages, this.clock.now(), message.id)) === 'id_taken') throw new Error('message id collision');
+      };
       if (result.proposals.length === 0) await store();
       else {
         await this.txHost.withTransaction(async () => {
@@ -140,26 +142,20 @@ export class TurnService {
   /** The user message, its lease key and its audit row, committed together before the model is asked. */
   private async begin(caller: Caller, conversation: Conversation, message: Message, now: Date): Promise<{ id: string; key: string }> {
     const { entityId, id: conversationId } = conversation;
-    try {
-      return await this.txHost.withTransaction(async () => {
-        const turn = { entityId, conversationId, messageId: message.id, userId: caller.id };
-        const { claimed, expiredLeaseKeyIds } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
-        if (!claimed) throw turnInProgress({ conversationId });
-        // Leases whose hour is over can never authenticate again: they leave the User's keys.
-        await this.apiKeys.deleteExpired(caller.id, expiredLeaseKeyIds);
-        const expiresAt = new Date(now.getTime() + LEASE_TTL_MS);
-        const { apiKey, plaintext } = await this.apiKeys.mint(caller, { name: `erwin:${conversationId} lease`, expiresAt, permissions: { erp: ['read'] }, entityId });
-        await this.repository.recordLease({ entityId, apiKeyId: apiKey.id, userId: caller.id, conversationId, expiresAt });
-        await this.repository.appendMessages(entityId, conversationId, [message], now);
-        const audit = this.auditContext.statementRow(message.id);
-        if (audit) await this.auditRecorder.record(audit);
-        return { id: apiKey.id, key: plaintext };
-      });
-    } catch (error) {
-      // The message id is the Entity's already (the insert's primary key): nothing of the turn is kept.
-      if (isUniqueViolation(error)) throw messageAlreadyExists({ messageId: message.id });
-      throw error;
-    }
+    return this.txHost.withTransaction(async () => {
+      const turn = { entityId, conversationId, messageId: message.id, userId: caller.id };
+      const { claimed, expiredLeaseKeyIds } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
+      if (!claimed) throw turnInProgress({ conversationId });
+      // Leases whose hour is over can never authenticate again: they leave the User's keys.
+      await this.apiKeys.deleteExpired(caller.id, expiredLeaseKeyIds);
+      const expiresAt = new Date(now.getTime() + LEASE_TTL_MS);
+      const { apiKey, plaintext } = await this.apiKeys.mint(caller, { name: `erwin:${conversationId} lease`, expiresAt, permissions: { erp: ['read'] }, entityId });
+      await this.repository.recordLease({ entityId, apiKeyId: apiKey.id, userId: caller.id, conversationId, expiresAt });
+      if ((await this.repository.appendMessages(entityId, conversationId, [message], now)) === 'id_taken') throw messageAlreadyExists({ messageId: message.id });
+      const audit = this.auditContext.statementRow(message.id);
+      if (audit) await this.auditRecorder.record(audit);
+      return { id: apiKey.id, key: plaintext };
+    });
   }
 
   private async converse(conversation: Conversation, leaseKey: string): Promise<{ messages: Message[]; toolRuns: ToolRun[]; proposals: Proposal[] }> {

@@ -23,10 +23,10 @@ export abstract class AgentRepository {
   abstract releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void>;
   /**
    * Appends in order after the conversation's last message and sets its updatedAt, in one
-   * statement; with `endingTurnOf`, also releases that message's turn. A message id the Entity
-   * has already is a unique violation.
+   * statement; with `endingTurnOf`, also releases that message's turn. 'id_taken' when the Entity
+   * has a message with one of the ids already (nothing appended; the transaction is spoilt).
    */
-  abstract appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<void>;
+  abstract appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<'appended' | 'id_taken'>;
   abstract insertProposals(proposals: Proposal[]): Promise<void>;
   /** The proposal, row-locked until the transaction ends. */
   abstract lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<Proposal | null>;

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { AgentRepository } from '../../domain/agent-ports';
 import type { Conversation, Message, Proposal } from '../../domain/conversation';
 import { AgentProposalRecord } from './agent.records';
 
+/** The primary key (entity_id, id) of agent_messages (migration AgentGateway). */
+const MESSAGES_PRIMARY_KEY = 'PK_4336ffc8d32977cec8f5870f717';
 const CONVERSATION_COLUMNS = 'entity_id, id, user_id, title, model, created_at, updated_at';
 
 interface ConversationRow {
@@ -123,7 +126,17 @@ export class TypeOrmAgentRepository extends AgentRepository {
     ]);
   }
 
-  async appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<void> {
+  async appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<'appended' | 'id_taken'> {
+    try {
+      await this.insertMessages(entityId, conversationId, messages, now, endingTurnOf);
+      return 'appended';
+    } catch (error) {
+      if (isUniqueViolation(error, MESSAGES_PRIMARY_KEY)) return 'id_taken';
+      throw error;
+    }
+  }
+
+  private async insertMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<void> {
     const values: unknown[] = [entityId, conversationId, now, endingTurnOf ?? null];
     const rows = messages.map((message, index) => {
       values.push(message.id, message.role, message.content, message.toolCalls === null ? null : JSON.stringify(message.toolCalls), message.toolCallId, message.createdAt);
