@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { Transactional } from '@nestjs-cls/transactional';
 import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import type { AgentsConfig, RuntimeConfig } from '../../../platform/config/app-config';
@@ -30,6 +31,7 @@ export class ConversationsService {
     return this.settings.models.map((id, index) => ({ id, default: index === 0 }));
   }
 
+  @Transactional()
   async create(caller: Caller, entityId: string, input: { id: string; title?: string | null; model?: string }): Promise<Conversation> {
     const title = input.title === undefined || input.title === null ? null : input.title.trim();
     if (title !== null && (title === '' || title.length > TITLE_MAX_CHARS)) throw validationError('title', `must be 1 to ${TITLE_MAX_CHARS} characters after trimming`);

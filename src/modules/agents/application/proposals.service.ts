@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock } from '../../../platform/clock/clock';
 import { ApiKeysService } from '../../identity';
@@ -38,6 +38,8 @@ export class ProposalsService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
+  /** Joins the request's transaction, which holds the proposal's lock until the decision is written. */
+  @Transactional()
   async apply(caller: Caller, entityId: string, conversationId: string, proposalId: string): Promise<{ proposal: Proposal; response: { status: number; body: unknown } }> {
     const proposal = await this.pending(caller, entityId, conversationId, proposalId);
     const now = this.clock.now();
@@ -70,6 +72,7 @@ export class ProposalsService {
     return { proposal: decided, response };
   }
 
+  @Transactional()
   async reject(caller: Caller, entityId: string, conversationId: string, proposalId: string): Promise<Proposal> {
     const proposal = await this.pending(caller, entityId, conversationId, proposalId);
     const decided = decide(proposal, { status: 'rejected', response: null }, this.clock.now());

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { isForeignKeyViolation, uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
@@ -164,8 +165,18 @@ export class SqlEntryRepository extends EntryRepository {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditRecorder,
+    private readonly auditContext: AuditContext,
   ) {
     super();
+  }
+
+  /**
+   * Writes and locks run in the use case's transaction (locks held to its end), never on their
+   * own, and where an audit row is recorded with them: an HTTP mutation, or SystemWrites.run.
+   */
+  private requireTransaction(): void {
+    if (!this.txHost.isTransactionActive()) throw new Error('A ledger write or lock outside a transaction: run it in a use case (@Transactional) or a unit of work');
+    if (!this.auditContext.isOpen()) throw new Error('A ledger write with no audit row: outside an HTTP request, run the use case in SystemWrites.run');
   }
 
   private query<T = Row>(sql: string, values: unknown[] = []): Promise<T[]> {
@@ -174,6 +185,8 @@ export class SqlEntryRepository extends EntryRepository {
 
   /** The posting statement (postingStatement()), prepared: it runs on every posting. */
   async insert(entry: LedgerEntry, write: PostingWrite = {}): Promise<boolean> {
+    // The one write allowed without a transaction: a single statement that carries its audit row.
+    if (!write.audit) this.requireTransaction();
     const s = entry.snapshot();
     const values: unknown[] = [
       ...[s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
@@ -231,6 +244,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async shiftTotals(entityId: string, entryId: string, sign: 1 | -1): Promise<void> {
+    this.requireTransaction();
     await this.query(
       `WITH r AS (SELECT account_id, side, amount, entry_id, entry_date, book_id FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2)
        ${TOTALS_UPSERT('r', 'true', String(sign))}`,
@@ -239,6 +253,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async shiftLineTotals(entityId: string, lineId: string, sign: 1 | -1): Promise<void> {
+    this.requireTransaction();
     await this.query(
       `WITH r AS (SELECT account_id, side, amount, entry_id, entry_date, book_id FROM ledger_lines WHERE entity_id = $1 AND id = $2)
        ${TOTALS_UPSERT('r', 'true', String(sign))}`,
@@ -248,6 +263,7 @@ export class SqlEntryRepository extends EntryRepository {
 
   /** Lines and tags of an entry whose header row exists (scheduled entries' replaced line sets). */
   private async insertLines(entry: LedgerEntry): Promise<void> {
+    this.requireTransaction();
     await this.query(`WITH lines AS (${LINES_INSERT()}) ${TAGS_INSERT()}`, this.lineParameters(entry));
   }
 
@@ -273,6 +289,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async lock(entityId: string, entryId: string): Promise<LedgerEntry | null> {
+    this.requireTransaction();
     const [row] = await this.query(`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, entryId]);
     return row ? (await this.hydrate(entityId, [row]))[0] : null;
   }
@@ -329,6 +346,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async saveHeader(entry: LedgerEntry): Promise<void> {
+    this.requireTransaction();
     const s = entry.snapshot();
     await this.query(
       `UPDATE ledger_entries SET entry_date = $3, memo = $4, notes = $5, status = $6, reversed_by_entry_id = $7, updated_at = $8
@@ -344,6 +362,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async replaceLines(entry: LedgerEntry): Promise<void> {
+    this.requireTransaction();
     const s = entry.snapshot();
     await this.query(
       `DELETE FROM ledger_line_dimension_values WHERE entity_id = $1 AND line_id IN (SELECT id FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2)`,
@@ -400,10 +419,12 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]> {
+    this.requireTransaction();
     return this.linesById(entityId, lineIds, true);
   }
 
   async holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void> {
+    this.requireTransaction();
     if (lineIds.length === 0) return;
     await this.query(
       `SELECT e.id FROM ledger_entries e
@@ -425,6 +446,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void> {
+    this.requireTransaction();
     const sets: string[] = [];
     const values: unknown[] = [entityId, lineId];
     if (change.partnerId !== undefined) {
@@ -443,6 +465,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void> {
+    this.requireTransaction();
     await this.query(`DELETE FROM ledger_line_dimension_values WHERE entity_id = $1 AND line_id = $2`, [entityId, lineId]);
     if (values.length === 0) return;
     await this.query(
@@ -525,6 +548,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async insertAllocations(allocations: AllocationRow[]): Promise<void> {
+    this.requireTransaction();
     if (allocations.length === 0) return;
     const entityId = allocations[0].entityId;
     await this.query(
@@ -547,6 +571,7 @@ export class SqlEntryRepository extends EntryRepository {
   }
 
   async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
+    this.requireTransaction();
     if (allocations.length === 0) return;
     // Only what this statement deleted is given back: an allocation another transaction removed
     // after the caller read it (unbooking the other side, a DELETE) was given back there. Read
