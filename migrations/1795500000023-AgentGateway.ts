@@ -12,6 +12,8 @@ export class AgentGateway1795500000023 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "agent_proposals_conversation_idx" ON "agent_proposals"  ("entity_id", "conversation_id", "created_at", "id") `);
     await queryRunner.query(`CREATE TABLE "agent_lease_keys" ("entity_id" uuid NOT NULL, "api_key_id" uuid NOT NULL, "user_id" uuid NOT NULL, "conversation_id" uuid NOT NULL, "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_0540c993dc9b6526205734f2850" PRIMARY KEY ("entity_id", "api_key_id"))`);
     await queryRunner.query(`CREATE INDEX "agent_lease_keys_user_idx" ON "agent_lease_keys"  ("user_id", "expires_at") `);
+    await queryRunner.query(`ALTER TABLE "agent_conversations" ADD CONSTRAINT "agent_conversations_entity_fk" FOREIGN KEY ("entity_id") REFERENCES "entities"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "agent_conversations" ADD CONSTRAINT "agent_conversations_user_fk" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "agent_messages" ADD CONSTRAINT "FK_d46e4c267275b4a0bbb0161da3d" FOREIGN KEY ("entity_id", "conversation_id") REFERENCES "agent_conversations"("entity_id","id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "agent_proposals" ADD CONSTRAINT "FK_d53de7f8875fcffb0519c229d3e" FOREIGN KEY ("entity_id", "conversation_id") REFERENCES "agent_conversations"("entity_id","id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "agent_lease_keys" ADD CONSTRAINT "FK_d7b4360faedd24430edc4e4f13a" FOREIGN KEY ("entity_id", "conversation_id") REFERENCES "agent_conversations"("entity_id","id") ON DELETE CASCADE ON UPDATE NO ACTION`);
@@ -21,6 +23,8 @@ export class AgentGateway1795500000023 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "agent_lease_keys" DROP CONSTRAINT "FK_d7b4360faedd24430edc4e4f13a"`);
     await queryRunner.query(`ALTER TABLE "agent_proposals" DROP CONSTRAINT "FK_d53de7f8875fcffb0519c229d3e"`);
     await queryRunner.query(`ALTER TABLE "agent_messages" DROP CONSTRAINT "FK_d46e4c267275b4a0bbb0161da3d"`);
+    await queryRunner.query(`ALTER TABLE "agent_conversations" DROP CONSTRAINT "agent_conversations_user_fk"`);
+    await queryRunner.query(`ALTER TABLE "agent_conversations" DROP CONSTRAINT "agent_conversations_entity_fk"`);
     await queryRunner.query(`DROP INDEX "public"."agent_lease_keys_user_idx"`);
     await queryRunner.query(`DROP TABLE "agent_lease_keys"`);
     await queryRunner.query(`DROP INDEX "public"."agent_proposals_conversation_idx"`);

@@ -10,8 +10,16 @@ export class AgentConversationRecord {
   @PrimaryColumn('uuid')
   id: string;
 
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'agent_conversations_entity_fk' })
+  entity?: object;
+
   @Column('uuid')
   userId: string;
+
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'agent_conversations_user_fk' })
+  user?: object;
 
   @Column('text', { nullable: true })
   title: string | null;
