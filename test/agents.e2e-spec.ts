@@ -667,6 +667,8 @@ describe('Agent gateway (D85-D89)', () => {
         expect(created.body.model).toBeNull();
         await expectRefused(t, AGENT_TABLES, agent.post(conversationsPath()).send({ id: randomUUID(), model: 'test-model' }), 400, 'VALIDATION_ERROR');
         await expectRefused(t, AGENT_TABLES, agent.post(`${conversationsPath()}/${created.body.id}/messages`).send({ id: randomUUID(), content: 'hi' }), 503, 'AGENT_NOT_CONFIGURED_ERROR');
+        // The conversation is judged first: a missing one is 404 whether or not a model is configured.
+        await expectRefused(t, AGENT_TABLES, agent.post(`${conversationsPath()}/${randomUUID()}/messages`).send({ id: randomUUID(), content: 'hi' }), 404, 'AGENT_CONVERSATION_NOT_FOUND_ERROR');
       } finally {
         await bare.close();
       }

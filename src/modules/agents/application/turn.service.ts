@@ -103,8 +103,8 @@ export class TurnService {
     const content = input.content.trim();
     if (content === '' || content.length > MESSAGE_MAX_CHARS) throw validationError('content', `must be 1 to ${MESSAGE_MAX_CHARS} characters after trimming`);
     const settings = this.conversations.settings;
-    if (!settings.llmBaseUrl || settings.models.length === 0) throw agentNotConfigured();
     const conversation = await this.conversations.own(caller, entityId, conversationId);
+    if (!settings.llmBaseUrl || settings.models.length === 0) throw agentNotConfigured();
     const now = this.clock.now();
     const message: Message = { entityId, conversationId, id: input.id, role: 'user', content, toolCalls: null, toolCallId: null, createdAt: now };
     const lease = await this.begin(caller, conversation, message, now);
