@@ -5,20 +5,21 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { AgentsModule } from './modules/agents';
+import { AuditModule } from './modules/audit';
+import { EntitiesModule } from './modules/entities';
+import { IdentityModule } from './modules/identity';
+import { LedgerModule } from './modules/ledger';
+import { OrganizationsModule } from './modules/organizations';
+import { PartnersModule } from './modules/partners';
+import { ReportsModule } from './modules/reports';
+import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
-import { AuditModule } from './modules/audit/audit.module';
 import { BankingModule } from './modules/banking';
-import { EntitiesModule } from './modules/entities/entities.module';
-import { IdentityModule } from './modules/identity/identity.module';
-import { LedgerModule } from './modules/ledger/ledger.module';
-import { OrganizationsModule } from './modules/organizations/organizations.module';
-import { PartnersModule } from './modules/partners/partners.module';
 import { CommentsModule } from './modules/comments';
+import { InvoicesModule } from './modules/invoices';
 import { RecordHostsModule } from './modules/record-hosts';
 import { TodosModule } from './modules/todos';
-import { InvoicesModule } from './modules/invoices';
-import { ReportsModule } from './modules/reports/reports.module';
-import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import {
   AuditActorGuard,
@@ -33,6 +34,7 @@ import { Clock, SystemClock } from './platform/clock/clock';
 import { ClockModule } from './platform/clock/clock.module';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
+import { RECORDS } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { JsonBodyGuard } from './platform/http/media-type';
@@ -59,7 +61,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule,
-        DatabaseModule,
+        DatabaseModule.forRoot(RECORDS),
         ClsModule.forRoot({
           global: true,
           // No Proxy Providers here: resolving them would cost every request a dynamic import.
@@ -88,6 +90,7 @@ export class AppModule {
         TodosModule,
         CommentsModule,
         BankingModule,
+        AgentsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -15,3 +15,4 @@ export { DTE_IMPORT_MAX_BYTES } from './application/dte-xml-reader';
 
 /** The route that takes raw XML (app.ts mounts its body parser there). */
 export const DTE_IMPORT_PATH = '/api/entities/:entityId/dtes/import';
+export { INVOICE_RECORDS } from './infrastructure/persistence/invoice.records';

@@ -1,5 +1,4 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
 
 /** Upload slots (`pending`), attachments (`confirmed`) and attachments of deleted records (`discarded`). */
 @Entity('attachments')
@@ -15,9 +14,9 @@ export class AttachmentRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'attachments_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   hostKind: string;

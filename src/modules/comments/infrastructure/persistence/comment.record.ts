@@ -1,5 +1,4 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
 
 /** Comments on records (D72). The host is not a foreign key: it lives in another module (see RecordHosts). */
 @Entity('comments')
@@ -13,9 +12,9 @@ export class CommentRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'comments_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   hostKind: string;

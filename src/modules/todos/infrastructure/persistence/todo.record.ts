@@ -1,5 +1,4 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
 
 /**
  * The links are not foreign keys: their records live in three modules (one of them may not be
@@ -20,9 +19,9 @@ export class TodoRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'todos_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   text: string;

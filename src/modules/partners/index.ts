@@ -1,0 +1,11 @@
+/** The partners module's API for other modules; import from here only (eslint `boundaries` rule). */
+export { PartnersModule } from './partners.module';
+export { partnerNotFound } from './domain/partner';
+// Read by invoices (issue 18): a partner named by invoices is in use (registerProbe).
+export { PartnersService } from './application/partners.service';
+export type { PartnerLedgerProbe } from './application/partners.service';
+export type { Partner } from './domain/partner';
+
+import { PartnerRecord } from './infrastructure/persistence/partner.record';
+/** The module's tables, for the schema list of the composition root (src/schema.ts). */
+export const PARTNER_RECORDS = [PartnerRecord];
