@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { ObjectStore } from '../../../platform/object-store/object-store';
@@ -27,7 +28,7 @@ export interface AttachmentHostRef {
 /**
  * Spec, Attachment upload: presign (an upload slot), the client's own PUT to the store, confirm
  * (the stored object's metadata read back), list, download URL, delete. The bytes never pass
- * through this service. Each use case runs in the request's transaction (AuditInterceptor).
+ * through this service. Each write use case owns its transaction (@Transactional; joins the request's).
  */
 @Injectable()
 export class AttachmentsService {
@@ -38,6 +39,7 @@ export class AttachmentsService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async presign(host: AttachmentHostRef, input: { filename: string; contentType: AttachmentContentType; byteSize: number }): Promise<{ attachmentId: string; url: string }> {
     await this.holdHost(host);
     const now = this.clock.now();
@@ -61,6 +63,7 @@ export class AttachmentsService {
   }
 
   /** D70's order: confirmed 409 exists; no slot or no object 409 not uploaded; another size or type 409 mismatch. */
+  @Transactional()
   async confirm(host: AttachmentHostRef, attachmentId: string, filename: string): Promise<Attachment> {
     await this.holdHost(host);
     const now = this.clock.now();
@@ -105,6 +108,7 @@ export class AttachmentsService {
    * without its object. (Only a commit failing after the object went could leave one; its
    * download would then answer the store's 404.)
    */
+  @Transactional()
   async delete(host: AttachmentHostRef, attachmentId: string): Promise<Attachment> {
     await this.holdHost(host);
     const attachment = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);

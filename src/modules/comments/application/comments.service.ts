@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '../../../platform/clock/clock';
 import { RecordHostKind, RecordHosts } from '../../record-hosts';
 import { Comment, CommentActor, commentAlreadyExists, commentHostNotFound, commentNotFound, CommentRepository, commentText, notTheAuthor } from '../domain/comment';
@@ -18,6 +19,7 @@ export class CommentsService {
   }
 
   /** Refusals in order: the id taken (409), the host (404). */
+  @Transactional()
   async create(entityId: string, author: string, input: { id: string; hostKind: RecordHostKind; hostId: string; text: string }): Promise<Comment> {
     const text = commentText(input.text);
     if (await this.comments.lock(entityId, input.id)) throw commentAlreadyExists(input.id);
@@ -28,6 +30,7 @@ export class CommentsService {
     return comment;
   }
 
+  @Transactional()
   async update(entityId: string, commentId: string, actor: CommentActor, text: string): Promise<Comment> {
     const comment = await this.comments.lock(entityId, commentId);
     if (!comment) throw commentNotFound(commentId);
@@ -37,6 +40,7 @@ export class CommentsService {
     return next;
   }
 
+  @Transactional()
   async delete(entityId: string, commentId: string, actor: CommentActor): Promise<Comment> {
     const comment = await this.comments.lock(entityId, commentId);
     if (!comment) throw commentNotFound(commentId);

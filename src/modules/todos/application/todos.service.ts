@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '../../../platform/clock/clock';
 import { LinkSummary, RecordHostKind, RecordHosts } from '../../record-hosts';
 import { changeTodo, Todo, todoAlreadyExists, TodoLink, todoLinkedRecordNotFound, todoNotFound, TodoRepository, todoText, TodoView } from '../domain/todo';
@@ -17,6 +18,7 @@ export class TodosService {
   }
 
   /** Refusals in order: the id taken (409), the linked record (404), as the spec's table lists them. */
+  @Transactional()
   async create(entityId: string, input: { id: string; text: string; link: TodoLink | null }): Promise<TodoView> {
     const text = todoText(input.text);
     if (await this.todos.lock(entityId, input.id)) throw todoAlreadyExists(input.id);
@@ -30,6 +32,7 @@ export class TodosService {
     return (await this.withSummaries(entityId, [todo]))[0];
   }
 
+  @Transactional()
   async update(entityId: string, todoId: string, change: { text?: string; completed?: boolean }): Promise<TodoView> {
     const todo = await this.todos.lock(entityId, todoId);
     if (!todo) throw todoNotFound(todoId);
@@ -38,6 +41,7 @@ export class TodosService {
     return (await this.withSummaries(entityId, [next]))[0];
   }
 
+  @Transactional()
   async delete(entityId: string, todoId: string): Promise<TodoView> {
     const todo = await this.todos.lock(entityId, todoId);
     if (!todo) throw todoNotFound(todoId);
