@@ -7,6 +7,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
+import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
@@ -79,6 +80,7 @@ export class AppModule {
         PartnersModule,
         ReportsModule,
         AgentsModule,
+        BankingModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -39,6 +39,9 @@ export { BooksService } from './application/books.service';
 export { ChartService } from './application/chart.service';
 export { DimensionsService } from './application/dimensions.service';
 export { AccountUsageProbes } from './application/account-usage';
+// A booking of another module (banking) answers its entry as the entry routes present it.
+export { EntryPresenter } from './infrastructure/http/entry-presenter';
+export { EntryResponse } from './infrastructure/http/entries.dto';
 export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/account-types';
 export type { AccountType, Tracking } from './domain/account-types';
 export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
