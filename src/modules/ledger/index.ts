@@ -34,4 +34,4 @@ export type {
 
 // Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
 export { LedgerReads } from './infrastructure/http/ledger-reads';
-export type { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
+export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';

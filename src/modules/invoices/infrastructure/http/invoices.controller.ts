@@ -12,7 +12,7 @@ import { validationError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
-import { InvoiceEntryReader } from '../../application/invoice-entry-reader';
+import { LedgerReads } from '../../../ledger';
 import { InvoicesService, InvoiceView } from '../../application/invoices.service';
 import { InvoiceBookingService } from '../../application/invoice-booking.service';
 import { presentInvoice } from './invoice-presenter';
@@ -35,13 +35,14 @@ import {
 export class InvoicesController {
   constructor(
     private readonly invoices: InvoicesService,
-    private readonly entries: InvoiceEntryReader,
+    private readonly ledger: LedgerReads,
     private readonly booking: InvoiceBookingService,
   ) {}
 
   /** D64: detail, PATCH and the DTE link routes answer the invoice with its entry. */
   private async detail(entityId: string, view: InvoiceView): Promise<InvoiceDetailResponse> {
-    return { ...presentInvoice(view), entry: await this.entries.entryOf(entityId, view.invoice.ledgerEntryId) };
+    const entryId = view.invoice.ledgerEntryId;
+    return { ...presentInvoice(view), entry: entryId === null ? null : await this.ledger.entryWithLines(entityId, entryId) };
   }
 
   @Get()
@@ -138,6 +139,6 @@ export class InvoicesController {
   })
   async book(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: BookInvoiceBody): Promise<BookInvoiceResponse> {
     const { invoice, entryId } = await this.booking.book(entityId, invoiceId, body);
-    return { invoice: presentInvoice(invoice), entry: (await this.entries.entryOf(entityId, entryId))! };
+    return { invoice: presentInvoice(invoice), entry: (await this.ledger.entryWithLines(entityId, entryId))! };
   }
 }
