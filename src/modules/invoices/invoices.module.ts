@@ -1,8 +1,8 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
-import { PartnersService } from '../partners/application/partners.service';
+import { BookkeepingProbes } from '../entities';
+import { PartnersService } from '../partners';
 import { LedgerModule } from '../ledger';
-import { ReferenceModule } from '../reference/reference.module';
+import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
 import { InvoiceLifecycleHooks } from './application/invoice-hooks';

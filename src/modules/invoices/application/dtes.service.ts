@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { DomainError, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { EntitiesService } from '../../entities/application/entities.service';
+import { EntitiesService } from '../../entities';
 import { Dte, dteDirection } from '../domain/dte';
 import { DtePageFilter, DteRepository } from '../domain/ports';
 import { DteXmlReader } from './dte-xml-reader';

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { canonicalRate, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { EntitiesService } from '../../entities/application/entities.service';
-import { PartnersService } from '../../partners/application/partners.service';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { EntitiesService } from '../../entities';
+import { PartnersService } from '../../partners';
+import { ReferenceDataService } from '../../reference';
 import { Dte, dteMismatches } from '../domain/dte';
 import {
   checkChangeAllowed,
