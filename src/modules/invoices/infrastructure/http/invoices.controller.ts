@@ -138,7 +138,7 @@ export class InvoicesController {
     description: 'INVOICE_ALREADY_BOOKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async book(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: BookInvoiceBody): Promise<BookInvoiceResponse> {
-    const { invoice, entryId } = await this.booking.book(entityId, invoiceId, body);
-    return { invoice: presentInvoice(invoice), entry: (await this.ledger.entryWithLines(entityId, entryId))! };
+    const { invoice, entry } = await this.booking.book(entityId, invoiceId, body);
+    return { invoice: presentInvoice(invoice), entry: await this.ledger.presentPosted(entityId, entry) };
   }
 }
