@@ -5,15 +5,15 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
-import { AuditModule } from './modules/audit/audit.module';
-import { EntitiesModule } from './modules/entities/entities.module';
-import { IdentityModule } from './modules/identity/identity.module';
-import { LedgerModule } from './modules/ledger/ledger.module';
-import { OrganizationsModule } from './modules/organizations/organizations.module';
-import { PartnersModule } from './modules/partners/partners.module';
+import { AuditModule } from './modules/audit';
+import { EntitiesModule } from './modules/entities';
+import { IdentityModule } from './modules/identity';
+import { LedgerModule } from './modules/ledger';
+import { OrganizationsModule } from './modules/organizations';
+import { PartnersModule } from './modules/partners';
 import { InvoicesModule } from './modules/invoices';
-import { ReportsModule } from './modules/reports/reports.module';
-import { ReferenceModule } from './modules/reference/reference.module';
+import { ReportsModule } from './modules/reports';
+import { ReferenceModule } from './modules/reference';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import {
   AuditActorGuard,
@@ -28,6 +28,7 @@ import { Clock, SystemClock } from './platform/clock/clock';
 import { ClockModule } from './platform/clock/clock.module';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
+import { RECORDS } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { JsonBodyGuard } from './platform/http/media-type';
@@ -54,7 +55,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule,
-        DatabaseModule,
+        DatabaseModule.forRoot(RECORDS),
         ClsModule.forRoot({
           global: true,
           // No Proxy Providers here: resolving them would cost every request a dynamic import.

@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
-import { ReferenceModule } from '../reference/reference.module';
+import { BookkeepingProbes } from '../entities';
+import { ReferenceModule } from '../reference';
 import { AccountUsageProbes } from './application/account-usage';
 import { LedgerAllocations } from './application/ledger-allocations';
 import { AllocationsController } from './infrastructure/http/allocations.controller';
@@ -10,6 +10,7 @@ import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
 import { EntryLifecycle } from './application/entry-lifecycle';
 import { LedgerPostings } from './application/post-entry/ledger-postings';
+import { LedgerPartnerFacts } from './application/ledger-partner-facts';
 import { LedgerEntriesService } from './application/ledger-entries.service';
 import { EntryRepository, PostingReader } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
@@ -37,13 +38,14 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     LedgerPostings,
     LedgerEntriesService,
     LedgerAllocations,
+    LedgerPartnerFacts,
     EntryPresenter,
     LedgerReads,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, LedgerReads],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, LedgerReads],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

@@ -5,8 +5,8 @@ import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-
 import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { EntitiesService } from '../../entities/application/entities.service';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { EntitiesService } from '../../entities';
+import { ReferenceDataService } from '../../reference';
 import { isResultType } from '../domain/account-types';
 import { AllocationRow, EntryRepository, ListedLine } from '../domain/entry-ports';
 import { assertEntryDate, assertOpenPeriod, entryNotFound, entryNotLive, LedgerEntry, LIVE_STATUSES, lineNotFound, LineInput, PostingContext } from '../domain/ledger-entry';

@@ -1,8 +1,14 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
-import { bigintAsNumber, LedgerEntryRecord, LedgerLineRecord } from '../../../ledger/infrastructure/persistence/entry.records';
-import { PartnerRecord } from '../../../partners/infrastructure/persistence/partner.record';
 import type { DteReference } from '../../domain/dte';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
+
+/** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
+const bigintAsNumber = {
+  to: (value: number | null) => value,
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
+};
 
 /** D63: imported SII documents; (issuer RUT, type, folio) is the SII's natural key. */
 @Entity('dtes')
@@ -17,9 +23,9 @@ export class DteRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'dtes_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('smallint')
   dteType: number;
@@ -86,9 +92,9 @@ export class InvoiceRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'invoices_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   direction: 'ar' | 'ap';
@@ -108,12 +114,12 @@ export class InvoiceRecord {
   @Column('uuid')
   partnerId: string;
 
-  @ManyToOne(() => PartnerRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('PartnerRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'partner_id', referencedColumnName: 'id' },
   ])
-  partner?: PartnerRecord;
+  partner?: object;
 
   @Column('text')
   currency: string;
@@ -148,23 +154,23 @@ export class InvoiceRecord {
   @Column('uuid', { nullable: true })
   ledgerEntryId: string | null;
 
-  @ManyToOne(() => LedgerEntryRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('LedgerEntryRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'ledger_entry_id', referencedColumnName: 'id' },
   ])
-  ledgerEntry?: LedgerEntryRecord;
+  ledgerEntry?: object;
 
   /** The receivable or payable line of the booked entry: it keeps its account (D33a). */
   @Column('uuid', { nullable: true })
   openItemLineId: string | null;
 
-  @ManyToOne(() => LedgerLineRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('LedgerLineRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'open_item_line_id', referencedColumnName: 'id' },
   ])
-  openItemLine?: LedgerLineRecord;
+  openItemLine?: object;
 
   @Column('uuid', { nullable: true })
   dteId: string | null;

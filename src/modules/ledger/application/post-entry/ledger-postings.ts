@@ -5,7 +5,7 @@ import { DomainError, newId } from '../../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Clock } from '../../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
-import { ReferenceDataService } from '../../../reference/application/reference-data.service';
+import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../../domain/entry-ports';
 import { assertEntryDate, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
