@@ -686,6 +686,11 @@ describe('hostile input never gets a 500', () => {
     }),
     'GET /dtes': () => ({
       path: () => `/api/entities/${fx.entityId}/dtes`,
+      query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31' }),
+      params: { linked: 'bool', from: 'date', to: 'date' },
+    }),
+    'GET /dtes/pages': () => ({
+      path: () => `/api/entities/${fx.entityId}/dtes/pages`,
       query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31', limit: '1' }),
       params: { linked: 'bool', from: 'date', to: 'date', cursor: 'cursor:keyset', limit: 'limit' },
     }),

@@ -62,11 +62,11 @@ export class InvoicesController {
 
   @Post()
   @Audit('invoice.create', 'invoice')
-  @ApiCreatedResponse({ type: InvoiceResponse, description: 'The new invoice, unbooked' })
+  @ApiCreatedResponse({ type: InvoiceDetailResponse, description: 'The new invoice, unbooked (entry null)' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: totals that do not add up, a foreign currency without exchangeRate, ...' })
   @ApiNotFoundResponse({ description: 'PARTNER_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'INVOICE_ALREADY_EXISTS_ERROR or INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR' })
-  async create(@Param('entityId') entityId: string, @Body() body: CreateInvoiceBody): Promise<InvoiceResponse> {
+  async create(@Param('entityId') entityId: string, @Body() body: CreateInvoiceBody): Promise<InvoiceDetailResponse> {
     const view = await this.invoices.create(entityId, {
       ...body,
       dueDate: body.dueDate ?? null,
@@ -77,7 +77,8 @@ export class InvoicesController {
       servicePeriodEnd: body.servicePeriodEnd ?? null,
       description: body.description ?? null,
     });
-    return presentInvoice(view);
+    // The detail's shape (D64), `entry` null: a new invoice is unbooked.
+    return { ...presentInvoice(view), entry: null };
   }
 
   @Get(':invoiceId')

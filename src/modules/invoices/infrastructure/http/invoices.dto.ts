@@ -150,6 +150,9 @@ export class DteListQuery {
 
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or after (inclusive)' }) @IsOptional() @IsIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or before (inclusive)' }) @IsOptional() @IsIsoDate() to?: string;
+}
+
+export class DtePageQuery extends DteListQuery {
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
 }
