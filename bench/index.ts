@@ -2,6 +2,7 @@
 import { agents } from './agents';
 import { banking } from './banking';
 import { httpBaseline } from './http-baseline';
+import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
 import { seed } from './seed';
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
+  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

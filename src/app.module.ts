@@ -13,6 +13,7 @@ import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
 import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
+import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
 import { ReferenceModule } from './modules/reference';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -78,6 +79,7 @@ export class AppModule {
         EntitiesModule,
         LedgerModule,
         PartnersModule,
+        InvoicesModule,
         ReportsModule,
         AgentsModule,
         BankingModule,

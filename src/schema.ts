@@ -3,6 +3,7 @@ import { AUDIT_RECORDS } from './modules/audit';
 import { BANKING_RECORDS } from './modules/banking';
 import { ENTITY_RECORDS } from './modules/entities';
 import { IDENTITY_RECORDS } from './modules/identity';
+import { INVOICE_RECORDS } from './modules/invoices';
 import { LEDGER_RECORDS } from './modules/ledger';
 import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
@@ -24,6 +25,7 @@ export const RECORDS = [
   ...PARTNER_RECORDS,
   ...AGENT_RECORDS,
   ...BANKING_RECORDS,
+  ...INVOICE_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */
