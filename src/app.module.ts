@@ -7,17 +7,17 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
+import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
 import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
+import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
 import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
-import { BankingModule } from './modules/banking';
 import { CommentsModule } from './modules/comments';
-import { InvoicesModule } from './modules/invoices';
 import { RecordHostsModule } from './modules/record-hosts';
 import { TodosModule } from './modules/todos';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -89,8 +89,8 @@ export class AppModule {
         AttachmentsModule,
         TodosModule,
         CommentsModule,
-        BankingModule,
         AgentsModule,
+        BankingModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -9,10 +9,10 @@ import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
-import { rawXmlBody } from './platform/http/xml-body';
-import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
 import { sameOriginMutations } from './platform/http/same-origin';
 import { mountWebPages } from './platform/web/web-pages';
+import { rawXmlBody } from './platform/http/xml-body';
+import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
 
 /**
  * D2: request bodies above 1 MB are refused with 413. A megabyte is 1,000,000 bytes (SI), the

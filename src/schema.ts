@@ -1,12 +1,12 @@
 import { AGENT_RECORDS } from './modules/agents';
 import { ATTACHMENT_RECORDS } from './modules/attachments';
-import { BANKING_RECORDS } from './modules/banking';
 import { COMMENT_RECORDS } from './modules/comments';
-import { INVOICE_RECORDS } from './modules/invoices';
 import { TODO_RECORDS } from './modules/todos';
 import { AUDIT_RECORDS } from './modules/audit';
+import { BANKING_RECORDS } from './modules/banking';
 import { ENTITY_RECORDS } from './modules/entities';
 import { IDENTITY_RECORDS } from './modules/identity';
+import { INVOICE_RECORDS } from './modules/invoices';
 import { LEDGER_RECORDS } from './modules/ledger';
 import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
@@ -19,7 +19,20 @@ import type { DataSourceOptions } from 'typeorm';
  * app.module.ts). The migrations are the schema's source of truth; a test fails when generating a
  * migration from these entities would not be empty.
  */
-export const RECORDS = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, ...ENTITY_RECORDS, ...AUDIT_RECORDS, ...LEDGER_RECORDS, ...PARTNER_RECORDS, ...AGENT_RECORDS, ...INVOICE_RECORDS, ...BANKING_RECORDS, ...ATTACHMENT_RECORDS, ...TODO_RECORDS, ...COMMENT_RECORDS];
+export const RECORDS = [
+  ...IDENTITY_RECORDS,
+  ...ORGANIZATION_RECORDS,
+  ...ENTITY_RECORDS,
+  ...AUDIT_RECORDS,
+  ...LEDGER_RECORDS,
+  ...PARTNER_RECORDS,
+  ...AGENT_RECORDS,
+  ...BANKING_RECORDS,
+  ...INVOICE_RECORDS,
+  ...ATTACHMENT_RECORDS,
+  ...TODO_RECORDS,
+  ...COMMENT_RECORDS,
+];
 
 /** The service's data source: its entities and migrations on this database. */
 export function appDataSourceOptions(url: string, poolSize?: number): DataSourceOptions {

@@ -168,21 +168,34 @@ describe('DTE import (D63, D65a, D65b)', () => {
   });
 
   describe('GET /dtes', () => {
-    it('pages newest issue date first by keyset, with the linked and inclusive date filters', async () => {
+    it('lists every DTE as a bare array, newest issue date first, with the linked and inclusive date filters (D63, D8)', async () => {
       const entityId = await entity();
       const docs = ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05'].map((issueDate, i) => invoice(String(i + 1), { issueDate }));
       await send(entityId, envioDte(docs)).expect(201);
-      const first = await staff.get(`/api/entities/${entityId}/dtes?limit=2`).expect(200);
-      expect(first.body.rows.map((d: { folio: string }) => d.folio)).toEqual(['5', '4']);
-      const second = await staff.get(`/api/entities/${entityId}/dtes?limit=2&cursor=${first.body.nextCursor}`).expect(200);
-      expect(second.body.rows.map((d: { folio: string }) => d.folio)).toEqual(['3', '2']);
-      const third = await staff.get(`/api/entities/${entityId}/dtes?limit=2&cursor=${second.body.nextCursor}`).expect(200);
-      expect(third.body).toEqual({ rows: [expect.objectContaining({ folio: '1' })], nextCursor: null });
+      const all = await staff.get(`/api/entities/${entityId}/dtes`).expect(200);
+      expect(all.body.map((d: { folio: string }) => d.folio)).toEqual(['5', '4', '3', '2', '1']);
       const ranged = await staff.get(`/api/entities/${entityId}/dtes?from=2026-06-02&to=2026-06-04&linked=false`).expect(200);
-      expect(ranged.body.rows.map((d: { folio: string }) => d.folio)).toEqual(['4', '3', '2']);
-      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=true`)).body.rows).toEqual([]);
-      for (const query of ['linked=yes', 'from=x', 'limit=101', 'cursor=!!', `cursor=${Buffer.from('x|y').toString('base64url')}`]) {
+      expect(ranged.body.map((d: { folio: string }) => d.folio)).toEqual(['4', '3', '2']);
+      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=true`)).body).toEqual([]);
+      for (const query of ['linked=yes', 'from=x', 'limit=2', 'cursor=abc']) {
         expect({ query, code: (await staff.get(`/api/entities/${entityId}/dtes?${query}`)).body.code }).toEqual({ query, code: 'VALIDATION_ERROR' });
+      }
+    });
+
+    it('GET /dtes/pages pages the same list by keyset', async () => {
+      const entityId = await entity();
+      const docs = ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05'].map((issueDate, i) => invoice(String(i + 1), { issueDate }));
+      await send(entityId, envioDte(docs)).expect(201);
+      const pages = `/api/entities/${entityId}/dtes/pages`;
+      const first = await staff.get(`${pages}?limit=2`).expect(200);
+      expect(first.body.rows.map((d: { folio: string }) => d.folio)).toEqual(['5', '4']);
+      const second = await staff.get(`${pages}?limit=2&cursor=${first.body.nextCursor}`).expect(200);
+      expect(second.body.rows.map((d: { folio: string }) => d.folio)).toEqual(['3', '2']);
+      const third = await staff.get(`${pages}?limit=2&cursor=${second.body.nextCursor}`).expect(200);
+      expect(third.body).toEqual({ rows: [expect.objectContaining({ folio: '1' })], nextCursor: null });
+      expect((await staff.get(`${pages}?linked=false&from=2026-06-05`)).body).toEqual({ rows: [expect.objectContaining({ folio: '5' })], nextCursor: null });
+      for (const query of ['linked=yes', 'from=x', 'limit=101', 'cursor=!!', `cursor=${Buffer.from('x|y').toString('base64url')}`]) {
+        expect({ query, code: (await staff.get(`${pages}?${query}`)).body.code }).toEqual({ query, code: 'VALIDATION_ERROR' });
       }
     });
 
@@ -190,7 +203,7 @@ describe('DTE import (D63, D65a, D65b)', () => {
       const a = await entity();
       const b = await entity();
       await send(a, singleDte(invoice('1'))).expect(201);
-      expect((await staff.get(`/api/entities/${b}/dtes`)).body.rows).toEqual([]);
+      expect((await staff.get(`/api/entities/${b}/dtes`)).body).toEqual([]);
       const [dte] = await t.sql<{ id: string }>('SELECT id FROM dtes WHERE entity_id = $1', [a]);
       const partner = randomUUID();
       await staff.post(`/api/entities/${b}/partners`).send({ id: partner, name: 'C', type: 'company', country: 'CL', taxId: CLIENT_RUT }).expect(201);

@@ -451,33 +451,6 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ name: 'Cliente Uno SpA', type: 'company', country: 'CL', taxId: '76.086.428-5', defaultPurchaseAccountId: null }),
       fields: { name: 'string', type: 'enum', country: 'string', taxId: 'string', defaultPurchaseAccountId: 'uuid' },
     }),
-    'POST /invoices': () => ({
-      method: 'post',
-      path: () => `/api/entities/${fx.entityId}/invoices`,
-      body: invoiceBody,
-      fields: { id: 'uuid', ...INVOICE_FIELDS },
-    }),
-    'PATCH /invoices/:id': () => ({
-      method: 'patch',
-      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}`,
-      body: () => {
-        const { id: _id, direction: _d, ...change } = invoiceBody();
-        return change;
-      },
-      fields: Object.fromEntries(Object.entries(INVOICE_FIELDS).filter(([name]) => name !== 'direction')),
-    }),
-    'PUT /invoices/:id/dte': () => ({
-      method: 'put',
-      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/dte`,
-      body: () => ({ dteId: uuid() }),
-      fields: { dteId: 'uuid' },
-    }),
-    'POST /invoices/:id/book': () => ({
-      method: 'post',
-      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/book`,
-      body: () => ({ entryId: uuid(), entryDate: '2026-06-10', counterAccountId: fx.sales, openItemAccountId: fx.receivable, taxAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [], memo: 'm', bookId: null }),
-      fields: { entryId: 'uuid', entryDate: 'date', counterAccountId: 'uuid', openItemAccountId: 'uuid', taxAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
-    }),
     'POST /bank-accounts': () => ({
       method: 'post',
       path: () => `/api/entities/${fx.entityId}/bank-accounts`,
@@ -507,6 +480,33 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match`,
       body: () => ({ entryId: uuid(), lineIds: [fx.receivableDebitLineId], bookId: null }),
       fields: { entryId: 'uuid', lineIds: 'uuids', bookId: 'uuid' },
+    }),
+    'POST /invoices': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices`,
+      body: invoiceBody,
+      fields: { id: 'uuid', ...INVOICE_FIELDS },
+    }),
+    'PATCH /invoices/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}`,
+      body: () => {
+        const { id: _id, direction: _d, ...change } = invoiceBody();
+        return change;
+      },
+      fields: Object.fromEntries(Object.entries(INVOICE_FIELDS).filter(([name]) => name !== 'direction')),
+    }),
+    'PUT /invoices/:id/dte': () => ({
+      method: 'put',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/dte`,
+      body: () => ({ dteId: uuid() }),
+      fields: { dteId: 'uuid' },
+    }),
+    'POST /invoices/:id/book': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/book`,
+      body: () => ({ entryId: uuid(), entryDate: '2026-06-10', counterAccountId: fx.sales, openItemAccountId: fx.receivable, taxAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [], memo: 'm', bookId: null }),
+      fields: { entryId: 'uuid', entryDate: 'date', counterAccountId: 'uuid', openItemAccountId: 'uuid', taxAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
     }),
     'POST /ledger/entries': () => ({
       method: 'post',
@@ -756,6 +756,16 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ lineId: fx.receivableDebitLineId }),
       params: { lineId: 'uuid' },
     }),
+    'GET /bank-accounts/:id/movements': () => ({
+      path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}/movements`,
+      query: () => ({ from: '2026-01-01', to: '2026-12-31', booked: 'false', limit: '1' }),
+      params: { from: 'date', to: 'date', booked: 'bool', cursor: 'cursor:keyset', limit: 'limit' },
+    }),
+    'GET /bank-movements/:id/match-candidates': () => ({
+      path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match-candidates`,
+      query: () => ({ limit: '5' }),
+      params: { bookId: 'uuid', limit: 'limit' },
+    }),
     'GET /invoices': () => ({
       path: () => `/api/entities/${fx.entityId}/invoices`,
       query: () => ({ direction: 'ar', documentKind: 'invoice', partnerId: fx.partnerId, bookStatus: 'unbooked', from: '2026-01-01', to: '2026-12-31' }),
@@ -768,18 +778,13 @@ describe('hostile input never gets a 500', () => {
     }),
     'GET /dtes': () => ({
       path: () => `/api/entities/${fx.entityId}/dtes`,
+      query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31' }),
+      params: { linked: 'bool', from: 'date', to: 'date' },
+    }),
+    'GET /dtes/pages': () => ({
+      path: () => `/api/entities/${fx.entityId}/dtes/pages`,
       query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31', limit: '1' }),
       params: { linked: 'bool', from: 'date', to: 'date', cursor: 'cursor:keyset', limit: 'limit' },
-    }),
-    'GET /bank-accounts/:id/movements': () => ({
-      path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}/movements`,
-      query: () => ({ from: '2026-01-01', to: '2026-12-31', booked: 'false', limit: '1' }),
-      params: { from: 'date', to: 'date', booked: 'bool', cursor: 'cursor:keyset', limit: 'limit' },
-    }),
-    'GET /bank-movements/:id/match-candidates': () => ({
-      path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match-candidates`,
-      query: () => ({ limit: '5' }),
-      params: { bookId: 'uuid', limit: 'limit' },
     }),
     'GET /partners/pages': () => ({
       path: () => `/api/entities/${fx.entityId}/partners/pages`,

@@ -100,6 +100,7 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
     it('PUT /invoices/:invoiceId/dte', () => checkAccessMatrix(t, world, { method: 'put', path: (e) => path(e, `/${invoiceId}/dte`), body: () => ({ dteId: randomUUID() }) }));
     it('DELETE /invoices/:invoiceId/dte', () => checkAccessMatrix(t, world, { method: 'delete', path: (e) => path(e, `/${invoiceId}/dte`) }));
     it('GET /dtes', () => checkAccessMatrix(t, world, { method: 'get', path: (e) => `/api/entities/${e}/dtes` }));
+    it('GET /dtes/pages', () => checkAccessMatrix(t, world, { method: 'get', path: (e) => `/api/entities/${e}/dtes/pages` }));
     it('POST /dtes/import', () => checkAccessMatrix(t, world, { method: 'post', path: (e) => `/api/entities/${e}/dtes/import` }));
   });
 
@@ -131,8 +132,15 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
         dte: null,
         createdAt: expect.stringMatching(ISO_DATETIME),
         updatedAt: expect.stringMatching(ISO_DATETIME),
+        entry: null,
       });
-      expect((await staff.get(path(entityId, `/${body.id}`))).body).toEqual({ ...res.body, entry: null });
+      expect((await staff.get(path(entityId, `/${body.id}`))).body).toEqual(res.body);
+    });
+
+    it('takes a rate of exactly 1 on an invoice in the Entity currency as none', async () => {
+      const { entityId, partnerId } = await setup();
+      const res = await staff.post(path(entityId)).send(invoiceBody(partnerId, { exchangeRate: '1.000' })).expect(201);
+      expect(res.body.exchangeRate).toBeNull();
     });
 
     it('defaults exempt and tax to 0, and keeps a foreign-currency rate in its plain form', async () => {
@@ -175,6 +183,7 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
         [{ totalAmount: 119001 }, 'totalAmount'],
         [{ currency: 'USD' }, 'exchangeRate'],
         [{ exchangeRate: '950' }, 'exchangeRate'],
+        [{ exchangeRate: '1.5' }, 'exchangeRate'],
         [{ currency: 'XYZ', exchangeRate: '1' }, 'currency'],
         [{ dueDate: '2026-06-09' }, 'dueDate'],
         [{ servicePeriodStart: '2026-06-30', servicePeriodEnd: '2026-06-01' }, 'servicePeriodEnd'],
@@ -345,13 +354,13 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
       const dteId = await importXml(entityId, singleDte({ type: 33, folio: '1500', issuerRut: ENTITY_RUT, receiverRut: PARTNER_RUT, net: 100000, tax: 19000 }));
       const res = await expectAudited(t, staff.put(path(entityId, `/${invoice.id}/dte`)).send({ dteId }), 200, { action: 'invoice.dte.link', resource_id: invoice.id });
       expect(res.body).toMatchObject({ id: invoice.id, entry: null, dte: { id: dteId, dteType: 33, folio: '1500', direction: 'ar', invoiceId: invoice.id, totalAmount: 119000 } });
-      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=true`)).body.rows.map((d: { id: string }) => d.id)).toEqual([dteId]);
-      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=false`)).body.rows).toEqual([]);
+      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=true`)).body.map((d: { id: string }) => d.id)).toEqual([dteId]);
+      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=false`)).body).toEqual([]);
       // A linked invoice cannot be changed into one the DTE does not describe.
       await refused(staff.patch(path(entityId, `/${invoice.id}`)).send({ documentNumber: '1501' }), 409, 'DTE_INVOICE_MISMATCH_ERROR');
       const unlinked = await expectAudited(t, staff.delete(path(entityId, `/${invoice.id}/dte`)), 200, { action: 'invoice.dte.unlink' });
       expect(unlinked.body).toMatchObject({ id: invoice.id, dte: null });
-      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=false`)).body.rows.map((d: { id: string }) => d.id)).toEqual([dteId]);
+      expect((await staff.get(`/api/entities/${entityId}/dtes?linked=false`)).body.map((d: { id: string }) => d.id)).toEqual([dteId]);
     });
 
     it('checks in order: 404 DTE_NOT_FOUND_ERROR, 409 DTE_ALREADY_LINKED_ERROR, 409 DTE_INVOICE_MISMATCH_ERROR', async () => {
@@ -395,6 +404,7 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
     const org = world.organizationId;
     const { id } = await createEntity(staff, org);
     expect((await staff.get(path(id))).body).toEqual([]);
-    expect((await staff.get(`/api/entities/${id}/dtes`)).body).toEqual({ rows: [], nextCursor: null });
+    expect((await staff.get(`/api/entities/${id}/dtes`)).body).toEqual([]);
+    expect((await staff.get(`/api/entities/${id}/dtes/pages`)).body).toEqual({ rows: [], nextCursor: null });
   });
 });

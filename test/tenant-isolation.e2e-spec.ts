@@ -44,10 +44,10 @@ function missingIds(): IdSource {
     reversedEntryId: uuid(),
     reversalEntryId: uuid(),
     scheduledEntryId: uuid(),
-    documentInvoiceId: uuid(),
-    dteId: uuid(),
     bankAccountId: uuid(),
     movementId: uuid(),
+    documentInvoiceId: uuid(),
+    dteId: uuid(),
   };
 }
 

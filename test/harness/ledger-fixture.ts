@@ -30,12 +30,12 @@ export interface LedgerFixture {
   reversedEntryId: string;
   reversalEntryId: string;
   scheduledEntryId: string;
-  /** An unbooked AR invoice to the partner (issue 18) and an imported DTE, not linked. */
-  documentInvoiceId: string;
-  dteId: string;
   /** A bank account mapped to `cash`, with one unbooked manual movement. */
   bankAccountId: string;
   movementId: string;
+  /** An unbooked AR invoice to the partner (issue 18) and an imported DTE, not linked. */
+  documentInvoiceId: string;
+  dteId: string;
 }
 
 export async function buildLedgerFixture(agent: Agent, entityId: string, options: { withBook?: boolean } = {}): Promise<LedgerFixture> {
@@ -87,6 +87,10 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
       { side: 'credit', ledgerAccountId: sales, amount: 10 },
     ],
   });
+  const bankAccountId = (await created('/bank-accounts', { id: randomUUID(), name: 'Banco', kind: 'bank', ledgerAccountId: cash, currency: 'CLP' })).id;
+  const movementId = (
+    await created(`/bank-accounts/${bankAccountId}/movements`, { id: randomUUID(), movementDate: '2026-06-02', description: 'Abono', amount: 200, side: 'debit' })
+  ).id;
   const documentInvoice = await created('/invoices', {
     id: randomUUID(),
     direction: 'ar',
@@ -101,10 +105,6 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
   });
   const imported = await agent.post(`${base}/dtes/import`).set('content-type', 'application/xml').send(singleDte({ type: 33, folio: '1001', issuerRut: '76086428-5', receiverRut: '76086428-5', net: 1000, tax: 190 }));
   if (imported.status !== 201) throw new Error(`fixture: DTE import answered ${imported.status} ${JSON.stringify(imported.body)}`);
-  const bankAccountId = (await created('/bank-accounts', { id: randomUUID(), name: 'Banco', kind: 'bank', ledgerAccountId: cash, currency: 'CLP' })).id;
-  const movementId = (
-    await created(`/bank-accounts/${bankAccountId}/movements`, { id: randomUUID(), movementDate: '2026-06-02', description: 'Abono', amount: 200, side: 'debit' })
-  ).id;
   return {
     documentInvoiceId: documentInvoice.id,
     dteId: imported.body.dtes[0].id,

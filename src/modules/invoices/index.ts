@@ -15,4 +15,7 @@ export { DTE_IMPORT_MAX_BYTES } from './application/dte-xml-reader';
 
 /** The route that takes raw XML (app.ts mounts its body parser there). */
 export const DTE_IMPORT_PATH = '/api/entities/:entityId/dtes/import';
-export { INVOICE_RECORDS } from './infrastructure/persistence/invoice.records';
+
+import { INVOICE_RECORDS as RECORDS } from './infrastructure/persistence/invoice.records';
+/** The module's tables, for the schema list of the composition root (src/schema.ts). */
+export const INVOICE_RECORDS = RECORDS;

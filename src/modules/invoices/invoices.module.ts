@@ -5,7 +5,6 @@ import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
-import { InvoiceEntryReader } from './application/invoice-entry-reader';
 import { InvoiceLifecycleHooks } from './application/invoice-hooks';
 import { InvoicesService } from './application/invoices.service';
 import { InvoiceBookingService } from './application/invoice-booking.service';
@@ -14,7 +13,6 @@ import { InvoiceQueries } from './application/invoice-queries';
 import { DteRepository, InvoiceRepository } from './domain/ports';
 import { DtesController } from './infrastructure/http/dtes.controller';
 import { InvoicesController } from './infrastructure/http/invoices.controller';
-import { LedgerInvoiceEntryReader } from './infrastructure/ledger/ledger-entry-reader.adapter';
 import { SqlDteRepository } from './infrastructure/persistence/dte.repository';
 import { SqlInvoiceRepository } from './infrastructure/persistence/invoice.repository';
 import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
@@ -29,7 +27,6 @@ import { RecordHosts } from '../record-hosts';
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },
     { provide: DteRepository, useClass: SqlDteRepository },
     { provide: DteXmlReader, useClass: SiiDteXmlReader },
-    { provide: InvoiceEntryReader, useClass: LedgerInvoiceEntryReader },
     InvoiceLifecycleHooks,
     InvoicesService,
     InvoiceBookingService,

@@ -39,9 +39,16 @@ export { BooksService } from './application/books.service';
 export { ChartService } from './application/chart.service';
 export { DimensionsService } from './application/dimensions.service';
 export { AccountUsageProbes } from './application/account-usage';
+// A booking of another module (banking) answers its entry as the entry routes present it.
+export { EntryPresenter } from './infrastructure/http/entry-presenter';
+export { EntryResponse } from './infrastructure/http/entries.dto';
 export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/account-types';
 export type { AccountType, Tracking } from './domain/account-types';
 export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
+
+// Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
+export { LedgerReads } from './infrastructure/http/ledger-reads';
+export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
 // Ports the ledger owns and another module implements.
 export { PartnerDirectory } from './application/entry-lifecycle';
@@ -51,8 +58,3 @@ import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS as CHART_RECORDS } from './infrastructure/persistence/ledger.records';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */
 export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS];
-// Reads for document modules (invoices, banking): an entry in the entry routes' shape, accounts by subtype.
-export { LedgerReads } from './infrastructure/http/ledger-reads';
-export type { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
-export { EntryPresenter } from './infrastructure/http/entry-presenter';
-export { EntryResponse } from './infrastructure/http/entries.dto';

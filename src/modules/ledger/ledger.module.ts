@@ -21,7 +21,6 @@ import { UnbookEntry } from './application/unbook-entry/unbook-entry';
 import { LedgerEntriesService } from './application/ledger-entries.service';
 import { AllocationRepository, EntryRepository, LedgerUsageQueries, PostingReader, PostingWriter } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
-import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
 import { LedgerReads } from './infrastructure/http/ledger-reads';
@@ -35,10 +34,13 @@ import { ChartController } from './infrastructure/http/chart.controller';
 import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionRepository } from './infrastructure/persistence/ledger.repositories';
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
+import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
+
 @Module({
   imports: [ReferenceModule, DiscoveryModule],
   controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
+    LedgerEntryHost,
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
@@ -65,9 +67,8 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     ChartService,
     BooksService,
     DimensionsService,
-    LedgerEntryHost,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, LedgerReads, EntryPresenter],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

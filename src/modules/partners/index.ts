@@ -1,7 +1,7 @@
 /** The partners module's API for other modules; import from here only (eslint `boundaries` rule). */
 export { PartnersModule } from './partners.module';
 export { partnerNotFound } from './domain/partner';
-// Read by invoices (issue 18): a partner named by invoices is in use (registerProbe).
+// For invoices (issue 18): a partner's RUT, name and default purchase account; the in-use probe.
 export { PartnersService } from './application/partners.service';
 export type { PartnerLedgerProbe } from './application/partners.service';
 export type { Partner } from './domain/partner';

@@ -55,6 +55,10 @@ export class DtesService {
     return { importedCount: imported.length, skippedCount: documents.length - imported.length, dtes: imported };
   }
 
+  list(entityId: string, filter: DtePageFilter): Promise<Dte[]> {
+    return this.dtes.list(entityId, filter);
+  }
+
   page(entityId: string, query: DtePageFilter & { cursor?: string; limit?: number }): Promise<{ rows: Dte[]; nextCursor: string | null }> {
     return issueDatePage(query, (after, limit) => this.dtes.page(entityId, query, after, limit));
   }

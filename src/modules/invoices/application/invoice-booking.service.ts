@@ -3,7 +3,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities';
-import { LedgerPostings, LedgerReads } from '../../ledger';
+import { LedgerPostings, LedgerReads, PostedEntry } from '../../ledger';
 import { PartnersService } from '../../partners';
 import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
@@ -58,7 +58,7 @@ export class InvoiceBookingService {
   ) {}
 
   @Transactional()
-  async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entryId: string }> {
+  async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entry: PostedEntry }> {
     // Locked: a second booking of the same invoice waits, then finds it booked.
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
@@ -98,7 +98,7 @@ export class InvoiceBookingService {
     await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, this.clock.now());
     const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: this.clock.now() };
     const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
-    return { invoice: { invoice: booked, dte }, entryId: entry.id };
+    return { invoice: { invoice: booked, dte }, entry };
   }
 
   /** D62: the Entity's only account of subtype `receivable` (AR) or `payable` (AP); otherwise 400. */

@@ -142,6 +142,8 @@ export class InvoicesService {
   private async checked(entityId: string, fields: InvoiceFields, partnerNamed = true): Promise<InvoiceFields> {
     if (!this.reference.findCurrency(fields.currency)) throw validationError('currency', 'must be an ISO 4217 currency code');
     const entity = (await this.entities.get(entityId)).snapshot();
+    // A rate of exactly 1 on an invoice in the Entity's own currency says nothing: it is taken as none.
+    if (fields.currency === entity.currency && fields.exchangeRate !== null && canonicalRate(fields.exchangeRate) === '1') fields = { ...fields, exchangeRate: null };
     checkInvoiceFields(fields, entity.currency);
     if (partnerNamed) await this.partners.get(entityId, fields.partnerId);
     return { ...fields, description: fields.description === null ? null : fields.description.trim() };

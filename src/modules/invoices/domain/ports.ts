@@ -59,6 +59,8 @@ export abstract class DteRepository {
   abstract findMany(entityId: string, dteIds: string[]): Promise<Map<string, Dte>>;
   /** Inserts those not stored yet (by their natural key); returns the inserted ones. */
   abstract insertNew(entityId: string, documents: Array<DteDocument & { id: string; direction: Dte['direction'] }>, now: Date): Promise<Dte[]>;
+  /** Every DTE matching the filter, newest issue date first (then id, descending). */
+  abstract list(entityId: string, filter: DtePageFilter): Promise<Dte[]>;
   /** Newest issue date first; keyset after `after`; at most `limit` + 1 rows. */
   abstract page(entityId: string, filter: DtePageFilter, after: InvoicePageKey | null, limit: number): Promise<Dte[]>;
 }

@@ -5,7 +5,9 @@ import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { DtesService } from '../../application/dtes.service';
 import { presentDte } from './invoice-presenter';
-import { DteImportResponse, DteListQuery, DtePageResponse } from './invoices.dto';
+import { DteImportResponse, DteListQuery, DtePageQuery, DtePageResponse, DteResponse } from './invoices.dto';
+
+const linkedOf = (query: DteListQuery) => (query.linked === undefined ? undefined : query.linked === 'true');
 
 @ApiTags('invoices')
 @Authenticated()
@@ -14,10 +16,18 @@ export class DtesController {
   constructor(private readonly dtes: DtesService) {}
 
   @Get()
+  @ApiOkResponse({ type: DteResponse, isArray: true, description: 'Every imported DTE matching the filters, newest issue date first (D63, D8: a bare array)' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR' })
+  async list(@Param('entityId') entityId: string, @Query() query: DteListQuery): Promise<DteResponse[]> {
+    return (await this.dtes.list(entityId, { ...query, linked: linkedOf(query) })).map(presentDte);
+  }
+
+  /** The same list in keyset pages; declared before any `:id` route of this controller. */
+  @Get('pages')
   @ApiOkResponse({ type: DtePageResponse, description: 'Imported DTEs, newest issue date first, keyset pages' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR' })
-  async list(@Param('entityId') entityId: string, @Query() query: DteListQuery): Promise<DtePageResponse> {
-    const page = await this.dtes.page(entityId, { ...query, linked: query.linked === undefined ? undefined : query.linked === 'true' });
+  async pages(@Param('entityId') entityId: string, @Query() query: DtePageQuery): Promise<DtePageResponse> {
+    const page = await this.dtes.page(entityId, { ...query, linked: linkedOf(query) });
     return { rows: page.rows.map(presentDte), nextCursor: page.nextCursor };
   }
 

@@ -12,7 +12,7 @@ import { validationError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
-import { InvoiceEntryReader } from '../../application/invoice-entry-reader';
+import { LedgerReads } from '../../../ledger';
 import { InvoicesService, InvoiceView } from '../../application/invoices.service';
 import { InvoiceBookingService } from '../../application/invoice-booking.service';
 import { presentInvoice } from './invoice-presenter';
@@ -35,13 +35,14 @@ import {
 export class InvoicesController {
   constructor(
     private readonly invoices: InvoicesService,
-    private readonly entries: InvoiceEntryReader,
+    private readonly ledger: LedgerReads,
     private readonly booking: InvoiceBookingService,
   ) {}
 
   /** D64: detail, PATCH and the DTE link routes answer the invoice with its entry. */
   private async detail(entityId: string, view: InvoiceView): Promise<InvoiceDetailResponse> {
-    return { ...presentInvoice(view), entry: await this.entries.entryOf(entityId, view.invoice.ledgerEntryId) };
+    const entryId = view.invoice.ledgerEntryId;
+    return { ...presentInvoice(view), entry: entryId === null ? null : await this.ledger.entryWithLines(entityId, entryId) };
   }
 
   @Get()
@@ -61,11 +62,11 @@ export class InvoicesController {
 
   @Post()
   @Audit('invoice.create', 'invoice')
-  @ApiCreatedResponse({ type: InvoiceResponse, description: 'The new invoice, unbooked' })
+  @ApiCreatedResponse({ type: InvoiceDetailResponse, description: 'The new invoice, unbooked (entry null)' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: totals that do not add up, a foreign currency without exchangeRate, ...' })
   @ApiNotFoundResponse({ description: 'PARTNER_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'INVOICE_ALREADY_EXISTS_ERROR or INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR' })
-  async create(@Param('entityId') entityId: string, @Body() body: CreateInvoiceBody): Promise<InvoiceResponse> {
+  async create(@Param('entityId') entityId: string, @Body() body: CreateInvoiceBody): Promise<InvoiceDetailResponse> {
     const view = await this.invoices.create(entityId, {
       ...body,
       dueDate: body.dueDate ?? null,
@@ -76,7 +77,8 @@ export class InvoicesController {
       servicePeriodEnd: body.servicePeriodEnd ?? null,
       description: body.description ?? null,
     });
-    return presentInvoice(view);
+    // The detail's shape (D64), `entry` null: a new invoice is unbooked.
+    return { ...presentInvoice(view), entry: null };
   }
 
   @Get(':invoiceId')
@@ -137,7 +139,7 @@ export class InvoicesController {
     description: 'INVOICE_ALREADY_BOOKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async book(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: BookInvoiceBody): Promise<BookInvoiceResponse> {
-    const { invoice, entryId } = await this.booking.book(entityId, invoiceId, body);
-    return { invoice: presentInvoice(invoice), entry: (await this.entries.entryOf(entityId, entryId))! };
+    const { invoice, entry } = await this.booking.book(entityId, invoiceId, body);
+    return { invoice: presentInvoice(invoice), entry: await this.ledger.presentPosted(entityId, entry) };
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
+import { LedgerEntryResponse } from '../../../ledger';
 import { IfPresent, IsCursor, IsIsoDate, IsRate, IsUuid, NotBlank, PageLimit } from '../../../../platform/http/validators';
 import { BOOK_STATUSES, BookStatus, Direction, DIRECTIONS, DOCUMENT_KINDS, DocumentKind } from '../../domain/invoice';
 
@@ -133,7 +134,7 @@ export class InvoiceResponse {
 }
 
 export class InvoiceDetailResponse extends InvoiceResponse {
-  @ApiProperty({ type: Object, nullable: true, description: 'The booked entry with its lines (D34 shape), or null' }) entry: Record<string, unknown> | null;
+  @ApiProperty({ type: LedgerEntryResponse, nullable: true, description: 'The booked entry with its lines (D34 shape), or null' }) entry: LedgerEntryResponse | null;
 }
 
 export class InvoicePageResponse {
@@ -149,6 +150,9 @@ export class DteListQuery {
 
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or after (inclusive)' }) @IsOptional() @IsIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or before (inclusive)' }) @IsOptional() @IsIsoDate() to?: string;
+}
+
+export class DtePageQuery extends DteListQuery {
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
 }
@@ -196,5 +200,5 @@ export class BookInvoiceBody {
 
 export class BookInvoiceResponse {
   @ApiProperty({ type: InvoiceResponse, description: 'The invoice, booked' }) invoice: InvoiceResponse;
-  @ApiProperty({ type: Object, description: 'The posted entry with its lines (D34 shape)' }) entry: Record<string, unknown>;
+  @ApiProperty({ type: LedgerEntryResponse, description: 'The posted entry with its lines (D34 shape)' }) entry: LedgerEntryResponse;
 }

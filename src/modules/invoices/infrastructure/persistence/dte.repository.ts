@@ -118,7 +118,11 @@ export class SqlDteRepository extends DteRepository {
     return inserted;
   }
 
-  async page(entityId: string, filter: DtePageFilter, after: InvoicePageKey | null, limit: number): Promise<Dte[]> {
+  list(entityId: string, filter: DtePageFilter): Promise<Dte[]> {
+    return this.page(entityId, filter, null, null);
+  }
+
+  async page(entityId: string, filter: DtePageFilter, after: InvoicePageKey | null, limit: number | null): Promise<Dte[]> {
     const values: unknown[] = [entityId];
     const conditions = ['d.entity_id = $1'];
     if (filter.from) {
@@ -136,7 +140,11 @@ export class SqlDteRepository extends DteRepository {
       values.push(after.issueDate, after.id);
       conditions.push(`(d.issue_date, d.id) < ($${values.length - 1}::date, $${values.length}::uuid)`);
     }
-    values.push(limit + 1);
-    return this.rows(`SELECT ${COLUMNS} FROM dtes d WHERE ${conditions.join(' AND ')} ORDER BY d.issue_date DESC, d.id DESC LIMIT $${values.length}`, values);
+    let limitClause = '';
+    if (limit !== null) {
+      values.push(limit + 1);
+      limitClause = ` LIMIT $${values.length}`;
+    }
+    return this.rows(`SELECT ${COLUMNS} FROM dtes d WHERE ${conditions.join(' AND ')} ORDER BY d.issue_date DESC, d.id DESC${limitClause}`, values);
   }
 }

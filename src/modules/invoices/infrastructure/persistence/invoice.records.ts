@@ -1,11 +1,14 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import type { DteReference } from '../../domain/dte';
 
-// Relations to another module's records name them by class name (no import of its infrastructure).
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
+
+/** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
 const bigintAsNumber = {
   to: (value: number | null) => value,
-  from: (value: string | null) => (value === null ? null : Number(value)),
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
 };
-import type { DteReference } from '../../domain/dte';
 
 /** D63: imported SII documents; (issuer RUT, type, folio) is the SII's natural key. */
 @Entity('dtes')
