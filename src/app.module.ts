@@ -6,6 +6,7 @@ import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { AuditModule } from './modules/audit/audit.module';
+import { FxModule } from './modules/fx';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
@@ -74,6 +75,7 @@ export class AppModule {
         LedgerModule,
         PartnersModule,
         ReportsModule,
+        FxModule,
       ],
       controllers: options.extraControllers ?? [],
       providers: [

@@ -258,6 +258,12 @@ describe('hostile input never gets a 500', () => {
   };
 
   const BODY_ROUTES: Record<string, () => BodyRoute> = {
+    'POST /fx-rates/sync': () => ({
+      method: 'post',
+      path: () => '/api/fx-rates/sync',
+      body: () => ({ from: '2026-01-01', to: '2026-01-05' }),
+      fields: { from: 'date', to: 'date' },
+    }),
     'POST /entities': () => ({
       method: 'post',
       path: () => '/api/entities',
@@ -590,6 +596,16 @@ describe('hostile input never gets a 500', () => {
   }
 
   const QUERY_ROUTES: Record<string, () => QueryRoute> = {
+    'GET /fx-rates': () => ({
+      path: () => '/api/fx-rates',
+      query: () => ({ from: '2026-01-01', to: '2026-01-31', currency: 'USD' }),
+      params: { from: 'date', to: 'date', currency: 'enum' },
+    }),
+    'GET /fx-rates/effective': () => ({
+      path: () => '/api/fx-rates/effective',
+      query: () => ({ currency: 'USD', date: '2026-01-05' }),
+      params: { currency: 'enum', date: 'date' },
+    }),
     'GET /ledger/entries': () => ({
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),

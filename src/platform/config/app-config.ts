@@ -29,6 +29,13 @@ export interface AppConfig {
   setPasswordLinkTtlHours: number;
   /** The most lines one answer of the unpaged line routes (lines list, partner ledger) holds. */
   linesPerAnswerMax: number;
+  /** D80: the FX provider and its settings. */
+  fx: {
+    provider: 'offline' | 'cmf';
+    cmfApiKey: string | undefined;
+    cmfBaseUrl: string;
+    timeoutMs: number;
+  };
 }
 
 /** Configuration after the embedded parts (if any) were started: every connection is known. */
@@ -130,6 +137,10 @@ const environmentSchema = z.object({
   API_KEY_RATE_LIMIT_PER_HOUR: integerString(5000, 1, 10_000_000),
   SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
   LINES_PER_ANSWER_MAX: integerString(50_000, 2, 1_000_000),
+  FX_PROVIDER: z.enum(['offline', 'cmf']).optional(),
+  CMF_API_KEY: optionalString,
+  CMF_BASE_URL: urlString(['http:', 'https:']),
+  FX_PROVIDER_TIMEOUT_MS: integerString(10_000, 100, 600_000),
 });
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
@@ -150,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (e.S3_ENDPOINT && !e.S3_BUCKET) {
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  }
+  if (e.FX_PROVIDER === 'cmf' && !e.CMF_API_KEY) {
+    problems.push('CMF_API_KEY: required when FX_PROVIDER=cmf');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -181,5 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiKeyRateLimitPerHour: e.API_KEY_RATE_LIMIT_PER_HOUR,
     setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
     linesPerAnswerMax: e.LINES_PER_ANSWER_MAX,
+    fx: {
+      provider: e.FX_PROVIDER ?? (e.CMF_API_KEY ? 'cmf' : 'offline'),
+      cmfApiKey: e.CMF_API_KEY,
+      cmfBaseUrl: e.CMF_BASE_URL ?? 'https://api.cmfchile.cl/api-sbifv3/recursos_api',
+      timeoutMs: e.FX_PROVIDER_TIMEOUT_MS,
+    },
   };
 }
