@@ -40,6 +40,8 @@ import { ObjectStoreModule } from './platform/object-store/object-store.module';
 export interface AppModuleOptions {
   /** Extra controllers, for tests that need a route the service does not have. */
   extraControllers?: Type[];
+  /** Extra modules, for tests that plug into a port (e.g. a ledger lifecycle listener). */
+  extraModules?: Type[];
   /** The time of the service; tests fix it (D5). */
   clock?: Clock;
 }
@@ -76,6 +78,7 @@ export class AppModule {
         PartnersModule,
         ReportsModule,
         FxModule,
+        ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],
       providers: [

@@ -1,13 +1,15 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
 import { ReferenceModule } from '../reference/reference.module';
 import { AccountUsageProbes } from './application/account-usage';
-import { AllocationsService } from './application/allocations.service';
+import { LedgerAllocations } from './application/ledger-allocations';
 import { AllocationsController } from './infrastructure/http/allocations.controller';
 import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
-import { EntryLifecycleHooks } from './application/entry-hooks';
+import { EntryLifecycle } from './application/entry-lifecycle';
+import { LedgerPostings } from './application/post-entry/ledger-postings';
 import { LedgerEntriesService } from './application/ledger-entries.service';
 import { EntryRepository, PostingReader } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
@@ -21,7 +23,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 @Module({
-  imports: [ReferenceModule],
+  imports: [ReferenceModule, DiscoveryModule],
   controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
@@ -30,15 +32,16 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     { provide: EntryRepository, useClass: SqlEntryRepository },
     { provide: PostingReader, useClass: SqlPostingReader },
     AccountUsageProbes,
-    EntryLifecycleHooks,
+    EntryLifecycle,
+    LedgerPostings,
     LedgerEntriesService,
-    AllocationsService,
+    LedgerAllocations,
     EntryPresenter,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, EntryLifecycleHooks, LedgerEntriesService, EntryRepository],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

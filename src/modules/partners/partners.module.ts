@@ -1,5 +1,5 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
-import { PartnerDirectory } from '../ledger/application/entry-hooks';
+import { PartnerDirectory } from '../ledger/application/entry-lifecycle';
 import { EntryRepository } from '../ledger/domain/entry-ports';
 import { AccountUsageProbes } from '../ledger/application/account-usage';
 import { LedgerModule } from '../ledger/ledger.module';

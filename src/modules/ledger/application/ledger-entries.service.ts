@@ -1,64 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AuditContext } from '../../../platform/audit/audit-context';
 import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { EntitiesService } from '../../entities/application/entities.service';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { isResultType } from '../domain/account-types';
-import { AllocationRow, EntryRepository, ListedLine, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../domain/entry-ports';
-import { bookOfNewEntry } from '../domain/books-dimensions';
-import {
-  assertEntryDate,
-  assertOpenPeriod,
-  entryNotFound,
-  entryNotLive,
-  LedgerEntry,
-  LIVE_STATUSES,
-  lineNotFound,
-  LineInput,
-  PostingContext,
-} from '../domain/ledger-entry';
+import { AllocationRow, EntryRepository, ListedLine } from '../domain/entry-ports';
+import { assertEntryDate, assertOpenPeriod, entryNotFound, entryNotLive, LedgerEntry, LIVE_STATUSES, lineNotFound, LineInput, PostingContext } from '../domain/ledger-entry';
 import { ledgerAccountNotFound, tooManyLines, validationError } from '../domain/ledger-errors';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
-import { EntryLifecycleHooks, PartnerDirectory, SeveredRecords } from './entry-hooks';
+import { EntryLifecycle, mergeSevered, releasedEvent, PartnerDirectory, RelatedDocuments, SeveredDocuments } from './entry-lifecycle';
 import { readDateIdCursor } from './date-id-cursor';
-import { RecentPostingFacts } from './recent-posting-facts';
+import { renameFieldPaths } from './post-entry/field-paths';
+import { LedgerPosting, linesOf, PostingOptions, refuseTransactionCurrency } from './post-entry/ledger-postings';
 
-export interface NewEntryInput {
-  id: string;
-  entryDate: string;
-  memo: string;
-  notes?: string | null;
-  bookId?: string | null;
-  lines: Array<Omit<LineInput, 'id'> & { id?: string }>;
-}
-
-export interface EntryDetail {
+export interface EntryDetail extends RelatedDocuments {
   entry: LedgerEntry;
   allocations: AllocationRow[];
 }
 
-export interface ReversalResult extends SeveredRecords {
+export interface ReversalResult extends SeveredDocuments {
   reversalEntry: LedgerEntry;
   reversedEntry: LedgerEntry;
   settledChainEntries: LedgerEntry[];
 }
 
-export interface UnbookResult extends SeveredRecords {
+export interface UnbookResult extends SeveredDocuments {
   unbookedEntry: LedgerEntry;
   settledChainEntries: LedgerEntry[];
 }
 
 const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
-
-/** A posting's lines, each with its id (sent, or made by the service). */
-type NewLines = Array<NewEntryInput['lines'][number] & { id: string }>;
 
 /** `to` before `from` is a client's mistake, not an empty range (as D58 rules for the reports). */
 function refuseReversedRange(query: { from?: string; to?: string }): void {
@@ -69,153 +44,22 @@ function refuseReversedRange(query: { from?: string; to?: string }): void {
 export class LedgerEntriesService {
   constructor(
     private readonly entries: EntryRepository,
-    private readonly postingReader: PostingReader,
     private readonly chart: ChartRepository,
     private readonly dimensions: DimensionRepository,
     private readonly books: BooksService,
     private readonly partners: PartnerDirectory,
     private readonly entities: EntitiesService,
     private readonly reference: ReferenceDataService,
-    private readonly hooks: EntryLifecycleHooks,
+    private readonly lifecycle: EntryLifecycle,
     private readonly clock: Clock,
-    private readonly auditContext: AuditContext,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     @Inject(ConfigService) private readonly config: ConfigService<RuntimeConfig, true>,
   ) {}
-
-  private readonly recentFacts = new RecentPostingFacts();
-
-  /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
-  async create(entityId: string, input: NewEntryInput): Promise<LedgerEntry> {
-    return this.post(entityId, input, 'booked');
-  }
-
-  /** A scheduled entry: dated after today, no transaction-currency lines (spec). */
-  async createScheduled(entityId: string, input: NewEntryInput): Promise<LedgerEntry> {
-    return this.post(entityId, input, 'scheduled');
-  }
-
-  /**
-   * The hot path: the posting facts (remembered from a recent posting with the same references,
-   * else read by PostingReader) and one statement that writes the entry, its lines, totals and
-   * audit row only if those facts still hold under the Entity's share lock. Should they have
-   * changed (a lock date moved, a Book was added), the entry is judged again against facts read
-   * afresh, and in the end under that lock, in a transaction.
-   */
-  private async post(entityId: string, input: NewEntryInput, kind: 'booked' | 'scheduled'): Promise<LedgerEntry> {
-    const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
-    const distinct = (ids: string[]) => [...new Set(ids)].sort();
-    const references: PostingReferences = {
-      accountIds: distinct(lines.map((l) => l.ledgerAccountId)),
-      partnerIds: distinct(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : []))),
-      valueIds: distinct(lines.flatMap((l) => l.dimensionValueIds)),
-    };
-    const audit = this.auditContext.statementRow(input.id);
-    const insert = (entry: LedgerEntry, write: PostingWrite) =>
-      translateUniqueViolation(() => this.entries.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
-
-    if (!this.txHost.isTransactionActive()) {
-      const key = RecentPostingFacts.key(entityId, references);
-      const remembered = this.recentFacts.recall(key);
-      if (remembered) {
-        const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
-        if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
-        this.recentFacts.forget(key);
-      }
-      const facts = await this.postingReader.read(entityId, references, false);
-      if (facts) this.recentFacts.remember(key, facts);
-      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
-      if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
-      this.recentFacts.forget(key);
-    }
-    return this.txHost.withTransaction(async () => {
-      const facts = await this.postingReader.read(entityId, references, true);
-      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
-      await insert(entry, {});
-      return entry;
-    });
-  }
-
-  /** A refusal on remembered facts is not given: they are read afresh and judged again. */
-  private judgedOrNull(judge: () => LedgerEntry): LedgerEntry | null {
-    try {
-      return judge();
-    } catch (error) {
-      if (error instanceof DomainError) return null;
-      throw error;
-    }
-  }
-
-  /**
-   * The entry judged on facts read afresh, or the refusal. What the body alone shows (400) is
-   * refused first. The id is the idempotency id: when the content is then refused (the Book,
-   * what the lines name, the dates) and the id is already an entry's, a replay is answered as
-   * such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse answers one, not with what changed
-   * since the first call (a lock date moved over it, today passing a scheduled date). The id is
-   * looked up only on such a refusal: a posting that is written takes no extra round trip.
-   */
-  private async judgedOrReplayed(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): Promise<LedgerEntry> {
-    const context = this.judgeShape(entityId, input, lines, kind, facts);
-    try {
-      return this.judgeContent(entityId, input, lines, kind, facts!, context);
-    } catch (error) {
-      if (error instanceof DomainError && (await this.entries.exists(entityId, input.id))) throw alreadyExists(input.id);
-      throw error;
-    }
-  }
-
-  /** The entry as posted against these facts, or the refusal. */
-  private judge(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): LedgerEntry {
-    return this.judgeContent(entityId, input, lines, kind, facts!, this.judgeShape(entityId, input, lines, kind, facts));
-  }
-
-  /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
-  private judgeShape(entityId: string, input: NewEntryInput, lines: NewLines, kind: 'booked' | 'scheduled', facts: PostingFacts | null): PostingContext {
-    if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
-    const context: PostingContext = {
-      functionalCurrency: facts.currency,
-      account: (id) => facts.accounts.get(id),
-      partnerExists: (id) => facts.partnerIds.has(id),
-      dimensionValue: (id) => facts.dimensionValues.get(id),
-      exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
-    };
-    if (kind === 'scheduled') this.refuseTransactionCurrency(input.lines);
-    LedgerEntry.judgeLineShapes(lines, context);
-    return context;
-  }
-
-  /** 404 (the Book, what the lines name), then 409 (Dimension Values off Result Accounts, then the date against today and the lock date). */
-  private judgeContent(
-    entityId: string,
-    input: NewEntryInput,
-    lines: NewLines,
-    kind: 'booked' | 'scheduled',
-    facts: PostingFacts,
-    context: PostingContext,
-  ): LedgerEntry {
-    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
-    const judged = LedgerEntry.judgeLineReferences(lines, context);
-    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
-    return LedgerEntry.fromJudgedLines(
-      {
-        entityId,
-        id: input.id,
-        bookId,
-        entryDate: input.entryDate,
-        memo: input.memo,
-        notes: input.notes ?? null,
-        status: kind === 'booked' ? 'active' : 'scheduled',
-        source: kind === 'booked' ? 'manual' : 'scheduled',
-      },
-      judged,
-      this.clock.now(),
-    );
-  }
 
   async get(entityId: string, entryId: string): Promise<EntryDetail> {
     const entry = await this.entries.find(entityId, entryId);
     if (!entry) throw entryNotFound(entryId);
-    return { entry, allocations: await this.entries.allocationsOfLines(entityId, entry.lines.map((l) => l.id)) };
+    const allocations = await this.entries.allocationsOfLines(entityId, entry.lines.map((l) => l.id));
+    return { entry, allocations, ...(await this.lifecycle.relatedDocuments(entityId, entryId)) };
   }
 
   async list(
@@ -282,7 +126,7 @@ export class LedgerEntriesService {
     await translateUniqueViolation(() => this.entries.insert(mirror), () => alreadyExists(input.id));
     await this.entries.saveHeader(original);
 
-    await this.releaseAllocations(entityId, original.lines.map((l) => l.id));
+    const released = await this.releaseAllocations(entityId, original.lines.map((l) => l.id));
     const netting: AllocationRow[] = original.lines
       .map((line, i) => ({ line, mirror: mirror.lines[i] }))
       .filter(({ line }) => line.isOpenItem)
@@ -298,7 +142,7 @@ export class LedgerEntriesService {
         updatedAt: now,
       }));
     await this.entries.insertAllocations(netting);
-    const severed = await this.hooks.entriesLeftBooks(entityId, [original.id]);
+    const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'reversed' }));
     const [reversalEntry, reversedEntry] = await this.persisted(entityId, [mirror, original]);
     return { reversalEntry, reversedEntry, settledChainEntries: [], ...severed };
   }
@@ -331,7 +175,7 @@ export class LedgerEntriesService {
     const now = this.clock.now();
     entry.unbook(now, reversal);
     const gone = reversal ? [entry, reversal] : [entry];
-    await this.releaseAllocations(entityId, gone.flatMap((e) => e.lines.map((l) => l.id)));
+    const released = await this.releaseAllocations(entityId, gone.flatMap((e) => e.lines.map((l) => l.id)));
     for (const e of gone) {
       await this.entries.saveHeader(e);
       await this.entries.shiftTotals(entityId, e.id, -1);
@@ -342,8 +186,7 @@ export class LedgerEntriesService {
       await this.entries.saveHeader(original);
       settledChainEntries.push(original);
     }
-    const severed = await this.hooks.entriesLeftBooks(entityId, gone.map((e) => e.id));
-    await this.hooks.entriesGone(entityId, gone.map((e) => e.id));
+    const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: gone.map((e) => e.id), reason: 'unbooked' }));
     const [unbookedEntry, ...settled] = await this.persisted(entityId, [entry, ...settledChainEntries]);
     return { unbookedEntry, settledChainEntries: settled, ...severed };
   }
@@ -358,14 +201,27 @@ export class LedgerEntriesService {
     return entry;
   }
 
-  async replaceScheduled(entityId: string, entryId: string, input: Omit<NewEntryInput, 'id' | 'bookId'>): Promise<LedgerEntry> {
+  async replaceScheduled(
+    entityId: string,
+    entryId: string,
+    input: Pick<LedgerPosting, 'entryDate' | 'memo' | 'notes' | 'lines'>,
+    options: PostingOptions = {},
+  ): Promise<LedgerEntry> {
+    try {
+      return await this.rescheduled(entityId, entryId, input);
+    } catch (error) {
+      throw renameFieldPaths(error, options.fieldPath);
+    }
+  }
+
+  private async rescheduled(entityId: string, entryId: string, input: Pick<LedgerPosting, 'entryDate' | 'memo' | 'notes' | 'lines'>): Promise<LedgerEntry> {
     const terms = await this.entities.postingTerms(entityId);
     const entry = await this.locked(entityId, entryId);
     // The body's shape was checked by the pipe (400); the entry's state (409) comes before the
     // checks of the new content (dates, lines), as on every other route.
     entry.requireScheduled();
-    this.refuseTransactionCurrency(input.lines);
-    const lines = input.lines.map((line) => ({ ...line, id: line.id ?? newId() }));
+    refuseTransactionCurrency(input.lines);
+    const lines = linesOf(input);
     const judged = LedgerEntry.judgeLines(lines, await this.postingContext(entityId, terms.currency, lines));
     assertEntryDate(input.entryDate, 'scheduled', this.clock.today(), terms.ledgerLockDate);
     entry.reschedule({ entryDate: input.entryDate, memo: input.memo, notes: input.notes ?? null }, judged, this.clock.now());
@@ -377,7 +233,7 @@ export class LedgerEntriesService {
     const entry = await this.locked(entityId, entryId);
     entry.cancel(this.clock.now());
     await this.entries.saveHeader(entry);
-    await this.hooks.entriesGone(entityId, [entry.id]);
+    await this.lifecycle.notify({ entityId, entryIds: [entry.id], reason: 'cancelled' });
     return entry;
   }
 
@@ -405,7 +261,7 @@ export class LedgerEntriesService {
     if (line.allocatedAmount > 0 || (await this.entries.allocationsOfLines(entityId, [lineId])).length > 0) {
       throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
     }
-    if ((await this.hooks.documentLinkedLines(entityId, [lineId])).has(lineId)) {
+    if ((await this.lifecycle.documentLinkedLines(entityId, [lineId])).has(lineId)) {
       throw new DomainError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
     }
     const [account] = await this.chart.accountsByIds(entityId, [accountId], true);
@@ -441,12 +297,16 @@ export class LedgerEntriesService {
     return line;
   }
 
-  /** Removes the allocations of these lines, locking every line they touch in id order first. */
-  private async releaseAllocations(entityId: string, lineIds: string[]): Promise<void> {
+  /**
+   * Removes the allocations of these lines, locking every line they touch in id order first, and
+   * tells the listeners (allocations_released).
+   */
+  private async releaseAllocations(entityId: string, lineIds: string[]): Promise<SeveredDocuments> {
     const allocations = await this.entries.allocationsOfLines(entityId, lineIds);
-    if (allocations.length === 0) return;
-    await this.entries.lockLines(entityId, [...new Set(allocations.flatMap((a) => [a.debitLineId, a.creditLineId]))]);
+    if (allocations.length === 0) return { severedInvoices: [], severedMovements: [] };
+    const lines = await this.entries.lockLines(entityId, [...new Set(allocations.flatMap((a) => [a.debitLineId, a.creditLineId]))]);
     await this.entries.removeAllocations(entityId, allocations);
+    return this.lifecycle.notify(releasedEvent(entityId, allocations, lines));
   }
 
   /**
@@ -463,11 +323,6 @@ export class LedgerEntriesService {
     const entry = await this.entries.lock(entityId, entryId);
     if (!entry) throw entryNotFound(entryId);
     return entry;
-  }
-
-  private refuseTransactionCurrency(lines: NewEntryInput['lines']): void {
-    const index = lines.findIndex((l) => l.transactionCurrency || l.transactionAmount || l.exchangeRate);
-    if (index >= 0) throw validationError(`newLedgerEntryLines[${index}]`, 'scheduled entries take no transaction-currency lines');
   }
 
   /**

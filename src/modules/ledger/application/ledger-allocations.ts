@@ -9,6 +9,25 @@ import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors'
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { readDateIdCursor } from './date-id-cursor';
+import { EntryLifecycle, releasedEvent } from './entry-lifecycle';
+
+/** A new allocation: `manual` (the allocations route, a module settling two lines) or `match` (a bank match). */
+export interface AllocationInput {
+  id: string;
+  debitLineId: string;
+  creditLineId: string;
+  amount: number;
+  kind?: 'manual' | 'match';
+}
+
+/** What a match made. */
+export interface MatchResult {
+  allocations: AllocationRow[];
+  /** Lines whose open amount the match took to 0, in the order they were settled. */
+  settledLines: string[];
+  /** Signed open total of the selection after the match, debit positive. */
+  openTotal: number;
+}
 
 const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
@@ -36,12 +55,13 @@ function forAllocation(line: ListedLine): LineForAllocation {
  * reversing lock before reading allocations: none is left on a line whose entry left the books.
  */
 @Injectable()
-export class AllocationsService {
+export class LedgerAllocations {
   constructor(
     private readonly entries: EntryRepository,
     private readonly books: BooksService,
     private readonly chart: ChartRepository,
     private readonly clock: Clock,
+    private readonly lifecycle: EntryLifecycle,
   ) {}
 
   async ofLine(entityId: string, lineId: string): Promise<AllocationRow[]> {
@@ -49,7 +69,8 @@ export class AllocationsService {
     return this.entries.allocationsOfLines(entityId, [lineId]);
   }
 
-  async create(entityId: string, input: { id: string; debitLineId: string; creditLineId: string; amount: number }): Promise<AllocationRow> {
+  /** Settles `amount` of a debit line against a credit line of the same open-item account. */
+  async allocate(entityId: string, input: AllocationInput): Promise<AllocationRow> {
     const conflict = () => e('RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR', 'An allocation with this id already exists', { allocationId: input.id });
     if (await this.entries.findAllocation(entityId, input.id)) throw conflict();
     if (input.debitLineId === input.creditLineId) {
@@ -70,7 +91,7 @@ export class AllocationsService {
       creditLineId: credit.id,
       accountId: debit.ledgerAccountId,
       amount: input.amount,
-      kind: 'manual',
+      kind: input.kind ?? 'manual',
       createdAt: now,
       updatedAt: now,
     };
@@ -90,15 +111,16 @@ export class AllocationsService {
     if (found.kind === 'reversal') {
       throw e('RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR', 'This allocation nets a reversal; unbook the reversal instead', { allocationId });
     }
-    await this.entries.lockLines(entityId, [found.debitLineId, found.creditLineId]);
+    const lines = await this.entries.lockLines(entityId, [found.debitLineId, found.creditLineId]);
     const allocation = await this.entries.findAllocation(entityId, allocationId);
     if (!allocation) throw notFound();
     await this.entries.removeAllocations(entityId, [allocation]);
+    await this.lifecycle.notify(releasedEvent(entityId, [allocation], lines));
     return allocation;
   }
 
   /** D39: greedy, oldest first, every allocation in one transaction. */
-  async match(entityId: string, lineIds: string[]): Promise<{ allocations: AllocationRow[]; settledLines: string[]; openTotal: number }> {
+  async match(entityId: string, lineIds: string[]): Promise<MatchResult> {
     const wanted = [...new Set(lineIds)];
     await this.entries.holdEntriesOfLines(entityId, wanted);
     const locked = await this.entries.lockLines(entityId, wanted);

@@ -1,0 +1,33 @@
+/**
+ * The ledger's application API for other modules: import from here only (the lint rule
+ * `boundaries/module-api` refuses deeper imports). docs/ARCHITECTURE.md shows how a module posts,
+ * allocates, listens and is wired.
+ */
+export { LedgerModule } from './ledger.module';
+
+// Posting: the one way lines are written (the ledger's own route uses it too).
+export { LedgerPostings } from './application/post-entry/ledger-postings';
+export type { LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
+export type { FieldPath } from './application/post-entry/field-paths';
+export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './domain/ledger-entry';
+
+// Allocations: settle open-item lines (a bank match reuses them).
+export { LedgerAllocations } from './application/ledger-allocations';
+export type { AllocationInput, MatchResult } from './application/ledger-allocations';
+export type { AllocationRow as Allocation } from './domain/entry-ports';
+
+// Lifecycle: listeners told when entries leave the books; sources of the documents entries booked.
+export { LedgerDocumentSource, LedgerLifecycleListener } from './application/entry-lifecycle';
+export type {
+  BankMovementSummary,
+  EntryDocumentSource,
+  EntryLifecycleEvent,
+  EntryLifecycleListener,
+  EntryLifecycleReason,
+  InvoiceSummary,
+  RelatedDocuments,
+  ReleasedAllocation,
+  SeveredDocuments,
+  SeveredInvoice,
+  SeveredMovement,
+} from './application/entry-lifecycle';
