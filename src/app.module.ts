@@ -12,6 +12,7 @@ import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PartnersModule } from './modules/partners/partners.module';
+import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports/reports.module';
 import { ReferenceModule } from './modules/reference/reference.module';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -76,6 +77,7 @@ export class AppModule {
         EntitiesModule,
         LedgerModule,
         PartnersModule,
+        InvoicesModule,
         ReportsModule,
         FxModule,
         ...(options.extraModules ?? []),

@@ -9,6 +9,8 @@ import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
+import { rawXmlBody } from './platform/http/xml-body';
+import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
 
 /**
  * D2: request bodies above 1 MB are refused with 413. A megabyte is 1,000,000 bytes (SI), the
@@ -29,6 +31,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware);
   app.use(authSurfaceMiddleware);
+  // D65a: the DTE import takes raw XML up to 5 MB; every other body is JSON up to 1 MB.
+  app.use(DTE_IMPORT_PATH, rawXmlBody(DTE_IMPORT_MAX_BYTES));
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);

@@ -6,6 +6,7 @@ import { EntityRecord } from '../../modules/entities/infrastructure/persistence/
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS } from '../../modules/ledger/infrastructure/persistence/ledger.records';
 import { PartnerRecord } from '../../modules/partners/infrastructure/persistence/partner.record';
+import { INVOICE_RECORDS } from '../../modules/invoices/infrastructure/persistence/invoice.records';
 import { IDENTITY_RECORDS } from '../../modules/identity/infrastructure/persistence/identity.records';
 import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure/persistence/organization.records';
 
@@ -14,6 +15,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, FxRateRecord];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, FxRateRecord, ...INVOICE_RECORDS];
 
 export { MIGRATIONS };
