@@ -7,6 +7,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AuditModule } from './modules/audit/audit.module';
 import { FxModule } from './modules/fx';
+import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
@@ -80,6 +81,7 @@ export class AppModule {
         InvoicesModule,
         ReportsModule,
         FxModule,
+        BankingModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -1,5 +1,6 @@
 import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
+import { BANKING_RECORDS } from '../../modules/banking/infrastructure/persistence/banking.records';
 import { AuditTrailRecord } from '../../modules/audit/infrastructure/audit-trail.record';
 import { FxRateRecord } from '../../modules/fx/infrastructure/persistence/fx-rate.record';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
@@ -15,6 +16,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, FxRateRecord, ...INVOICE_RECORDS];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, AuditTrailRecord, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, FxRateRecord, ...INVOICE_RECORDS, ...BANKING_RECORDS];
 
 export { MIGRATIONS };

@@ -1,0 +1,5 @@
+export { BankingModule } from './banking.module';
+export { BankAccountsService } from './application/bank-accounts.service';
+export { BankMovementsService } from './application/bank-movements.service';
+export type { BankAccount, BankAccountKind, BankAccountSummary, BankFeed } from './domain/bank-account';
+export type { BankMovement, MovementSide, MovementSource } from './domain/bank-movement';
