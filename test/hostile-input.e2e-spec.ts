@@ -661,6 +661,16 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ dimensionId: fx.dimensionId, from: '2026-01-01', to: '2026-06-30' }),
       params: { dimensionId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
+    'GET /reports/home': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/home`,
+      query: () => ({}),
+      params: { bookId: 'uuid' },
+    }),
+    'GET /reports/revenue-realization': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/revenue-realization`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
+      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
+    }),
     'GET /reports/journal': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/journal`,
       query: () => ({ from: '2026-01-01', to: '2026-12-31', search: 'Fix', limit: '2' }),
