@@ -7,6 +7,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AuditModule } from './modules/audit/audit.module';
 import { FxModule } from './modules/fx';
+import { RecommendationsModule } from './modules/recommendations';
 import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
@@ -81,6 +82,7 @@ export class AppModule {
         InvoicesModule,
         ReportsModule,
         FxModule,
+        RecommendationsModule,
         BankingModule,
         ...(options.extraModules ?? []),
       ],

@@ -661,6 +661,11 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ dimensionId: fx.dimensionId, from: '2026-01-01', to: '2026-06-30' }),
       params: { dimensionId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
+    'GET /recommendations': () => ({
+      path: () => `/api/entities/${fx.entityId}/recommendations`,
+      query: () => ({ bankMovementId: uuid() }),
+      params: { bankMovementId: 'uuid', invoiceId: 'uuid' },
+    }),
     'GET /reports/home': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/home`,
       query: () => ({}),
