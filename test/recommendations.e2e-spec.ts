@@ -131,7 +131,8 @@ describe('Recommendations (D73, D73a)', () => {
   });
 
   it('refuses anything but exactly one record with 400 VALIDATION_ERROR, and a record it does not know with 404', async () => {
-    for (const query of [{}, { bankMovementId: randomUUID(), invoiceId: randomUUID() }, { bankMovementId: 'x' }, { other: '1' }]) {
+    const queries: Array<Record<string, string>> = [{}, { bankMovementId: randomUUID(), invoiceId: randomUUID() }, { bankMovementId: 'x' }, { other: '1' }];
+    for (const query of queries) {
       const res = await ask(query);
       expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
     }
