@@ -162,6 +162,42 @@ describe('hostile input never gets a 500', () => {
   /** An Entity without entries, whose identity fields may change. */
   let blankEntityId: string;
   let throwawayUserId: string;
+  let hostileInvoiceId: string;
+  const invoiceBody = () => ({
+    id: uuid(),
+    direction: 'ar',
+    documentKind: 'invoice',
+    documentNumber: String(Math.floor(Math.random() * 1e9)),
+    issueDate: '2026-06-10',
+    dueDate: '2026-07-10',
+    partnerId: fx.partnerId,
+    currency: 'CLP',
+    exchangeRate: null,
+    netAmount: 1000,
+    exemptAmount: 0,
+    taxAmount: 190,
+    totalAmount: 1190,
+    servicePeriodStart: null,
+    servicePeriodEnd: null,
+    description: 'd',
+  });
+  const INVOICE_FIELDS = {
+    direction: 'enum',
+    documentKind: 'enum',
+    documentNumber: 'string',
+    issueDate: 'date',
+    dueDate: 'date',
+    partnerId: 'uuid',
+    currency: 'string',
+    exchangeRate: 'rate',
+    netAmount: 'amount',
+    exemptAmount: 'amount',
+    taxAmount: 'amount',
+    totalAmount: 'amount',
+    servicePeriodStart: 'date',
+    servicePeriodEnd: 'date',
+    description: 'string',
+  };
 
   const ledger = (path = '') => `/api/entities/${fx.entityId}/ledger${path}`;
 
@@ -170,6 +206,7 @@ describe('hostile input never gets a 500', () => {
     fx = await buildLedgerFixture(staff, world.entityId);
     blankEntityId = (await createEntity(staff, world.organizationId)).id;
     throwawayUserId = (await onboardUser(t, staff, 'client', 'throwaway')).id;
+    hostileInvoiceId = (await staff.post(`/api/entities/${fx.entityId}/invoices`).send(invoiceBody()).expect(201)).body.id;
   });
   afterAll(() => t.close());
   // Requests outside probe() (a test's own setup) may write: count afresh in each test.
@@ -414,6 +451,33 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ name: 'Cliente Uno SpA', type: 'company', country: 'CL', taxId: '76.086.428-5', defaultPurchaseAccountId: null }),
       fields: { name: 'string', type: 'enum', country: 'string', taxId: 'string', defaultPurchaseAccountId: 'uuid' },
     }),
+    'POST /invoices': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices`,
+      body: invoiceBody,
+      fields: { id: 'uuid', ...INVOICE_FIELDS },
+    }),
+    'PATCH /invoices/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}`,
+      body: () => {
+        const { id: _id, direction: _d, ...change } = invoiceBody();
+        return change;
+      },
+      fields: Object.fromEntries(Object.entries(INVOICE_FIELDS).filter(([name]) => name !== 'direction')),
+    }),
+    'PUT /invoices/:id/dte': () => ({
+      method: 'put',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/dte`,
+      body: () => ({ dteId: uuid() }),
+      fields: { dteId: 'uuid' },
+    }),
+    'POST /invoices/:id/book': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/book`,
+      body: () => ({ entryId: uuid(), entryDate: '2026-06-10', counterAccountId: fx.sales, openItemAccountId: fx.receivable, taxAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [], memo: 'm', bookId: null }),
+      fields: { entryId: 'uuid', entryDate: 'date', counterAccountId: 'uuid', openItemAccountId: 'uuid', taxAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
+    }),
     'POST /ledger/entries': () => ({
       method: 'post',
       path: () => ledger('/entries'),
@@ -625,6 +689,21 @@ describe('hostile input never gets a 500', () => {
       path: () => ledger('/allocations'),
       query: () => ({ lineId: fx.receivableDebitLineId }),
       params: { lineId: 'uuid' },
+    }),
+    'GET /invoices': () => ({
+      path: () => `/api/entities/${fx.entityId}/invoices`,
+      query: () => ({ direction: 'ar', documentKind: 'invoice', partnerId: fx.partnerId, bookStatus: 'unbooked', from: '2026-01-01', to: '2026-12-31' }),
+      params: { direction: 'enum', documentKind: 'enum', partnerId: 'uuid', bookStatus: 'enum', from: 'date', to: 'date' },
+    }),
+    'GET /invoices/pages': () => ({
+      path: () => `/api/entities/${fx.entityId}/invoices/pages`,
+      query: () => ({ direction: 'ar', search: 'd', limit: '1' }),
+      params: { direction: 'enum', documentKind: 'enum', partnerId: 'uuid', bookStatus: 'enum', from: 'date', to: 'date', search: 'string', cursor: 'cursor:keyset', limit: 'limit' },
+    }),
+    'GET /dtes': () => ({
+      path: () => `/api/entities/${fx.entityId}/dtes`,
+      query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31', limit: '1' }),
+      params: { linked: 'bool', from: 'date', to: 'date', cursor: 'cursor:keyset', limit: 'limit' },
     }),
     'GET /partners/pages': () => ({
       path: () => `/api/entities/${fx.entityId}/partners/pages`,

@@ -10,6 +10,7 @@ export type { InvoiceLifecycleListener } from './application/invoice-hooks';
 export type { Invoice, InvoiceListFilter, Direction, DocumentKind, BookStatus } from './domain/invoice';
 export { SII_CODE_BY_KIND, DOCUMENT_KINDS } from './domain/invoice';
 export type { Dte, DteReference } from './domain/dte';
+export type { InvoiceLinkSummary } from './domain/ports';
 export { DTE_IMPORT_MAX_BYTES } from './application/dte-xml-reader';
 
 /** The route that takes raw XML (app.ts mounts its body parser there). */

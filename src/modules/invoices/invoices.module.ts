@@ -1,12 +1,15 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
 import { PartnersService } from '../partners/application/partners.service';
+import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference/reference.module';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
 import { InvoiceEntryReader } from './application/invoice-entry-reader';
 import { InvoiceLifecycleHooks } from './application/invoice-hooks';
 import { InvoicesService } from './application/invoices.service';
+import { InvoiceBookingService } from './application/invoice-booking.service';
+import { InvoiceLedgerPort } from './infrastructure/ledger/invoice-ledger-port';
 import { InvoiceQueries } from './application/invoice-queries';
 import { DteRepository, InvoiceRepository } from './domain/ports';
 import { DtesController } from './infrastructure/http/dtes.controller';
@@ -18,7 +21,7 @@ import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
 
 /** AR and AP invoices, their booking to the ledger, and imported SII DTEs (D60-D65). */
 @Module({
-  imports: [ReferenceModule],
+  imports: [ReferenceModule, LedgerModule],
   controllers: [InvoicesController, DtesController],
   providers: [
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },
@@ -27,6 +30,8 @@ import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
     { provide: InvoiceEntryReader, useClass: LedgerInvoiceEntryReader },
     InvoiceLifecycleHooks,
     InvoicesService,
+    InvoiceBookingService,
+    InvoiceLedgerPort,
     DtesService,
     InvoiceQueries,
   ],

@@ -31,3 +31,7 @@ export type {
   SeveredInvoice,
   SeveredMovement,
 } from './application/entry-lifecycle';
+
+// Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
+export { LedgerReads } from './infrastructure/http/ledger-reads';
+export type { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';

@@ -15,6 +15,7 @@ import { EntryRepository, PostingReader } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
+import { LedgerReads } from './infrastructure/http/ledger-reads';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
 import { BookRepository, ChartRepository, DimensionRepository } from './domain/ledger-ports';
 import { BooksController, DimensionsController } from './infrastructure/http/books-dimensions.controller';
@@ -37,11 +38,12 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     LedgerEntriesService,
     LedgerAllocations,
     EntryPresenter,
+    LedgerReads,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, EntryRepository, LedgerReads],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

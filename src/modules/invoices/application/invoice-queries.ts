@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Invoice, InvoiceListFilter } from '../domain/invoice';
-import { InvoiceRepository } from '../domain/ports';
+import { InvoiceLinkSummary, InvoiceRepository } from '../domain/ports';
 
 /**
  * The invoices module's read API for other modules (banking, attachments, to-dos, comments,
@@ -36,6 +36,11 @@ export class InvoiceQueries {
   /** Home: unbooked invoice counts by direction. */
   unbookedCounts(entityId: string): Promise<{ ar: number; ap: number }> {
     return this.invoices.unbookedCounts(entityId);
+  }
+
+  /** Link fields (to-dos, attachments, entry routes): id, direction, kind, number and the partner's name; one query. */
+  async linkSummaries(entityId: string, invoiceIds: string[]): Promise<Map<string, InvoiceLinkSummary>> {
+    return new Map((await this.invoices.summaries(entityId, invoiceIds)).map((s) => [s.id, s]));
   }
 
   /** Banking candidates: invoices whose folio (document number) is one of these. */

@@ -1,6 +1,14 @@
 import type { Dte, DteDocument } from './dte';
 import type { Invoice, InvoiceListFilter } from './invoice';
 
+export interface InvoiceLinkSummary {
+  id: string;
+  direction: Invoice['direction'];
+  documentKind: Invoice['documentKind'];
+  documentNumber: string;
+  partnerName: string | null;
+}
+
 export interface InvoicePageKey {
   issueDate: string;
   id: string;
@@ -23,7 +31,6 @@ export abstract class InvoiceRepository {
   abstract lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
-  abstract openItemLinesAmong(entityId: string, lineIds: string[]): Promise<Set<string>>;
   abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void>;
   abstract findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]>;
   abstract byOpenItemLines(entityId: string, lineIds: string[]): Promise<Invoice[]>;
@@ -31,6 +38,10 @@ export abstract class InvoiceRepository {
   abstract unbookedCounts(entityId: string): Promise<{ ar: number; ap: number }>;
   /** Invoices whose document number is one of these (banking: folios printed in a description). */
   abstract byDocumentNumbers(entityId: string, documentNumbers: string[], direction?: Invoice['direction']): Promise<Invoice[]>;
+  /** The link fields the entry routes show (D34 related and severed invoices), with the partner's name. */
+  abstract summaries(entityId: string, invoiceIds: string[]): Promise<InvoiceLinkSummary[]>;
+  /** Which of these lines are open-item lines of a booked invoice's entry. */
+  abstract openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>>;
   /** The invoice linked to this DTE, if any. */
   abstract linkedToDte(entityId: string, dteId: string): Promise<string | null>;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { clean as cleanRut, validate as validRut } from 'rut.js';
 import { DomainError, isIsoDate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { DteXmlReader } from '../application/dte-xml-reader';
@@ -33,42 +33,58 @@ function decode(body: Buffer): string {
   throw invalid(`The file's encoding "${declared}" is not read: send ISO-8859-1, windows-1252 or UTF-8`, { path: 'body', encoding: declared });
 }
 
-/** The five predefined entities and character references (entity processing is off in the parser). */
-function unescapeXml(text: string): string {
-  return text.replace(/&(#x[0-9A-Fa-f]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[ref as 'lt'] ?? whole;
-  });
+/** An element as the reader keeps it: its local name (no prefix), child elements and text. */
+interface Element {
+  name: string;
+  children: Element[];
+  text: string;
 }
 
-type Node = Record<string, unknown>;
+/**
+ * Parses with saxes (strict XML, streaming, no DTD processing: predefined entities and character
+ * references only; any other entity reference is a well-formedness error) into a small tree of
+ * element names and texts. Attributes, comments and processing instructions are not kept.
+ */
+function parse(text: string): Element {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const root: Element = { name: '#document', children: [], text: '' };
+  const stack: Element[] = [root];
+  parser.on('opentag', (tag) => {
+    const colon = tag.name.indexOf(':');
+    const element: Element = { name: colon < 0 ? tag.name : tag.name.slice(colon + 1), children: [], text: '' };
+    stack[stack.length - 1].children.push(element);
+    stack.push(element);
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  const addText = (chunk: string) => {
+    stack[stack.length - 1].text += chunk;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('doctype', () => {
+    throw invalid('The file declares a DOCTYPE: document type declarations, entities and external references are refused', {
+      path: 'body',
+      line: parser.line,
+      column: parser.column,
+    });
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const message = (error as Error).message.replace(/^[^:]*:\d+:\d+: /, '');
+    throw invalid(`The XML is not well-formed at line ${parser.line}, column ${parser.column}: ${message}`, { path: 'body', line: parser.line, column: parser.column });
+  }
+  return root;
+}
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  htmlEntities: false,
-  trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  isArray: (name, jpath) => {
-    const path = String(jpath);
-    return (name === 'DTE' && path.endsWith('SetDTE.DTE')) || name === 'Referencia' || name === 'Detalle';
-  },
-});
+type Node = Element | undefined;
 
-const textOf = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return unescapeXml(value);
-  if (typeof value === 'object' && value !== null && typeof (value as Node)['#text'] === 'string') return unescapeXml((value as Node)['#text'] as string);
-  return undefined;
-};
-
-const child = (node: unknown, name: string): unknown => (typeof node === 'object' && node !== null ? (node as Node)[name] : undefined);
+const child = (node: Node, name: string): Node => node?.children.find((c) => c.name === name);
+const childrenNamed = (node: Node, name: string): Element[] => node?.children.filter((c) => c.name === name) ?? [];
+const textOf = (node: Node): string | undefined => (node === undefined ? undefined : node.text.trim());
 
 /** Reads one document, naming it (its position and folio) and the field in any refusal. */
 class DocumentFields {
@@ -83,9 +99,9 @@ class DocumentFields {
     throw invalid(`${name}: ${field} ${message}`, { path: `${this.path}.${field}`, document: this.position, folio: this.folio, field });
   }
 
-  text(node: unknown, field: string, required: true): string;
-  text(node: unknown, field: string, required: false): string | null;
-  text(node: unknown, field: string, required: boolean): string | null {
+  text(node: Node, field: string, required: true): string;
+  text(node: Node, field: string, required: false): string | null;
+  text(node: Node, field: string, required: boolean): string | null {
     const value = textOf(child(node, field.split('.').pop()!));
     if (value === undefined || value === '') {
       if (required) this.fail(field, 'is missing');
@@ -94,7 +110,7 @@ class DocumentFields {
     return value;
   }
 
-  folioOf(node: unknown, field: string): string {
+  folioOf(node: Node, field: string): string {
     const folio = this.text(node, field, true);
     if (!/^[0-9]{1,18}$/.test(folio)) this.fail(field, 'must be a positive integer (digits only)');
     this.folio = folio;
@@ -102,7 +118,7 @@ class DocumentFields {
   }
 
   /** MontoType: a non-negative integer of at most 18 digits, here within D6's range. */
-  amount(node: unknown, field: string, required: boolean): number {
+  amount(node: Node, field: string, required: boolean): number {
     const text = this.text(node, field, required as false);
     if (text === null) return 0;
     if (!/^[0-9]{1,18}$/.test(text)) this.fail(field, `must be a non-negative integer amount in pesos, not "${text.slice(0, 40)}"`);
@@ -112,14 +128,14 @@ class DocumentFields {
   }
 
   /** RUTType `[0-9]+-([0-9]|K)`, check digit judged by rut.js; canonical `<body>-<digit>`. */
-  rut(node: unknown, field: string): string {
+  rut(node: Node, field: string): string {
     const value = this.text(node, field, true);
     if (!/^[0-9]{1,9}-[0-9Kk]$/.test(value) || !validRut(value)) this.fail(field, `is not a valid RUT ("${value.slice(0, 20)}")`);
     const compact = cleanRut(value);
     return `${compact.slice(0, -1)}-${compact.slice(-1).toUpperCase()}`;
   }
 
-  date(node: unknown, field: string, required: boolean): string | null {
+  date(node: Node, field: string, required: boolean): string | null {
     const value = this.text(node, field, required as false);
     if (value === null) return null;
     if (!isIsoDate(value)) this.fail(field, `must be a date YYYY-MM-DD, not "${String(value).slice(0, 20)}"`);
@@ -127,13 +143,13 @@ class DocumentFields {
   }
 }
 
-function readDocument(dte: unknown, position: number, path: string): DteDocument {
+function readDocument(dte: Element, position: number, path: string): DteDocument {
   const body = child(dte, 'Documento') ?? child(dte, 'Exportaciones') ?? child(dte, 'Liquidacion');
   const at = `${path}.${child(dte, 'Documento') ? 'Documento' : child(dte, 'Exportaciones') ? 'Exportaciones' : 'Liquidacion'}`;
   const fields = new DocumentFields(position, at);
-  if (typeof body !== 'object' || body === null) fields.fail('Documento', 'is missing');
+  if (body === undefined) fields.fail('Documento', 'is missing');
   const header = child(body, 'Encabezado');
-  if (typeof header !== 'object' || header === null) fields.fail('Encabezado', 'is missing');
+  if (header === undefined) fields.fail('Encabezado', 'is missing');
   const idDoc = child(header, 'IdDoc');
   // Read first, so that every later refusal names the document by its folio too.
   const folio = fields.folioOf(idDoc, 'Encabezado.IdDoc.Folio');
@@ -143,13 +159,12 @@ function readDocument(dte: unknown, position: number, path: string): DteDocument
   const issuer = child(header, 'Emisor');
   const receiver = child(header, 'Receptor');
   const totals = child(header, 'Totales');
-  if (typeof totals !== 'object' || totals === null) fields.fail('Encabezado.Totales.MntTotal', 'is missing');
+  if (totals === undefined) fields.fail('Encabezado.Totales.MntTotal', 'is missing');
   // Boletas name the issuer RznSocEmisor (EnvioBOLETA_v11.xsd); other documents RznSoc.
   const issuerName =
     fields.text(issuer, 'Encabezado.Emisor.RznSoc', false) ?? fields.text(issuer, 'Encabezado.Emisor.RznSocEmisor', false) ?? fields.fail('Encabezado.Emisor.RznSoc', 'is missing');
   const references: DteReference[] = [];
-  const referenceNodes = (child(body, 'Referencia') as unknown[] | undefined) ?? [];
-  referenceNodes.forEach((node, i) => {
+  childrenNamed(body, 'Referencia').forEach((node, i) => {
     const name = `Referencia[${i}]`;
     const lineNumber = fields.text(node, `${name}.NroLinRef`, false);
     const code = fields.text(node, `${name}.CodRef`, false);
@@ -179,7 +194,7 @@ function readDocument(dte: unknown, position: number, path: string): DteDocument
 }
 
 /**
- * fast-xml-parser with entity processing off. The file is refused before any parsing when it
+ * saxes, strict and without DTD processing. The file is refused before any parsing when it
  * carries a DOCTYPE or entity declarations (the only way to external references and entity
  * expansion), and when it is not well-formed (the validator's line and column).
  */
@@ -197,16 +212,11 @@ export class SiiDteXmlReader extends DteXmlReader {
         column: before[before.length - 1].length + 1,
       });
     }
-    const verdict = XMLValidator.validate(text, { allowBooleanAttributes: false });
-    if (verdict !== true) {
-      const { line, col, msg } = verdict.err;
-      throw invalid(`The XML is not well-formed at line ${line}, column ${col}: ${msg}`, { path: 'body', line, column: col });
-    }
-    const tree = parser.parse(text) as Node;
-    const rootName = Object.keys(tree).find((key) => !key.startsWith('?') && !key.startsWith('#'));
-    if (rootName === 'DTE') return [readDocument(tree.DTE instanceof Array ? tree.DTE[0] : tree.DTE, 1, 'DTE')];
+    const documentRoot = parse(text).children[0];
+    const rootName = documentRoot?.name;
+    if (rootName === 'DTE') return [readDocument(documentRoot!, 1, 'DTE')];
     if (rootName === 'EnvioDTE' || rootName === 'EnvioBOLETA') {
-      const documents = (child(child(tree[rootName], 'SetDTE'), 'DTE') as unknown[] | undefined) ?? [];
+      const documents = childrenNamed(child(documentRoot, 'SetDTE'), 'DTE');
       if (documents.length === 0) throw invalid(`${rootName} holds no DTE`, { path: `${rootName}.SetDTE.DTE` });
       if (documents.length > MAX_DOCUMENTS[rootName]) {
         throw invalid(`${rootName} holds ${documents.length} documents; at most ${MAX_DOCUMENTS[rootName]} are taken`, { path: `${rootName}.SetDTE.DTE` });

@@ -14,8 +14,11 @@ import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
 import { InvoiceEntryReader } from '../../application/invoice-entry-reader';
 import { InvoicesService, InvoiceView } from '../../application/invoices.service';
+import { InvoiceBookingService } from '../../application/invoice-booking.service';
 import { presentInvoice } from './invoice-presenter';
 import {
+  BookInvoiceBody,
+  BookInvoiceResponse,
   CreateInvoiceBody,
   InvoiceDetailResponse,
   InvoiceListQuery,
@@ -33,6 +36,7 @@ export class InvoicesController {
   constructor(
     private readonly invoices: InvoicesService,
     private readonly entries: InvoiceEntryReader,
+    private readonly booking: InvoiceBookingService,
   ) {}
 
   /** D64: detail, PATCH and the DTE link routes answer the invoice with its entry. */
@@ -118,5 +122,22 @@ export class InvoicesController {
   @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR' })
   async unlinkDte(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @NoBody() _body: unknown): Promise<InvoiceDetailResponse> {
     return this.detail(entityId, await this.invoices.unlinkDte(entityId, invoiceId));
+  }
+
+  @Post(':invoiceId/book')
+  @HttpCode(200)
+  @Audit('invoice.book', 'invoice')
+  @ApiOkResponse({ type: BookInvoiceResponse, description: 'The booked invoice and the entry posted for it (D62)' })
+  @ApiBadRequestResponse({
+    description:
+      'VALIDATION_ERROR (also a missing default open-item account), INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR, INVOICE_TAX_ACCOUNT_REQUIRED_ERROR, LEDGER_ENTRY_LINE_COUNT_ERROR',
+  })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR, LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({
+    description: 'INVOICE_ALREADY_BOOKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+  })
+  async book(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: BookInvoiceBody): Promise<BookInvoiceResponse> {
+    const { invoice, entryId } = await this.booking.book(entityId, invoiceId, body);
+    return { invoice: presentInvoice(invoice), entry: (await this.entries.entryOf(entityId, entryId))! };
   }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
 import { IfPresent, IsCursor, IsIsoDate, IsRate, IsUuid, NotBlank, PageLimit } from '../../../../platform/http/validators';
 import { BOOK_STATUSES, BookStatus, Direction, DIRECTIONS, DOCUMENT_KINDS, DocumentKind } from '../../domain/invoice';
@@ -162,4 +162,39 @@ export class DteImportResponse {
   @ApiProperty() importedCount: number;
   @ApiProperty({ description: 'Documents already imported (issuer RUT, type, folio), or repeated in the file' }) skippedCount: number;
   @ApiProperty({ type: DteResponse, isArray: true, description: 'The DTEs this file imported' }) dtes: DteResponse[];
+}
+
+/** D62: booking instructions; every account is optional where D62 gives a default. */
+export class BookInvoiceBody {
+  @ApiProperty({ format: 'uuid', description: 'The id of the entry to post (idempotency id of the entry)' }) @IsUuid() entryId: string;
+  @ApiPropertyOptional({ format: 'date', description: 'Defaults to the issue date' }) @IfPresent() @IsIsoDate() entryDate?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: "Income (AR) or expense (AP) account; AP defaults to the partner's default purchase account" })
+  @IfPresent()
+  @IsUuid()
+  counterAccountId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the Entity's only account of subtype receivable (AR) or payable (AP)" })
+  @IfPresent()
+  @IsUuid()
+  openItemAccountId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required when the tax is above zero' }) @IfPresent() @IsUuid() taxAccountId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: "The lines' partner; defaults to the invoice's" }) @IfPresent() @IsUuid() partnerId?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', isArray: true, description: 'Dimension Values of the counter line' })
+  @IfPresent()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUuid({ each: true })
+  dimensionValueIds?: string[];
+
+  @ApiPropertyOptional({ maxLength: 500 }) @IfPresent() @IsString() @NotBlank() @MaxLength(500) memo?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The Book of the entry; absent or null: a common entry' })
+  @Nullable()
+  @IsUuid()
+  bookId?: string | null;
+}
+
+export class BookInvoiceResponse {
+  @ApiProperty({ type: InvoiceResponse, description: 'The invoice, booked' }) invoice: InvoiceResponse;
+  @ApiProperty({ type: Object, description: 'The posted entry with its lines (D34 shape)' }) entry: Record<string, unknown>;
 }

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
-import { InvoicePageKey, InvoiceRepository } from '../../domain/ports';
+import { InvoiceLinkSummary, InvoicePageKey, InvoiceRepository } from '../../domain/ports';
 
 const COLUMNS = `i.entity_id, i.id, i.direction, i.document_kind, i.document_number, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date,
   to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.partner_id, i.currency, i.exchange_rate::text AS exchange_rate,
@@ -219,13 +219,27 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id`, [entityId, entryIds]);
   }
 
-  async openItemLinesAmong(entityId: string, lineIds: string[]): Promise<Set<string>> {
+  async summaries(entityId: string, invoiceIds: string[]): Promise<InvoiceLinkSummary[]> {
+    if (invoiceIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `SELECT i.id, i.direction, i.document_kind, i.document_number, p.name AS partner_name
+         FROM invoices i LEFT JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
+        WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`,
+      [entityId, [...new Set(invoiceIds)]],
+    )) as Array<{ id: string; direction: Invoice['direction']; document_kind: Invoice['documentKind']; document_number: string; partner_name: string | null }>;
+    return rows.map((r) => ({ id: r.id, direction: r.direction, documentKind: r.document_kind, documentNumber: r.document_number, partnerName: r.partner_name }));
+  }
+
+  /** The open-item lines of booked invoices' entries (one or, split by rounding, two per invoice). */
+  async openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
-    const rows = (await this.txHost.tx.query(`SELECT open_item_line_id FROM invoices WHERE entity_id = $1 AND open_item_line_id = ANY($2::uuid[])`, [
-      entityId,
-      lineIds,
-    ])) as Array<{ open_item_line_id: string }>;
-    return new Set(rows.map((r) => r.open_item_line_id));
+    const rows = (await this.txHost.tx.query(
+      `SELECT l.id FROM ledger_lines l
+         JOIN invoices i ON i.entity_id = l.entity_id AND i.ledger_entry_id = l.entry_id
+        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.is_open_item`,
+      [entityId, lineIds],
+    )) as Array<{ id: string }>;
+    return new Set(rows.map((r) => r.id));
   }
 
   async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void> {
