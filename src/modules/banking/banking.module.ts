@@ -1,10 +1,14 @@
 import { MiddlewareConsumer, Module, NestModule, OnModuleInit, RequestMethod } from '@nestjs/common';
-import { AccountUsageProbes } from '../ledger/application/account-usage';
-import { LedgerModule } from '../ledger/ledger.module';
+import { AccountUsageProbes, LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference/reference.module';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
-import { BankAccountRepository, BankMovementRepository, StatementFileReader } from './application/banking-ports';
+import { BankBookingService } from './application/bank-booking.service';
+import { BankAccountRepository, BankMovementRepository, InvoiceFolios, OpenLineReader, StatementFileReader } from './application/banking-ports';
+import { BankingLedgerPort } from './infrastructure/banking-ledger-port';
+import { BankBookingController } from './infrastructure/http/bank-booking.controller';
+import { NoInvoiceFolios } from './infrastructure/no-invoice-folios';
+import { SqlOpenLineReader } from './infrastructure/persistence/open-line.reader';
 import { CsvStatementReader } from './infrastructure/csv-statement-reader';
 import { BankAccountsController } from './infrastructure/http/bank-accounts.controller';
 import { BankMovementsController, IMPORT_ROUTE } from './infrastructure/http/bank-movements.controller';
@@ -15,15 +19,19 @@ import { SqlBankMovementRepository } from './infrastructure/persistence/bank-mov
 /** Bank accounts and their movements: statement import, booking and matching through the ledger. */
 @Module({
   imports: [LedgerModule, ReferenceModule],
-  controllers: [BankAccountsController, BankMovementsController],
+  controllers: [BankAccountsController, BankMovementsController, BankBookingController],
   providers: [
     { provide: BankAccountRepository, useClass: SqlBankAccountRepository },
     { provide: BankMovementRepository, useClass: SqlBankMovementRepository },
     { provide: StatementFileReader, useClass: CsvStatementReader },
+    { provide: OpenLineReader, useClass: SqlOpenLineReader },
+    { provide: InvoiceFolios, useClass: NoInvoiceFolios },
     BankAccountsService,
     BankMovementsService,
+    BankBookingService,
+    BankingLedgerPort,
   ],
-  exports: [BankAccountsService, BankMovementsService],
+  exports: [BankAccountsService, BankMovementsService, BankBookingService],
 })
 export class BankingModule implements NestModule, OnModuleInit {
   constructor(

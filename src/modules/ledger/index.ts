@@ -35,3 +35,11 @@ export type {
 // Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
 export { LedgerReads } from './infrastructure/http/ledger-reads';
 export type { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
+// Read by document modules (issue-19, banking): a bank account maps a ledger account (held while
+// it is referenced; its usage probe blocks deleting it), book-scoped reads resolve the Book, and a
+// booking answers its entry as the entry routes present it.
+export { AccountUsageProbes } from './application/account-usage';
+export { BooksService } from './application/books.service';
+export { ChartService } from './application/chart.service';
+export { EntryPresenter } from './infrastructure/http/entry-presenter';
+export { EntryResponse } from './infrastructure/http/entries.dto';

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { ChartService } from '../../ledger/application/chart.service';
+import { ChartService } from '../../ledger';
 import { ReferenceDataService } from '../../reference/application/reference-data.service';
 import { assertKindFitsLedgerType, BankAccount, BankAccountKind, BankAccountSummary, newBankAccount, renameBankAccount } from '../domain/bank-account';
 import { bankAccountAlreadyExists, bankAccountHasFeed, bankAccountHasMovements, bankAccountNotFound } from '../domain/banking-errors';

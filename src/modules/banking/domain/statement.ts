@@ -72,7 +72,8 @@ function visibleText(value: string, field: string, max: number, row: number, req
  * lands). `records` are the CSV's records as the parser read them, the header first.
  */
 export function readStatement(records: string[][]): StatementRow[] {
-  if (records.length === 0) throw validationError('file', 'is empty: a statement starts with the header date,description,amount,reference');
+  const blank = (record: string[]) => record.every((field) => field.trim() === '');
+  if (records.every(blank)) throw validationError('file', 'is empty: a statement starts with the header date,description,amount,reference');
   const header = headerOf(records[0]);
   if (!header) throw bankImportRowInvalid(1, 'the header must be date,description,amount or date,description,amount,reference');
   const columns = header === 'with_reference' ? 4 : 3;
@@ -81,7 +82,7 @@ export function readStatement(records: string[][]): StatementRow[] {
   for (let i = 1; i < records.length; i++) {
     const row = i + 1;
     const record = records[i];
-    if (record.length === 1 && record[0].trim() === '') continue; // a blank line
+    if (blank(record)) continue; // a blank line
     if (record.length !== columns) throw bankImportRowInvalid(row, `expected ${columns} fields, found ${record.length}`);
     const movementDate = statementDate(record[0]);
     if (!movementDate) throw bankImportRowInvalid(row, 'date must be YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY and exist');

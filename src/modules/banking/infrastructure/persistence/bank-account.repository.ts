@@ -126,6 +126,11 @@ export class SqlBankAccountRepository extends BankAccountRepository {
     return rows.length > 0;
   }
 
+  async currencies(entityId: string, bankAccountIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.query<{ id: string; currency: string }>(`SELECT id, currency FROM bank_accounts WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, bankAccountIds]);
+    return new Map(rows.map((r) => [r.id, r.currency]));
+  }
+
   async ledgerAccountIdsInUse(entityId: string, accountIds?: string[]): Promise<Set<string>> {
     const rows = await this.query<{ id: string }>(
       `SELECT DISTINCT ledger_account_id AS id FROM bank_accounts WHERE entity_id = $1 AND ($2::uuid[] IS NULL OR ledger_account_id = ANY($2::uuid[]))`,

@@ -5,8 +5,10 @@ import { BankMovementRepository, MovementFilter } from '../../application/bankin
 import type { BankMovement } from '../../domain/bank-movement';
 import type { StatementRow } from '../../domain/statement';
 
-const COLUMNS = `entity_id, id, bank_account_id, to_char(movement_date, 'YYYY-MM-DD') AS movement_date, description, amount::text AS amount, side,
-  reference, counterparty_name, counterparty_tax_id, source, provider_movement_id, ledger_entry_id, created_at, updated_at`;
+const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
+  ${t}.amount::text AS amount, ${t}.side, ${t}.reference, ${t}.counterparty_name, ${t}.counterparty_tax_id, ${t}.source, ${t}.provider_movement_id,
+  ${t}.ledger_entry_id, ${t}.created_at, ${t}.updated_at`;
+const COLUMNS = columns('bank_movements');
 
 interface MovementRow {
   entity_id: string;
@@ -126,16 +128,33 @@ export class SqlBankMovementRepository extends BankMovementRepository {
     await this.txHost.tx.query(`UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [entityId, movementId, entryId, now]);
   }
 
-  severByEntries(entityId: string, entryIds: string[], now: Date): Promise<BankMovement[]> {
-    if (entryIds.length === 0) return Promise.resolve([]);
-    return this.rows(
-      `UPDATE bank_movements SET ledger_entry_id = NULL, updated_at = $3 WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) RETURNING ${COLUMNS}`,
+  async severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+    if (entryIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `WITH booked AS (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
+       UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3 FROM booked
+        WHERE m.entity_id = $1 AND m.id = booked.id
+       RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from`,
       [entityId, entryIds, now],
-    );
+    )) as [Array<MovementRow & { severed_from: string }>, number];
+    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
+    return rows[0].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
   }
 
   byEntries(entityId: string, entryIds: string[]): Promise<BankMovement[]> {
     if (entryIds.length === 0) return Promise.resolve([]);
     return this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id`, [entityId, entryIds]);
+  }
+
+  async bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    if (lineIds.length === 0) return new Set();
+    const rows = (await this.txHost.tx.query(
+      `SELECT l.id FROM ledger_lines l
+         JOIN bank_movements m ON m.entity_id = l.entity_id AND m.ledger_entry_id = l.entry_id
+         JOIN bank_accounts a ON a.entity_id = m.entity_id AND a.id = m.bank_account_id
+        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
+      [entityId, lineIds],
+    )) as Array<{ id: string }>;
+    return new Set(rows.map((r) => r.id));
   }
 }

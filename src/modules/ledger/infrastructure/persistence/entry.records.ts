@@ -76,6 +76,8 @@ export class LedgerEntryRecord {
 @Index('ledger_lines_account_idx', ['entityId', 'accountId', 'entryDate', 'entryId', 'id'])
 // Covering (INCLUDE columns), which TypeORM cannot declare: defined in migration PartnerLedgerCoveringIndex.
 @Index('ledger_lines_partner_idx', { synchronize: false })
+// An expression index (the open amount), defined in migration BankMatchCandidates (banking's match candidates).
+@Index('ledger_lines_open_amount_idx', { synchronize: false })
 @Index('ledger_lines_journal_idx', ['entityId', 'entryDate', 'entryId', 'id'])
 @Index('ledger_lines_open_items_idx', ['entityId', 'accountId', 'entryDate', 'id'], {
   where: `"is_open_item" AND "status" IN ('active', 'reversed') AND "allocated_amount" < "amount"`,
