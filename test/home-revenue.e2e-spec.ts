@@ -21,6 +21,7 @@ import { Agent, createWorldApp, freshEntity, World } from './harness/world';
  *   E9  2026-03-11  Rent 7,000 / Equity                                         Tax
  *   E11 2026-02-01  AR #103: Receivable 119,000 / Sales 100,000, VAT 19,000; due 2026-03-03   Tax
  *   unbooked: AR #104, AP #7002; three bank movements, one booked (E3).
+ * Invoices and the movement of E3 are booked through their routes (D62, D66).
  */
 const NOW = new Date('2026-03-20T15:00:00Z');
 
@@ -59,9 +60,20 @@ describe('Home and revenue realization (D81, D81a, D82, D82a, D82b)', () => {
     ids[key] = randomUUID();
     await post('/invoices', { id: ids[key], partnerId: ids.partner, currency: 'CLP', exemptAmount: 0, taxAmount: 0, ...body });
   };
-  /** The booking columns the invoice booking route (issue 18) writes: status, entry and open-item line. */
-  const markBooked = (invoiceKey: string, e: { id: string; lines: Array<{ id: string; ledgerAccountId: string }> }, openItemKey: string) =>
-    t.sql(`UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4 WHERE entity_id = $1 AND id = $2`, [entityId, ids[invoiceKey], e.id, lineOn(e, openItemKey)]);
+  /** Books an invoice through its route (D62): open item against the counter account and the tax account. */
+  const book = async (invoiceKey: string, entryKey: string, body: Record<string, unknown>) => {
+    ids[entryKey] = randomUUID();
+    const res = await staff.post(`${base()}/invoices/${ids[invoiceKey]}/book`).send({ entryId: ids[entryKey], ...body });
+    expect({ invoiceKey, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ invoiceKey, status: 200, body: 'ok' });
+    return res.body.entry as { id: string; lines: Array<{ id: string; ledgerAccountId: string }> };
+  };
+  /** Books a bank movement through its route (D66): bank against the counter account, dated the movement date. */
+  const bookMovement = async (movementId: string, entryKey: string, counterAccountId: string) => {
+    ids[entryKey] = randomUUID();
+    const res = await staff.post(`${base()}/bank-movements/${movementId}/book`).send({ entryId: ids[entryKey], counterAccountId });
+    expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
+    return res.body.entry as { id: string; lines: Array<{ id: string; ledgerAccountId: string }> };
+  };
   const allocate = (debitLineId: string, creditLineId: string, amount: number) => post('/ledger/allocations', { id: randomUUID(), debitLineId, creditLineId, amount });
 
   beforeAll(async () => {
@@ -88,28 +100,25 @@ describe('Home and revenue realization (D81, D81a, D82, D82a, D82b)', () => {
 
     await entry('E1', '2025-12-01', [['debit', 'bank', 1_000_000], ['credit', 'equity', 1_000_000]]);
     await invoice('A', { direction: 'ar', documentKind: 'invoice', documentNumber: '101', issueDate: '2026-01-15', dueDate: '2026-02-14', netAmount: 1_000_000, taxAmount: 190_000, totalAmount: 1_190_000, servicePeriodStart: '2026-01-15', servicePeriodEnd: '2026-03-14' });
-    const e2 = await entry('E2', '2026-01-15', [['debit', 'receivable', 1_190_000], ['credit', 'sales', 1_000_000], ['credit', 'vat', 190_000]]);
-    await markBooked('A', e2, 'receivable');
-    const e3 = await entry('E3', '2026-02-10', [['debit', 'bank', 500_000], ['credit', 'receivable', 500_000]]);
+    const e2 = await book('A', 'E2', { counterAccountId: ids.sales, taxAccountId: ids.vat });
+    const movement = async (movementDate: string, amount: number) => (await post(`/bank-accounts/${ids.banco}/movements`, { id: randomUUID(), movementDate, description: 'm', amount, side: 'debit' })).id as string;
+    const e3 = await bookMovement(await movement('2026-02-10', 500_000), 'E3', ids.receivable);
     await allocate(lineOn(e2, 'receivable'), lineOn(e3, 'receivable'), 500_000);
     const e4 = await entry('E4', '2026-03-05', [['debit', 'bank', 300_000], ['credit', 'receivable', 300_000]]);
     await allocate(lineOn(e2, 'receivable'), lineOn(e4, 'receivable'), 300_000);
     await invoice('B', { direction: 'ar', documentKind: 'invoice', documentNumber: '102', issueDate: '2026-03-01', dueDate: '2026-04-30', netAmount: 200_000, exemptAmount: 50_000, taxAmount: 38_000, totalAmount: 288_000 });
-    await markBooked('B', await entry('E5', '2026-03-01', [['debit', 'receivable', 288_000], ['credit', 'sales', 250_000], ['credit', 'vat', 38_000]]), 'receivable');
+    await book('B', 'E5', { counterAccountId: ids.sales, taxAccountId: ids.vat });
     await invoice('P', { direction: 'ap', documentKind: 'invoice', documentNumber: '7001', issueDate: '2026-02-20', dueDate: '2026-03-10', netAmount: 400_000, totalAmount: 400_000 });
-    await markBooked('P', await entry('E6', '2026-02-20', [['debit', 'rent', 400_000], ['credit', 'payable', 400_000]]), 'payable');
+    await book('P', 'E6', { counterAccountId: ids.rent });
     await entry('E7', '2026-03-18', [['debit', 'cogs', 60_000], ['credit', 'card', 60_000]]);
     await entry('E8', '2026-03-10', [['debit', 'bank', 20_000], ['credit', 'otherIncome', 20_000]], books.ifrs);
     await entry('E9', '2026-03-11', [['debit', 'rent', 7_000], ['credit', 'equity', 7_000]], books.tax);
     await invoice('C', { direction: 'ar', documentKind: 'invoice', documentNumber: '103', issueDate: '2026-02-01', dueDate: '2026-03-03', netAmount: 100_000, taxAmount: 19_000, totalAmount: 119_000 });
-    await markBooked('C', await entry('E11', '2026-02-01', [['debit', 'receivable', 119_000], ['credit', 'sales', 100_000], ['credit', 'vat', 19_000]], books.tax), 'receivable');
+    await book('C', 'E11', { counterAccountId: ids.sales, taxAccountId: ids.vat, bookId: books.tax });
     await invoice('D', { direction: 'ar', documentKind: 'invoice', documentNumber: '104', issueDate: '2026-03-15', netAmount: 10_000, totalAmount: 10_000 });
     await invoice('Q', { direction: 'ap', documentKind: 'invoice', documentNumber: '7002', issueDate: '2026-03-16', netAmount: 5_000, totalAmount: 5_000 });
-    const movement = async (movementDate: string, amount: number) => (await post(`/bank-accounts/${ids.banco}/movements`, { id: randomUUID(), movementDate, description: 'm', amount, side: 'debit' })).id as string;
-    const booked = await movement('2026-02-10', 500_000);
     await movement('2026-03-05', 300_000);
     await movement('2026-03-06', 1);
-    await t.sql('UPDATE bank_movements SET ledger_entry_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, booked, ids.E3]);
   });
   afterAll(() => t.close());
 

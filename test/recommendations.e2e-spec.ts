@@ -31,18 +31,10 @@ describe('Recommendations (D73, D73a)', () => {
     await t.sql('UPDATE bank_movements SET counterparty_tax_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, id, counterpartyTaxId]);
     return id;
   };
-  /** Books a movement the way the movement booking route does: bank against the counter line. */
-  const bookMovement = async (movementId: string, counter: { account: string; partnerId?: string; dimensionValueIds?: string[] }, entryDate = '2026-03-01') => {
-    const entry = await post('/ledger/entries', {
-      id: randomUUID(),
-      entryDate,
-      memo: 'booking',
-      newLedgerEntryLines: [
-        { side: 'debit', ledgerAccountId: ids[counter.account], amount: 1000, partnerId: counter.partnerId, dimensionValueIds: counter.dimensionValueIds },
-        { side: 'credit', ledgerAccountId: ids.bank, amount: 1000 },
-      ],
-    });
-    await t.sql('UPDATE bank_movements SET ledger_entry_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, movementId, entry.id]);
+  /** Books a movement through its route (D66): bank against the counter line. */
+  const bookMovement = async (movementId: string, counter: { account: string; partnerId?: string; dimensionValueIds?: string[] }) => {
+    const res = await staff.post(`${base()}/bank-movements/${movementId}/book`).send({ entryId: randomUUID(), counterAccountId: ids[counter.account], partnerId: counter.partnerId, dimensionValueIds: counter.dimensionValueIds });
+    expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
   };
   const ask = (query: Record<string, string>) => staff.get(`${base()}/recommendations`).query(query);
 
@@ -114,17 +106,8 @@ describe('Recommendations (D73, D73a)', () => {
       return id;
     };
     const bookedId = await invoice('501', 'Arriendo oficina febrero');
-    const entry = await post('/ledger/entries', {
-      id: randomUUID(),
-      entryDate: '2026-02-01',
-      memo: 'AP 501',
-      newLedgerEntryLines: [
-        { side: 'debit', ledgerAccountId: ids.rent, amount: 1000, dimensionValueIds: [ids.design] },
-        { side: 'credit', ledgerAccountId: ids.payable, amount: 1000, partnerId: ids.landlord },
-      ],
-    });
-    const payableLine = entry.lines.find((l: { ledgerAccountId: string }) => l.ledgerAccountId === ids.payable).id;
-    await t.sql(`UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4 WHERE entity_id = $1 AND id = $2`, [entityId, bookedId, entry.id, payableLine]);
+    const booked = await staff.post(`${base()}/invoices/${bookedId}/book`).send({ entryId: randomUUID(), counterAccountId: ids.rent, dimensionValueIds: [ids.design] });
+    expect(booked.status).toBe(200);
     const res = await ask({ invoiceId: await invoice('502', 'Arriendo oficina marzo') });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([{ ledgerAccountId: ids.rent, partnerId: ids.landlord, dimensionValueIds: [ids.design], confidence: expect.any(Number), basedOnCount: 1, reason: expect.stringMatching(/^1 similar record was booked this way, sharing the same counterparty RUT and description words "arriendo", "oficina"/) }]);
