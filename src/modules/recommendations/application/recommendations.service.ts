@@ -4,7 +4,7 @@ import { featuresOf, recommend, Recommendation } from '../domain/similarity';
 import { BookingHistory, RecordKind } from './recommendation-ports';
 
 /** Booked records compared per answer: the newest similar ones (a bound on the work of one answer). */
-const CANDIDATES = 2000;
+const CANDIDATES = 1000;
 
 const notFound = (kind: RecordKind, id: string) =>
   kind === 'bank_movement'

@@ -53,17 +53,23 @@ const NOISE = new Set([
 const RUT_IN_TEXT = /\b(\d{1,2}\.?\d{3}\.?\d{3}-[\dkK])\b/g;
 const DATES = /\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b/g;
 
+const ASCII = /^[\x20-\x7e]*$/;
+const cache = new Map<string, string[]>();
+const CACHE_SIZE = 50_000;
+
 export function normaliseDescription(description: string): string[] {
-  const text = description
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(RUT_IN_TEXT, ' ')
-    .replace(DATES, ' ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .replace(/\b[a-z]*\d[a-z0-9]*\b/g, ' ');
-  const words = text.split(' ').filter((w) => w.length >= 2 && !NOISE.has(w));
-  return [...new Set(words)];
+  const cached = cache.get(description);
+  if (cached) return cached;
+  const folded = ASCII.test(description) ? description : description.normalize('NFD').replace(/\p{M}/gu, '');
+  const text = folded.toLowerCase().replace(RUT_IN_TEXT, ' ').replace(DATES, ' ').replace(/[^a-z0-9]+/g, ' ');
+  const words: string[] = [];
+  for (const w of text.split(' ')) {
+    // Words with a digit are numbers, references and codes (TRX4431, 3ra): they say nothing of the purpose.
+    if (w.length >= 2 && !NOISE.has(w) && !/\d/.test(w) && !words.includes(w)) words.push(w);
+  }
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(description, words);
+  return words;
 }
 
 export function featuresOf(taxId: string | null, description: string): RecordFeatures {
