@@ -1,4 +1,5 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
+import { dashboards, dashboardsSeed } from './dashboards';
 import { httpBaseline } from './http-baseline';
 import { ledgerWrite } from './ledger-write';
 import { recommendationHitRate } from './recommendation-hit-rate';
@@ -9,6 +10,8 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
+  'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
+  dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };

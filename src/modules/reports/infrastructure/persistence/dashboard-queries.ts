@@ -82,9 +82,11 @@ export class SqlDashboardQueries extends DashboardQueries {
               i.currency, i.exchange_rate::text AS exchange_rate, i.net_amount::text AS net_amount, i.exempt_amount::text AS exempt_amount,
               l.id AS line_id, l.side, l.amount::text AS amount, to_char(l.entry_date, 'YYYY-MM-DD') AS booked_on
          FROM invoices i
-         JOIN ledger_lines l ON l.entity_id = i.entity_id AND l.id = i.open_item_line_id
-        WHERE i.entity_id = $1 AND i.direction = 'ar' AND i.book_status = 'booked'
-          AND l.status ${LIVE} AND (l.book_id IS NULL OR l.book_id = $2::uuid)
+         -- One primary-key probe per invoice issued by \`to\`: never a scan of the Entity's lines.
+         CROSS JOIN LATERAL (SELECT l.id, l.side, l.amount, l.allocated_amount, l.entry_date FROM ledger_lines l
+                              WHERE l.entity_id = i.entity_id AND l.id = i.open_item_line_id
+                                AND l.status ${LIVE} AND (l.book_id IS NULL OR l.book_id = $2::uuid) OFFSET 0) l
+        WHERE i.entity_id = $1 AND i.issue_date <= $4::date AND i.direction = 'ar' AND i.book_status = 'booked'
           AND (
                (coalesce(i.service_period_end, i.issue_date) >= $3::date AND coalesce(i.service_period_start, i.issue_date) <= $4::date)
             OR i.issue_date BETWEEN $3::date AND $4::date
