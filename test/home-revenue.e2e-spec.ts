@@ -259,6 +259,13 @@ describe('Home and revenue realization (D81, D81a, D82, D82a, D82b)', () => {
     expect([noBook.status, noBook.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);
   });
 
+  it('refuses a figure past the exact range of a JSON number with 409 AMOUNT_OUT_OF_RANGE_ERROR (D6a), never an inexact one', async () => {
+    // 1,000,000 CLP at 999,999,999,999 USD per CLP is 10^20 cents.
+    const res = await staff.get(`${base()}/reports/revenue-realization`).query({ bookId: books.ifrs, from: '2026-01-01', to: '2026-03-31', presentationCurrency: 'USD', presentationRate: '999999999999' });
+    expect([res.status, res.body.code]).toEqual([409, 'AMOUNT_OUT_OF_RANGE_ERROR']);
+    expect(res.body.params.field).toEqual(expect.any(String));
+  });
+
   it('GET /reports/home goes through the access matrix', () => checkAccessMatrix(t, world, { method: 'get', path: (id) => `/api/entities/${id}/reports/home` }));
   it('GET /reports/revenue-realization goes through the access matrix', () =>
     checkAccessMatrix(t, world, { method: 'get', path: (id) => `/api/entities/${id}/reports/revenue-realization?from=2026-01-01&to=2026-01-31` }));
