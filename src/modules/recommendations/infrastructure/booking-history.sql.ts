@@ -57,13 +57,18 @@ export class SqlBookingHistory extends BookingHistory {
             `SELECT r.tax_id, r.description, c.account_id, c.partner_id,
                     coalesce((SELECT array_agg(d.dimension_value_id::text ORDER BY d.dimension_value_id) FROM ledger_line_dimension_values d
                                WHERE d.entity_id = $1 AND d.line_id = c.id), '{}') AS dimension_value_ids
-               FROM (SELECT m.id, m.ledger_entry_id, m.counterparty_tax_id AS tax_id, ba.ledger_account_id AS bank_ledger_account_id,
-                            concat_ws(' ', m.description, m.counterparty_name, m.reference) AS description, m.movement_date AS day
-                       FROM bank_movements m
-                       JOIN bank_accounts ba ON ba.entity_id = m.entity_id AND ba.id = m.bank_account_id
-                      WHERE m.entity_id = $1 AND m.ledger_entry_id IS NOT NULL AND m.side = $2 AND m.id <> $3
-                        AND (m.counterparty_tax_id = ANY($4::text[]) OR m.description ILIKE ANY($5::text[]) OR m.counterparty_name ILIKE ANY($5::text[]))
-                      ORDER BY m.movement_date DESC, m.id DESC
+               -- Per bank account, newest first along its (entity, account, date) index: the scan stops at the limit.
+               FROM (SELECT r.* FROM bank_accounts ba
+                       CROSS JOIN LATERAL (
+                         SELECT m.id, m.ledger_entry_id, m.counterparty_tax_id AS tax_id, ba.ledger_account_id AS bank_ledger_account_id,
+                                concat_ws(' ', m.description, m.counterparty_name, m.reference) AS description, m.movement_date AS day
+                           FROM bank_movements m
+                          WHERE m.entity_id = $1 AND m.bank_account_id = ba.id AND m.ledger_entry_id IS NOT NULL AND m.side = $2 AND m.id <> $3
+                            AND (m.counterparty_tax_id = ANY($4::text[]) OR m.description ILIKE ANY($5::text[]) OR m.counterparty_name ILIKE ANY($5::text[]))
+                          ORDER BY m.movement_date DESC, m.id DESC
+                          LIMIT $6) r
+                      WHERE ba.entity_id = $1
+                      ORDER BY r.day DESC, r.id DESC
                       LIMIT $6) r
                JOIN LATERAL (SELECT l.id, l.account_id, l.partner_id FROM ledger_lines l
                               WHERE l.entity_id = $1 AND l.entry_id = r.ledger_entry_id AND l.account_id <> r.bank_ledger_account_id AND l.status IN ('active', 'reversed')
