@@ -7,6 +7,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
+import { FxModule } from './modules/fx';
+import { RecommendationsModule } from './modules/recommendations';
 import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
@@ -82,6 +84,8 @@ export class AppModule {
         InvoicesModule,
         ReportsModule,
         AgentsModule,
+        FxModule,
+        RecommendationsModule,
         BankingModule,
         ...(options.extraModules ?? []),
       ],

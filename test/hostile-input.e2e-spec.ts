@@ -295,6 +295,12 @@ describe('hostile input never gets a 500', () => {
   };
 
   const BODY_ROUTES: Record<string, () => BodyRoute> = {
+    'POST /fx-rates/sync': () => ({
+      method: 'post',
+      path: () => '/api/fx-rates/sync',
+      body: () => ({ from: '2026-01-01', to: '2026-01-05' }),
+      fields: { from: 'date', to: 'date' },
+    }),
     'POST /entities': () => ({
       method: 'post',
       path: () => '/api/entities',
@@ -690,6 +696,16 @@ describe('hostile input never gets a 500', () => {
   }
 
   const QUERY_ROUTES: Record<string, () => QueryRoute> = {
+    'GET /fx-rates': () => ({
+      path: () => '/api/fx-rates',
+      query: () => ({ from: '2026-01-01', to: '2026-01-31', currency: 'USD' }),
+      params: { from: 'date', to: 'date', currency: 'enum' },
+    }),
+    'GET /fx-rates/effective': () => ({
+      path: () => '/api/fx-rates/effective',
+      query: () => ({ currency: 'USD', date: '2026-01-05' }),
+      params: { currency: 'enum', date: 'date' },
+    }),
     'GET /ledger/entries': () => ({
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),
@@ -774,6 +790,21 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/reports/income-statement-by-dimension`,
       query: () => ({ dimensionId: fx.dimensionId, from: '2026-01-01', to: '2026-06-30' }),
       params: { dimensionId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
+    }),
+    'GET /recommendations': () => ({
+      path: () => `/api/entities/${fx.entityId}/recommendations`,
+      query: () => ({ bankMovementId: uuid() }),
+      params: { bankMovementId: 'uuid', invoiceId: 'uuid' },
+    }),
+    'GET /reports/home': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/home`,
+      query: () => ({}),
+      params: { bookId: 'uuid' },
+    }),
+    'GET /reports/revenue-realization': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/revenue-realization`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
+      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
     'GET /reports/journal': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/journal`,

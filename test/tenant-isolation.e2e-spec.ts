@@ -400,6 +400,8 @@ const CASES: Record<string, IsolationCase> = {
       ['/reports/balance-sheet', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
       ['/reports/income-statement', { from: '2026-01-01', to: '2026-06-30' }],
       ['/reports/journal', {}],
+      ['/reports/home', {}],
+      ['/reports/revenue-realization', { from: '2026-01-01', to: '2026-06-30' }],
       ['/ledger/reports/eight-column-balance', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
     ].map(([path, query]) => [
       `GET ${path}?bookId`,
