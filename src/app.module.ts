@@ -7,6 +7,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AuditModule } from './modules/audit/audit.module';
 import { BankingModule } from './modules/banking';
+import { BankFeedsModule } from './modules/bank-feeds';
 import { EntitiesModule } from './modules/entities/entities.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
@@ -78,6 +79,7 @@ export class AppModule {
         PartnersModule,
         ReportsModule,
         BankingModule,
+        BankFeedsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -2,6 +2,7 @@ import type { MixedList } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { AUDIT_RECORDS } from '../../modules/audit/infrastructure/audit-trail.record';
 import { BANKING_RECORDS } from '../../modules/banking/infrastructure/persistence/banking.records';
+import { BANK_FEEDS_RECORDS } from '../../modules/bank-feeds/infrastructure/persistence/bank-feeds.records';
 import { EntityRecord } from '../../modules/entities/infrastructure/persistence/entity.records';
 import { ENTRY_RECORDS } from '../../modules/ledger/infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS } from '../../modules/ledger/infrastructure/persistence/ledger.records';
@@ -14,6 +15,6 @@ import { ORGANIZATION_RECORDS } from '../../modules/organizations/infrastructure
  * fails when generating a migration from these entities would not be empty.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, ...AUDIT_RECORDS, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, ...BANKING_RECORDS];
+export const ENTITIES: MixedList<Function> = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, EntityRecord, ...AUDIT_RECORDS, ...LEDGER_RECORDS, PartnerRecord, ...ENTRY_RECORDS, ...BANKING_RECORDS, ...BANK_FEEDS_RECORDS];
 
 export { MIGRATIONS };

@@ -1,0 +1,1 @@
+export { BankFeedsModule } from './bank-feeds.module';
