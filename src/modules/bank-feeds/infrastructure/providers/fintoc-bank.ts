@@ -157,8 +157,8 @@ export class FintocBank extends BankProvider {
           redirect: 'error',
         });
       } catch (error) {
-        const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-        if (timedOut) throw this.failure('error', 'Fintoc did not answer within the time of the request');
+        const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+        if (name === 'TimeoutError' || name === 'AbortError' || Date.now() >= deadline) throw this.failure('error', 'Fintoc did not answer within the time of the request');
         // A connection refused or reset: retried like a 503 while time remains.
         if (!(await this.wait(backoff, null, deadline))) throw this.failure('error', 'Fintoc could not be reached');
         backoff *= 2;
@@ -169,6 +169,7 @@ export class FintocBank extends BankProvider {
         try {
           body = await response.json();
         } catch {
+          if (Date.now() >= deadline) throw this.failure('error', 'Fintoc did not answer within the time of the request');
           throw this.failure('error', `Fintoc answered ${response.status} with a body that is not JSON`);
         }
         return { body, link: response.headers.get('link') };
