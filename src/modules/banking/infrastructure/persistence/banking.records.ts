@@ -92,8 +92,10 @@ export class BankAccountRecord {
 @Check('bank_movements_side_check', `"side" IN ('debit', 'credit')`)
 @Check('bank_movements_source_check', `"source" IN ('manual', 'import', 'feed')`)
 @Unique('bank_movements_content_key', ['entityId', 'bankAccountId', 'contentHash'])
-@Unique('bank_movements_provider_key', ['entityId', 'bankAccountId', 'providerMovementId'])
-@Unique('bank_movements_entry_key', ['entityId', 'ledgerEntryId'])
+// Partial: only fed movements have a provider id and only booked ones an entry, so an import
+// (50,000 rows) writes neither index.
+@Index('bank_movements_provider_key', ['entityId', 'bankAccountId', 'providerMovementId'], { unique: true, where: `"provider_movement_id" IS NOT NULL` })
+@Index('bank_movements_entry_key', ['entityId', 'ledgerEntryId'], { unique: true, where: `"ledger_entry_id" IS NOT NULL` })
 @Index('bank_movements_account_date_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'])
 @Index('bank_movements_unbooked_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NULL` })
 export class BankMovementRecord {
