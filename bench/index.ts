@@ -1,5 +1,6 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { banking } from './banking';
+import { bankFeeds } from './bank-feeds';
 import { httpBaseline } from './http-baseline';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
@@ -10,6 +11,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
+  'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -53,7 +53,7 @@ export class SqlBankFeedStore extends BankFeedStore {
            SELECT $1, r.id, $2, r.movement_date, r.description, r.amount, r.side, r.reference, r.counterparty_name, r.counterparty_tax_id, 'feed', r.provider_movement_id, $3, $3
              FROM unnest($4::uuid[], $5::date[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                   AS r(id, movement_date, description, amount, side, reference, counterparty_name, counterparty_tax_id, provider_movement_id)
-           ON CONFLICT ON CONSTRAINT bank_movements_provider_key DO NOTHING
+           ON CONFLICT (entity_id, bank_account_id, provider_movement_id) WHERE provider_movement_id IS NOT NULL DO NOTHING
            RETURNING 1)
          SELECT count(*)::int AS landed FROM inserted`,
         [
