@@ -45,7 +45,7 @@ describe('FintocBank adapter', () => {
   });
 
   it('exchanges the exchange token for the link: link token, institution name, holder name', async () => {
-    expect(await adapter().exchange('exchange_fake_1', link.connectionId)).toEqual({ linkToken: LINK_TOKEN, institutionName: 'Banco de Chile', holderName: 'Comercial y Producción SpA' });
+    expect(await adapter().exchange('exchange_fake_1')).toEqual({ linkToken: LINK_TOKEN, institutionName: 'Banco de Chile', holderName: 'Comercial y Producción SpA' });
     expect(fake.requests[0].url.searchParams.get('exchange_token')).toBe('exchange_fake_1');
   });
 
