@@ -32,6 +32,9 @@ export interface LedgerFixture {
   /** A bank account mapped to `cash`, with one unbooked manual movement. */
   bankAccountId: string;
   movementId: string;
+  /** A sandbox bank connection feeding nothing, and the provider id of its CLP account. */
+  bankConnectionId: string;
+  providerAccountId: string;
 }
 
 export async function buildLedgerFixture(agent: Agent, entityId: string, options: { withBook?: boolean } = {}): Promise<LedgerFixture> {
@@ -87,6 +90,10 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
   const movementId = (
     await created(`/bank-accounts/${bankAccountId}/movements`, { id: randomUUID(), movementDate: '2026-06-02', description: 'Abono', amount: 200, side: 'debit' })
   ).id;
+  const intent = await created('/bank-connections/link-intents', { provider: 'sandbox' });
+  const bankConnectionId = (await created('/bank-connections', { id: randomUUID(), provider: 'sandbox', exchangeToken: intent.widgetToken })).id;
+  const panel = await agent.get(`${base}/bank-connections/${bankConnectionId}/accounts`);
+  if (panel.status !== 200) throw new Error(`fixture: bank connection accounts answered ${panel.status} ${panel.text}`);
   return {
     entityId,
     bookId,
@@ -109,5 +116,7 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
     scheduledEntryId: scheduled.id,
     bankAccountId,
     movementId,
+    bankConnectionId,
+    providerAccountId: panel.body[0].providerAccountId as string,
   };
 }
