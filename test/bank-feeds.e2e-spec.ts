@@ -129,12 +129,13 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
       expect(cipher.decrypt(row.link_token_ciphertext)).toMatch(/^sandbox_lt_[0-9a-f]{48}$/);
     });
 
-    it('refuses a reused id with 409 BANK_CONNECTION_ALREADY_EXISTS_ERROR and a bad exchange token with 502 BANK_PROVIDER_ERROR', async () => {
+    it('refuses a reused id with 409 BANK_CONNECTION_ALREADY_EXISTS_ERROR and an exchange token the provider refuses with 400 VALIDATION_ERROR', async () => {
       const entityId = await freshEntity(world);
       const { id } = await connect(entityId);
       const intent = record(await staff.post(`${connectionsPath(entityId)}/link-intents`).send({ provider: 'sandbox' }).expect(201));
       await refused(staff.post(connectionsPath(entityId)).send({ id, provider: 'sandbox', exchangeToken: intent.body.widgetToken }), 409, 'BANK_CONNECTION_ALREADY_EXISTS_ERROR');
-      await refused(staff.post(connectionsPath(entityId)).send({ id: randomUUID(), provider: 'sandbox', exchangeToken: 'not-a-token' }), 502, 'BANK_PROVIDER_ERROR');
+      // A token the provider does not know is the caller's error, not the provider failing.
+      await refused(staff.post(connectionsPath(entityId)).send({ id: randomUUID(), provider: 'sandbox', exchangeToken: 'not-a-token' }), 400, 'VALIDATION_ERROR');
       await refused(staff.post(connectionsPath(entityId)).send({ id: randomUUID(), provider: 'sandbox' }), 400, 'VALIDATION_ERROR');
     });
   });
@@ -317,7 +318,7 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
         }),
       );
       expect(restored.body).toMatchObject({ id: connectionId, status: 'active', lastError: null, fedBankAccounts: [expect.objectContaining({ id })] });
-      await refused(staff.post(`${connectionsPath(entityId)}/${connectionId}/reconnect`).send({ exchangeToken: 'stale' }), 502, 'BANK_PROVIDER_ERROR');
+      await refused(staff.post(`${connectionsPath(entityId)}/${connectionId}/reconnect`).send({ exchangeToken: 'stale' }), 400, 'VALIDATION_ERROR');
       await refused(staff.post(`${connectionsPath(entityId)}/${randomUUID()}/reconnect`).send({ exchangeToken: intent.body.widgetToken }), 404, 'BANK_CONNECTION_NOT_FOUND_ERROR');
       record(await sync(entityId, id).expect(201));
     });

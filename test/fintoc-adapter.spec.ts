@@ -49,6 +49,14 @@ describe('FintocBank adapter', () => {
     expect(fake.requests[0].url.searchParams.get('exchange_token')).toBe('exchange_fake_1');
   });
 
+  it('an exchange token Fintoc does not know is the caller\'s error (inputRejected), a 503 is Fintoc\'s', async () => {
+    const unknown = await failureOf(adapter().exchange('exchange_unknown'));
+    expect(unknown.inputRejected).toBe(true);
+    fake.fail(/exchange/, 503, { error: { type: 'api_error', code: 'unavailable', message: 'down' } }, 1_000_000);
+    const down = await failureOf(adapter(100).exchange('exchange_fake_1'));
+    expect(down.inputRejected).toBe(false);
+  });
+
   it('reads the accounts of the link', async () => {
     const accounts = await adapter().accounts(link);
     expect(accounts[0]).toEqual({

@@ -62,6 +62,7 @@ export class BankConnectionsService {
       return await read();
     } catch (error) {
       if (!(error instanceof BankProviderFailure)) throw error;
+      if (error.inputRejected) throw validationError('exchangeToken', `was refused by the provider: ${error.info.message}`);
       if (connection) await this.connections.recordFailureNow(connection.entityId, connection.id, error.info, this.clock.now());
       throw bankProviderError({ provider: connection?.provider, bankConnectionId: connection?.id ?? null, status: error.info.status, reason: error.info.message });
     }

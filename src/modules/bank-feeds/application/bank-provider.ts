@@ -44,7 +44,14 @@ export interface ProviderMovement {
 
 /** A provider answered with a failure (or not at all): what the connection's status becomes. */
 export class BankProviderFailure extends Error {
-  constructor(readonly info: ProviderFailureInfo) {
+  /**
+   * @param inputRejected the provider refused what the caller sent (an unknown or expired exchange
+   * token): a client error (400), not the provider failing (502).
+   */
+  constructor(
+    readonly info: ProviderFailureInfo,
+    readonly inputRejected = false,
+  ) {
     super(info.message);
     this.name = 'BankProviderFailure';
   }

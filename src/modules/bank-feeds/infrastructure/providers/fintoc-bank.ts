@@ -73,7 +73,18 @@ export class FintocBank extends BankProvider {
   async exchange(exchangeToken: string): Promise<ExchangedLink> {
     const deadline = Date.now() + this.settings.budgetMs;
     const url = this.url('/v1/links/exchange', { exchange_token: exchangeToken });
-    const link = obj((await this.request('GET', url, deadline, [exchangeToken])).body);
+    let answer: FintocAnswer;
+    try {
+      answer = await this.request('GET', url, deadline, [exchangeToken]);
+    } catch (error) {
+      // Fintoc refusing the token itself (400, 404, 422) is the caller's error, not Fintoc failing.
+      const status = (error as { httpStatus?: number }).httpStatus;
+      if (error instanceof BankProviderFailure && status !== undefined && [400, 404, 422].includes(status)) {
+        throw new BankProviderFailure(error.info, true);
+      }
+      throw error;
+    }
+    const link = obj(answer.body);
     const linkToken = str(link.link_token);
     if (!linkToken) throw this.failure('error', 'Fintoc answered the exchange without a link token');
     const accounts = Array.isArray(link.accounts) ? link.accounts.map(obj) : [];
@@ -195,7 +206,7 @@ export class FintocBank extends BankProvider {
     return true;
   }
 
-  private errorOf(status: number, text: string, secrets: string[]): BankProviderFailure {
+  private errorOf(status: number, text: string, secrets: string[]): BankProviderFailure & { httpStatus?: number } {
     let error: FintocErrorBody['error'] = {};
     try {
       error = (JSON.parse(text) as FintocErrorBody).error ?? {};
@@ -206,7 +217,13 @@ export class FintocBank extends BankProvider {
     const type = error.type ?? '';
     const credentials = CREDENTIAL_CODES.has(code) || type === 'link_error';
     const what = [type, code].filter(Boolean).join('/') || `HTTP ${status}`;
-    return this.failure(credentials ? 'login_required' : 'error', `Fintoc refused (${status} ${what})${error.message ? `: ${error.message}` : ''}`, secrets);
+    const failure: BankProviderFailure & { httpStatus?: number } = this.failure(
+      credentials ? 'login_required' : 'error',
+      `Fintoc refused (${status} ${what})${error.message ? `: ${error.message}` : ''}`,
+      secrets,
+    );
+    failure.httpStatus = status;
+    return failure;
   }
 }
 

@@ -91,7 +91,7 @@ export class SandboxBank extends BankProvider {
 
   exchange(exchangeToken: string): Promise<ExchangedLink> {
     if (!/^sandbox_wt_[0-9a-f]{32}$/.test(exchangeToken)) {
-      return Promise.reject(new BankProviderFailure({ status: 'login_required', message: 'The sandbox does not know this exchange token' }));
+      return Promise.reject(new BankProviderFailure({ status: 'login_required', message: 'The sandbox does not know this exchange token' }, true));
     }
     return Promise.resolve({ linkToken: `sandbox_lt_${randomBytes(24).toString('hex')}`, institutionName: 'Banco Sandbox', holderName: 'Titular Sandbox SpA' });
   }
