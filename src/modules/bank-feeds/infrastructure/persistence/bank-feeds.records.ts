@@ -1,5 +1,4 @@
 import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
 
 /**
  * D68: a connection of an Entity to a bank through a provider. The link token is stored only
@@ -17,9 +16,10 @@ export class BankConnectionRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  /** Named by class (no import of the entities module's internals). */
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'bank_connections_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   provider: 'fintoc' | 'sandbox';

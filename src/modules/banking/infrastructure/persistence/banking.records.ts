@@ -64,7 +64,7 @@ export class BankAccountRecord {
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'feed_bank_connection_id', referencedColumnName: 'id' },
   ])
-  feedBankConnection?: unknown;
+  feedBankConnection?: object;
 
   @Column('text', { nullable: true })
   feedInstitutionName: string | null;
