@@ -425,6 +425,33 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
     });
   });
 
+  describe('periodic sync failures', () => {
+    it('a failed feed is logged and left without an audit row, its connection status recorded; the run goes on', async () => {
+      const { entityId, connectionId, cash, clp, usd } = await setUp();
+      const failing = await fedAccount(entityId, connectionId, cash, clp);
+      const other = await connect(entityId);
+      const otherUsd = (await staff.get(`${connectionsPath(entityId)}/${other.id}/accounts`).expect(200)).body[1].providerAccountId;
+      const fine = await fedAccount(entityId, other.id, cash, otherUsd);
+      expect(usd).not.toBe(otherUsd);
+      const periodic = t.app.get(PeriodicBankSync);
+      // Every feed of the database is synced by a run (the earlier tests' feeds too).
+      await periodic.runOnce();
+      sandbox.inject({ atPage: 1, times: 1_000 });
+      const run = await periodic.runOnce();
+      sandbox.resetFailures();
+      expect(run.ran).toBe(true);
+      expect(run.failed).toBeGreaterThanOrEqual(2);
+      expect((await connectionRow(entityId, connectionId)).status).toBe('error');
+      expect((await connectionRow(entityId, other.id)).status).toBe('error');
+      const audited = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM audit_trail WHERE entity_id = $1 AND action = 'bank_feed.sync' AND resource_id::text = ANY($2::text[])`, [entityId, [failing, fine]]);
+      expect(audited[0].n).toBe(2); // the first run's two syncs, none of the failed run
+      // The next run without failures restores both connections.
+      const recovered = await periodic.runOnce();
+      expect(recovered.failed).toBe(0);
+      expect((await connectionRow(entityId, connectionId)).status).toBe('active');
+    });
+  });
+
   describe('secrets', () => {
     it('no answer of this file carries a link token, an exchange token of a stored link, or the encryption key', async () => {
       const cipher = new AesGcmCipher(encryptionKeyBytes(t.config.bankFeeds.credentialsEncryptionKey!)!);

@@ -71,6 +71,11 @@ export class SandboxBank extends BankProvider {
     this.injected = { status: 'error', message: 'The sandbox bank is unavailable (injected failure)', times: 1, ...failure };
   }
 
+  /** Disarms an injected failure. */
+  resetFailures(): void {
+    this.injected = null;
+  }
+
   /** Holds every movement read until the returned release is called (tests: a slow bank, without sleeps). */
   holdReads(): () => void {
     let release!: () => void;
