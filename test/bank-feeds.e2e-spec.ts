@@ -323,6 +323,18 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
       record(await sync(entityId, id).expect(201));
     });
 
+    it('a stored link the key cannot open: 502 BANK_PROVIDER_ERROR, login_required (reconnect), never a 500', async () => {
+      const { entityId, connectionId, cash, clp } = await setUp();
+      const id = await fedAccount(entityId, connectionId, cash, clp);
+      await t.sql(`UPDATE bank_connections SET link_token_ciphertext = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' WHERE id = $1`, [connectionId]);
+      const res = await refusedByProvider(sync(entityId, id));
+      expect(res.body.params.status).toBe('login_required');
+      expect((await connectionRow(entityId, connectionId)).status).toBe('login_required');
+      record(await staff.get(`${connectionsPath(entityId)}/${connectionId}/accounts`).expect(502));
+      // Deleting the connection needs no link: the feed goes, the movements stay.
+      record(await staff.delete(`${connectionsPath(entityId)}/${connectionId}`).expect(200));
+    });
+
     it('two syncs of one feed at once land every movement once', async () => {
       const { entityId, connectionId, cash, clp } = await setUp();
       const id = await fedAccount(entityId, connectionId, cash, clp);

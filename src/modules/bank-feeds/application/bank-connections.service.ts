@@ -16,7 +16,7 @@ import {
   providerAccountNotFound,
 } from '../domain/bank-feeds-errors';
 import { BankConnectionRepository, StoredConnection } from './bank-feeds-ports';
-import { BankProvider, BankProviderFailure, BankProviders, CredentialCipher, LinkIntent, ProviderAccount } from './bank-provider';
+import { BankProvider, BankProviderFailure, BankProviders, CredentialCipher, LinkIntent, openLink, ProviderAccount } from './bank-provider';
 
 export interface ConnectionWithFeeds {
   connection: BankConnection;
@@ -234,8 +234,7 @@ export class BankConnectionsService {
   private async discovered(connection: StoredConnection): Promise<ProviderAccount[]> {
     const adapter = this.providers.get(connection.provider);
     if (!adapter) throw bankProviderError({ provider: connection.provider, bankConnectionId: connection.id, status: connection.status, reason: 'The provider is not enabled' });
-    const link = { connectionId: connection.id, linkToken: this.cipher.decrypt(connection.linkTokenCiphertext) };
-    return this.call(connection, () => adapter.accounts(link));
+    return this.call(connection, () => adapter.accounts(openLink(this.cipher, connection)));
   }
 
   private async discoveredAccount(connection: StoredConnection, providerAccountId: string): Promise<ProviderAccount> {

@@ -84,3 +84,16 @@ export abstract class CredentialCipher {
   abstract encrypt(plaintext: string): string;
   abstract decrypt(ciphertext: string): string;
 }
+
+/**
+ * The link of a stored connection, decrypted for one adapter call. A value the key cannot open
+ * (CREDENTIALS_ENCRYPTION_KEY changed, or the row was altered) is a failure the user fixes by
+ * reconnecting: login_required.
+ */
+export function openLink(cipher: CredentialCipher, connection: { id: string; linkTokenCiphertext: string }): LinkRef {
+  try {
+    return { connectionId: connection.id, linkToken: cipher.decrypt(connection.linkTokenCiphertext) };
+  } catch {
+    throw new BankProviderFailure({ status: 'login_required', message: 'The stored link cannot be read with the current encryption key: reconnect the connection' });
+  }
+}

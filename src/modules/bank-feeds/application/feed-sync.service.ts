@@ -9,7 +9,7 @@ import { BankAccount, BankAccountsService, BankFeedAccounts } from '../../bankin
 import { syncWindow } from '../domain/bank-connection';
 import { bankFeedNotFound, bankProviderError } from '../domain/bank-feeds-errors';
 import { BankConnectionRepository } from './bank-feeds-ports';
-import { BankProviderFailure, BankProviders, CredentialCipher, ProviderMovement } from './bank-provider';
+import { BankProviderFailure, BankProviders, CredentialCipher, openLink, ProviderMovement } from './bank-provider';
 
 export interface SyncResult {
   landedCount: number;
@@ -54,8 +54,7 @@ export class FeedSyncService {
     try {
       const adapter = this.providers.get(connection.provider);
       if (!adapter) throw new BankProviderFailure({ status: 'error', message: `The ${connection.provider} provider is not enabled on this service` });
-      const link = { connectionId: connection.id, linkToken: this.cipher.decrypt(connection.linkTokenCiphertext) };
-      movements = await adapter.movements(link, feed.providerAccountId, window);
+      movements = await adapter.movements(openLink(this.cipher, connection), feed.providerAccountId, window);
     } catch (error) {
       if (!(error instanceof BankProviderFailure)) throw error;
       await this.connections.recordFailureNow(entityId, connection.id, error.info, this.clock.now());
