@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { StaffProvisioningService } from './modules/identity/application/staff-provisioning.service';
+import { StaffProvisioningService } from './modules/identity';
 import { SystemWrites } from './platform/audit/system-writes';
 import { ConfigError, loadConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';

@@ -106,6 +106,8 @@ describe('Bank accounts (spec "Bank accounts", D78)', () => {
       const { entityId, cash } = await setUp();
       const account = await createAccount(entityId, { ledgerAccountId: cash });
       await refused(staff.post(accountsPath(entityId)).send({ id: account.id, name: 'Y', kind: 'bank', ledgerAccountId: cash, currency: 'CLP' }), 409, 'BANK_ACCOUNT_ALREADY_EXISTS_ERROR');
+      // The id is the idempotency id: a reused one is 409 whatever else the body names.
+      await refused(staff.post(accountsPath(entityId)).send({ id: account.id, name: 'Y', kind: 'card', ledgerAccountId: randomUUID(), currency: 'XYZ' }), 409, 'BANK_ACCOUNT_ALREADY_EXISTS_ERROR');
       const other = await setUp();
       await createAccount(other.entityId, { id: account.id, ledgerAccountId: other.cash });
     });

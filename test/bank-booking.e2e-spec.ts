@@ -374,7 +374,7 @@ describe('Booking and matching bank movements (D66)', () => {
       const id = await movement(s, { amount: 2500, description: 'Pago factura 4711 de 76.086.428-5' });
       const res = await candidates(s, id).expect(200);
       expect(res.body.map((c: { lineId: string }) => c.lineId)).toEqual([byAmount, byPartner, byReference, near, far]);
-      expect(res.body[0]).toMatchObject({ equalAmount: true, openAmount: 2500, side: 'debit', ledgerAccountId: s.receivable, bookId: null });
+      expect(res.body[0]).toMatchObject({ id: byAmount, equalAmount: true, openAmount: 2500, side: 'debit', ledgerAccountId: s.receivable, bookId: null });
       expect(res.body[1]).toMatchObject({ equalAmount: false, partnerTaxIdMatch: true, partnerId: partner });
       expect(res.body[2]).toMatchObject({ partnerTaxIdMatch: false, folioOrReferenceMatch: true });
       expect(res.body[3]).toMatchObject({ folioOrReferenceMatch: false, daysApart: 1 });

@@ -193,6 +193,15 @@ describe('Bank movements (D65, D76, D78)', () => {
       ]);
     });
 
+    it('takes rows without the optional reference under the four-column header', async () => {
+      const { importPath, movementsPath } = await setUp();
+      expect((await importCsv(importPath, 'date,description,amount,reference\n2026-04-01,a,5,R1\n2026-04-02,b,-6\n').expect(201)).body).toEqual({ landedCount: 2, skippedCount: 0 });
+      expect((await all(movementsPath)).map((m) => [m.description, m.reference])).toEqual([
+        ['b', null],
+        ['a', 'R1'],
+      ]);
+    });
+
     it('reads a windows-1252 file', async () => {
       const { importPath, movementsPath } = await setUp();
       const bytes = Buffer.from('date,description,amount\n2026-04-01,Comisi\xf3n,-100\n', 'latin1');
@@ -234,6 +243,7 @@ describe('Bank movements (D65, D76, D78)', () => {
       ['a zero amount', 'date,description,amount\n2026-01-02,x,0\n', 2, /zero/],
       ['an amount past 2^53', 'date,description,amount\n2026-01-02,x,9007199254740992\n', 2, /amount/],
       ['a missing field', 'date,description,amount\n2026-01-02,x\n', 2, /fields/],
+      ['an extra field', 'date,description,amount,reference\n2026-01-02,x,5,r,extra\n', 2, /fields/],
       ['an empty description', 'date,description,amount\n2026-01-02,,5\n', 2, /description/],
       ['a NUL in a description', 'date,description,amount\n2026-01-02,a\u0000b,5\n', 2, /NUL/],
       ['a control character in a reference', 'date,description,amount,reference\n2026-01-02,x,5,a\u0007b\n', 2, /control/],

@@ -8,3 +8,4 @@ export { BankFeedAccounts } from './application/bank-feed-accounts.service';
 export type { FedMovementInput, FeedColumns } from './application/bank-feed-accounts.service';
 export { BankAccountResponse, BankAccountWithSummaryResponse } from './infrastructure/http/banking.dto';
 export { presentAccount, presentSummary } from './infrastructure/http/presenters';
+export { BANKING_RECORDS } from './infrastructure/persistence/banking.records';

@@ -13,6 +13,8 @@ export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './
 
 // Allocations: settle open-item lines (a bank match reuses them).
 export { LedgerAllocations } from './application/ledger-allocations';
+// Reversal, unbooking and the other entry use cases (an agent's proposal, a job).
+export { LedgerEntriesService } from './application/ledger-entries.service';
 export type { AllocationInput, MatchResult } from './application/ledger-allocations';
 export type { AllocationRow as Allocation } from './domain/entry-ports';
 
@@ -32,11 +34,23 @@ export type {
   SeveredMovement,
 } from './application/entry-lifecycle';
 
-// Read by document modules (issue-19, banking): a bank account maps a ledger account (held while
-// it is referenced; its usage probe blocks deleting it), book-scoped reads resolve the Book, and a
-// booking answers its entry as the entry routes present it.
-export { AccountUsageProbes } from './application/account-usage';
+// The chart, Books and Dimensions, for modules that name accounts or read by Book.
 export { BooksService } from './application/books.service';
 export { ChartService } from './application/chart.service';
+export { DimensionsService } from './application/dimensions.service';
+export { AccountUsageProbes } from './application/account-usage';
+// A booking of another module (banking) answers its entry as the entry routes present it.
 export { EntryPresenter } from './infrastructure/http/entry-presenter';
 export { EntryResponse } from './infrastructure/http/entries.dto';
+export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/account-types';
+export type { AccountType, Tracking } from './domain/account-types';
+export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
+
+// Ports the ledger owns and another module implements.
+export { PartnerDirectory } from './application/entry-lifecycle';
+export { LedgerPartnerFacts } from './application/ledger-partner-facts';
+
+import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';
+import { LEDGER_RECORDS as CHART_RECORDS } from './infrastructure/persistence/ledger.records';
+/** The module's tables, for the schema list of the composition root (src/schema.ts). */
+export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS];

@@ -41,15 +41,16 @@ export class BankAccountsService {
   }
 
   /**
-   * Refusals in the order 400 (currency), 404 (ledger account), 400 (kind against its type), 409
-   * (id). The ledger account is key-share-locked until commit, so it cannot be deleted meanwhile.
+   * Refusals in the order 409 (the id is the idempotency id: a reused one is answered as such,
+   * whatever else the body says), 400 (currency), 404 (ledger account), 400 (kind against its
+   * type). The ledger account is key-share-locked until commit, so it cannot be deleted meanwhile.
    */
   create(entityId: string, input: NewBankAccountInput): Promise<BankAccountSummary> {
-    if (!this.reference.findCurrency(input.currency)) throw validationError('currency', 'must be an ISO 4217 currency code');
     return this.txHost.withTransaction(async () => {
+      if (await this.accounts.find(entityId, input.id)) throw bankAccountAlreadyExists({ bankAccountId: input.id });
+      if (!this.reference.findCurrency(input.currency)) throw validationError('currency', 'must be an ISO 4217 currency code');
       const ledgerAccount = await this.chart.holdAccountForReference(entityId, input.ledgerAccountId);
       assertKindFitsLedgerType(input.kind, ledgerAccount.type as AccountTypeName, input.ledgerAccountId);
-      if (await this.accounts.find(entityId, input.id)) throw bankAccountAlreadyExists({ bankAccountId: input.id });
       const account = newBankAccount({ entityId, ...input }, this.clock.now());
       await translateUniqueViolation(() => this.accounts.insert(account), () => bankAccountAlreadyExists({ bankAccountId: input.id }));
       return (await this.accounts.summaries(entityId, account.id))[0];

@@ -83,14 +83,17 @@ export function readStatement(records: string[][]): StatementRow[] {
     const row = i + 1;
     const record = records[i];
     if (blank(record)) continue; // a blank line
-    if (record.length !== columns) throw bankImportRowInvalid(row, `expected ${columns} fields, found ${record.length}`);
+    // The reference is optional: under the four-column header a row may leave it off.
+    if (record.length !== columns && !(columns === 4 && record.length === 3)) {
+      throw bankImportRowInvalid(row, `expected ${columns === 4 ? '3 or 4' : '3'} fields, found ${record.length}`);
+    }
     const movementDate = statementDate(record[0]);
     if (!movementDate) throw bankImportRowInvalid(row, 'date must be YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY and exist');
     const description = visibleText(record[1], 'description', DESCRIPTION_MAX, row, true)!;
     const signed = statementAmount(record[2]);
     if (signed === null) throw bankImportRowInvalid(row, 'amount must be a signed integer of minor units (thousand separator .)');
     if (signed === 0) throw bankImportRowInvalid(row, 'amount must not be zero');
-    const reference = columns === 4 ? visibleText(record[3], 'reference', REFERENCE_MAX, row, false) : null;
+    const reference = record.length === 4 ? visibleText(record[3], 'reference', REFERENCE_MAX, row, false) : null;
     const content = [movementDate, description, String(signed), reference ?? ''].join('\u0000');
     const occurrence = (occurrences.get(content) ?? 0) + 1;
     occurrences.set(content, occurrence);

@@ -59,6 +59,7 @@ export interface PostingContext {
 const err = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
 export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
+export const entryAlreadyExists = (entryId: string) => err('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
 export const lineNotFound = (lineId: string) => err('LEDGER_LINE_NOT_FOUND_ERROR', 'No ledger line with this id in the Entity', { lineId });
 export const lineAlreadyExists = (lineId: string | null) =>
   err('LEDGER_LINE_ALREADY_EXISTS_ERROR', 'A ledger line with this id already exists', lineId ? { lineId } : {});

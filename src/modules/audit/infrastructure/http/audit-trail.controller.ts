@@ -5,7 +5,7 @@ import type { AuditTrailRow, Page } from '../../../../../libs/contracts/src';
 import { Authenticated, StaffOnly } from '../../../../platform/auth/decorators';
 import { IsCursor, IsIsoDateOrDateTime, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { AuditTrailQueryService } from '../../application/audit-trail-query.service';
-import { OrganizationsService } from '../../../organizations/application/organizations.service';
+import { OrganizationsService } from '../../../organizations';
 
 export class AuditTrailQuery {
   @ApiPropertyOptional({ description: 'ISO date (whole day, business time zone) or date-time' })

@@ -50,6 +50,7 @@ export class BankBookingController {
   async candidates(@Param('entityId') entityId: string, @Param('movementId') movementId: string, @Query() query: CandidatesQuery): Promise<CandidateResponse[]> {
     const { candidates } = await this.booking.candidates(entityId, movementId, query);
     return candidates.map(({ line, reasons }) => ({
+      id: line.id,
       lineId: line.id,
       entryId: line.entryId,
       entryDate: line.entryDate,

@@ -162,7 +162,8 @@ export class MatchResponse extends BookingResponse {
 }
 
 export class CandidateResponse {
-  @ApiProperty({ format: 'uuid' }) lineId: string;
+  @ApiProperty({ format: 'uuid', description: 'The line id (as in the other line shapes)' }) id: string;
+  @ApiProperty({ format: 'uuid', description: 'The line id again, named for what it is' }) lineId: string;
   @ApiProperty({ format: 'uuid' }) entryId: string;
   @ApiProperty({ format: 'date' }) entryDate: string;
   @ApiProperty() memo: string;

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
-import { LedgerAccountRecord } from '../../../ledger/infrastructure/persistence/ledger.records';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 
 const bigintAsNumber = {
   to: (value: number | null) => value,
@@ -29,9 +30,9 @@ export class BankAccountRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'bank_accounts_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   name: string;
@@ -42,12 +43,12 @@ export class BankAccountRecord {
   @Column('uuid')
   ledgerAccountId: string;
 
-  @ManyToOne(() => LedgerAccountRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('LedgerAccountRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'ledger_account_id', referencedColumnName: 'id' },
   ])
-  ledgerAccount?: LedgerAccountRecord;
+  ledgerAccount?: object;
 
   @Column('text')
   currency: string;

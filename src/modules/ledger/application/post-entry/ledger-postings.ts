@@ -5,10 +5,10 @@ import { DomainError, newId } from '../../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Clock } from '../../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
-import { ReferenceDataService } from '../../../reference/application/reference-data.service';
+import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
-import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite } from '../../domain/entry-ports';
-import { assertEntryDate, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
 import { FieldPath, renameFieldPaths } from './field-paths';
@@ -60,7 +60,6 @@ type Kind = 'booked' | 'scheduled';
 /** A posting's lines, each with its id (sent, or made by the service). */
 type NewLines = LineInput[];
 
-const alreadyExists = (entryId: string) => new DomainError('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
 
 export function linesOf(posting: Pick<LedgerPosting, 'lines'>): NewLines {
   return posting.lines.map((line) => ({
@@ -100,6 +99,7 @@ export function refuseTransactionCurrency(lines: PostingLine[]): void {
 export class LedgerPostings {
   constructor(
     private readonly entries: EntryRepository,
+    private readonly writer: PostingWriter,
     private readonly postingReader: PostingReader,
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
@@ -137,7 +137,7 @@ export class LedgerPostings {
     };
     const audit = this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
-      translateUniqueViolation(() => this.entries.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
+      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
 
     if (!this.txHost.isTransactionActive()) {
       // Without a transaction the posting is one statement, atomic with its audit row: a caller

@@ -1,5 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { PartnerRecord } from '../../../partners/infrastructure/persistence/partner.record';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 import { BookRecord, DimensionValueRecord, LedgerAccountRecord } from './ledger.records';
 
 /** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
@@ -132,12 +134,12 @@ export class LedgerLineRecord {
   @Column('uuid', { nullable: true })
   partnerId: string | null;
 
-  @ManyToOne(() => PartnerRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('PartnerRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'partner_id', referencedColumnName: 'id' },
   ])
-  partner?: PartnerRecord;
+  partner?: object;
 
   @Column('text', { nullable: true })
   transactionCurrency: string | null;
