@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
+import { agents } from './agents';
 import { httpBaseline } from './http-baseline';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
   'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
+  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -5,6 +5,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
 import { BankingModule } from './modules/banking';
 import { BankFeedsModule } from './modules/bank-feeds';
@@ -81,6 +82,7 @@ export class AppModule {
         ReportsModule,
         BankingModule,
         BankFeedsModule,
+        AgentsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

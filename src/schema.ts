@@ -1,3 +1,4 @@
+import { AGENT_RECORDS } from './modules/agents';
 import { AUDIT_RECORDS } from './modules/audit';
 import { BANKING_RECORDS } from './modules/banking';
 import { BANK_FEEDS_RECORDS } from './modules/bank-feeds';
@@ -15,7 +16,7 @@ import type { DataSourceOptions } from 'typeorm';
  * app.module.ts). The migrations are the schema's source of truth; a test fails when generating a
  * migration from these entities would not be empty.
  */
-export const RECORDS = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, ...ENTITY_RECORDS, ...AUDIT_RECORDS, ...LEDGER_RECORDS, ...PARTNER_RECORDS, ...BANKING_RECORDS, ...BANK_FEEDS_RECORDS];
+export const RECORDS = [...IDENTITY_RECORDS, ...ORGANIZATION_RECORDS, ...ENTITY_RECORDS, ...AUDIT_RECORDS, ...LEDGER_RECORDS, ...PARTNER_RECORDS, ...BANKING_RECORDS, ...BANK_FEEDS_RECORDS, ...AGENT_RECORDS];
 
 /** The service's data source: its entities and migrations on this database. */
 export function appDataSourceOptions(url: string, poolSize?: number): DataSourceOptions {

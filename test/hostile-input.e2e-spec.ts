@@ -396,6 +396,12 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ name: 'Caja', code: '1101', type: 'asset', tracking: 'balance', subtype: null, groupId: fx.groupId }),
       fields: { name: 'string', code: 'string', type: 'enum', tracking: 'enum', subtype: 'enum', groupId: 'uuid' },
     }),
+    'POST /agents/conversations': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/agents/conversations`,
+      body: () => ({ id: uuid(), title: 'Cash questions' }),
+      fields: { id: 'uuid', title: 'string', model: 'string' },
+    }),
     'POST /partners': () => ({
       method: 'post',
       path: () => `/api/entities/${fx.entityId}/partners`,

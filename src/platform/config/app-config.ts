@@ -31,6 +31,8 @@ export interface AppConfig {
   linesPerAnswerMax: number;
   /** Bank connections and feeds (D67, D67a, D69, D77). */
   bankFeeds: BankFeedsConfig;
+  /** D86: the OpenAI-compatible chat-completions server of the agent gateway. */
+  agents: AgentsConfig;
 }
 
 export interface BankFeedsConfig {
@@ -49,6 +51,21 @@ export interface BankFeedsConfig {
   fintocRequestBudgetMs: number;
   /** Periodic sync of every feed (0: off). */
   syncIntervalMinutes: number;
+}
+
+export interface AgentsConfig {
+  /** Base of the OpenAI-compatible API (`POST {baseUrl}/chat/completions`); undefined: not configured. */
+  llmBaseUrl: string | undefined;
+  /** Sent as `Authorization: Bearer` when set. */
+  llmApiKey: string | undefined;
+  /** Model ids in configured order; the first is the default. */
+  models: string[];
+  /** Most tool calls of one turn. */
+  maxToolCalls: number;
+  /** Bound of each request to the model, in milliseconds (D88a). */
+  llmTimeoutMs: number;
+  /** Where the gateway reaches the service itself; undefined: the address it listens on. */
+  serviceUrl: string | undefined;
 }
 
 /** Configuration after the embedded parts (if any) were started: every connection is known. */
@@ -161,6 +178,24 @@ const environmentSchema = z.object({
   FINTOC_PUBLIC_KEY: optionalString,
   FINTOC_REQUEST_BUDGET_MS: integerString(20_000, 1, 600_000),
   BANK_SYNC_INTERVAL_MINUTES: integerString(0, 0, 7 * 24 * 60),
+  AGENT_LLM_BASE_URL: urlString(['http:', 'https:']),
+  AGENT_LLM_API_KEY: optionalString,
+  AGENT_MODELS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return [];
+    const models = v.split(',').map((m) => m.trim());
+    if (models.some((m) => m === '' || m.length > 200 || /\s/.test(m))) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be model ids separated by commas, none empty or holding spaces' });
+      return z.NEVER;
+    }
+    if (new Set(models).size !== models.length) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not name a model twice' });
+      return z.NEVER;
+    }
+    return models;
+  }),
+  AGENT_MAX_TOOL_CALLS: integerString(8, 1, 100),
+  AGENT_LLM_TIMEOUT_MS: integerString(60_000, 100, 600_000),
+  AGENT_SERVICE_URL: urlString(['http:', 'https:']),
 });
 
 /** The 32 bytes of an AES-256 key written as 64 hex digits or in base64 (url-safe or not); null when not. */
@@ -235,6 +270,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       fintocPublicKey: e.FINTOC_PUBLIC_KEY ?? '',
       fintocRequestBudgetMs: e.FINTOC_REQUEST_BUDGET_MS,
       syncIntervalMinutes: e.BANK_SYNC_INTERVAL_MINUTES,
+    },
+    agents: {
+      llmBaseUrl: e.AGENT_LLM_BASE_URL?.replace(/\/+$/, ''),
+      llmApiKey: e.AGENT_LLM_API_KEY,
+      models: e.AGENT_MODELS,
+      maxToolCalls: e.AGENT_MAX_TOOL_CALLS,
+      llmTimeoutMs: e.AGENT_LLM_TIMEOUT_MS,
+      serviceUrl: e.AGENT_SERVICE_URL?.replace(/\/+$/, ''),
     },
   };
 }
