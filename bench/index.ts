@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
-import { agents } from './agents';
 import { banking } from './banking';
+import { bankFeeds } from './bank-feeds';
+import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
@@ -13,8 +14,9 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
-  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
+  'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
+  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
   dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },

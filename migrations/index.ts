@@ -15,6 +15,7 @@ import { AuditTrailByEntity1795512160016 as M12 } from './1795512160016-AuditTra
 import { Invoices1795702463288 as M13 } from './1795702463288-Invoices';
 import { Banking1795702486988 as M14 } from './1795702486988-Banking';
 import { BankMatchCandidates1795702486990 as M15 } from './1795702486990-BankMatchCandidates';
+import { BankFeeds1795705307251 as M16 } from './1795705307251-BankFeeds';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16];

@@ -10,6 +10,7 @@ import { AuditModule } from './modules/audit';
 import { FxModule } from './modules/fx';
 import { RecommendationsModule } from './modules/recommendations';
 import { BankingModule } from './modules/banking';
+import { BankFeedsModule } from './modules/bank-feeds';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
@@ -87,6 +88,7 @@ export class AppModule {
         FxModule,
         RecommendationsModule,
         BankingModule,
+        BankFeedsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

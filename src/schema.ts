@@ -1,6 +1,7 @@
 import { AGENT_RECORDS } from './modules/agents';
 import { AUDIT_RECORDS } from './modules/audit';
 import { BANKING_RECORDS } from './modules/banking';
+import { BANK_FEEDS_RECORDS } from './modules/bank-feeds';
 import { ENTITY_RECORDS } from './modules/entities';
 import { FX_RECORDS } from './modules/fx';
 import { IDENTITY_RECORDS } from './modules/identity';
@@ -28,6 +29,7 @@ export const RECORDS = [
   ...BANKING_RECORDS,
   ...INVOICE_RECORDS,
   ...FX_RECORDS,
+  ...BANK_FEEDS_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */

@@ -475,6 +475,42 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ id: uuid(), movementDate: '2026-06-01', description: 'Abono', amount: 100, side: 'debit', reference: 'R-1' }),
       fields: { id: 'uuid', movementDate: 'date', description: 'string', amount: 'amount', side: 'enum', reference: 'string' },
     }),
+    'POST /bank-connections/link-intents': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/link-intents`,
+      body: () => ({ provider: 'sandbox', holderType: 'business' }),
+      fields: { provider: 'enum', holderType: 'enum' },
+    }),
+    'POST /bank-connections': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections`,
+      body: () => ({ id: uuid(), provider: 'sandbox', exchangeToken: 'sandbox_wt_00000000000000000000000000000000' }),
+      fields: { id: 'uuid', provider: 'enum', exchangeToken: 'string' },
+    }),
+    'POST /bank-connections/:id/reconnect': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/reconnect`,
+      body: () => ({ exchangeToken: 'sandbox_wt_00000000000000000000000000000000' }),
+      fields: { exchangeToken: 'string' },
+    }),
+    'POST /bank-connections/:id/accounts': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/accounts`,
+      body: () => ({ providerAccountIds: ['acc_1'] }),
+      fields: { providerAccountIds: 'uuids' },
+    }),
+    'POST /bank-connections/:id/feeds': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/feeds`,
+      body: () => ({ bankAccountId: fx.bankAccountId, providerAccountId: fx.providerAccountId }),
+      fields: { bankAccountId: 'uuid', providerAccountId: 'string' },
+    }),
+    'POST /bank-connections/:id/bank-accounts': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/bank-accounts`,
+      body: () => ({ id: uuid(), name: 'Fed', ledgerAccountId: fx.cash, providerAccountId: fx.providerAccountId }),
+      fields: { id: 'uuid', name: 'string', ledgerAccountId: 'uuid', providerAccountId: 'string' },
+    }),
     'POST /bank-movements/:id/book': () => ({
       method: 'post',
       path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/book`,

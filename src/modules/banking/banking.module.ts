@@ -4,6 +4,8 @@ import { ReferenceModule } from '../reference';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';
+import { BankFeedAccounts, BankFeedStore } from './application/bank-feed-accounts.service';
+import { SqlBankFeedStore } from './infrastructure/persistence/bank-feed.store';
 import { BankAccountRepository, BankMovementRepository, ExchangeRates, InvoiceFolios, OpenLineReader, StatementFileReader } from './application/banking-ports';
 import { FxModule } from '../fx';
 import { InvoicesModule } from '../invoices';
@@ -34,8 +36,10 @@ import { SqlBankMovementRepository } from './infrastructure/persistence/bank-mov
     BankMovementsService,
     BankBookingService,
     BankingLedgerPort,
+    { provide: BankFeedStore, useClass: SqlBankFeedStore },
+    BankFeedAccounts,
   ],
-  exports: [BankAccountsService, BankMovementsService, BankBookingService],
+  exports: [BankAccountsService, BankMovementsService, BankBookingService, BankFeedAccounts],
 })
 export class BankingModule implements NestModule, OnModuleInit {
   constructor(
