@@ -1,10 +1,13 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { attachments } from './attachments';
-import { agents } from './agents';
 import { banking } from './banking';
+import { bankFeeds } from './bank-feeds';
+import { agents } from './agents';
+import { dashboards, dashboardsSeed } from './dashboards';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
+import { recommendationHitRate } from './recommendation-hit-rate';
 import { reports } from './reports';
 import { seed } from './seed';
 
@@ -13,9 +16,13 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   attachments: { run: attachments, about: 'presign and confirm of attachments (PUT to the embedded S3 between) from 8 connections [--seconds N]' },
-  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
+  'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
+  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
+  'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
+  dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
+  'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -7,7 +7,10 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
+import { FxModule } from './modules/fx';
+import { RecommendationsModule } from './modules/recommendations';
 import { BankingModule } from './modules/banking';
+import { BankFeedsModule } from './modules/bank-feeds';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
@@ -90,7 +93,10 @@ export class AppModule {
         TodosModule,
         CommentsModule,
         AgentsModule,
+        FxModule,
+        RecommendationsModule,
         BankingModule,
+        BankFeedsModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -4,7 +4,9 @@ import { COMMENT_RECORDS } from './modules/comments';
 import { TODO_RECORDS } from './modules/todos';
 import { AUDIT_RECORDS } from './modules/audit';
 import { BANKING_RECORDS } from './modules/banking';
+import { BANK_FEEDS_RECORDS } from './modules/bank-feeds';
 import { ENTITY_RECORDS } from './modules/entities';
+import { FX_RECORDS } from './modules/fx';
 import { IDENTITY_RECORDS } from './modules/identity';
 import { INVOICE_RECORDS } from './modules/invoices';
 import { LEDGER_RECORDS } from './modules/ledger';
@@ -32,6 +34,8 @@ export const RECORDS = [
   ...ATTACHMENT_RECORDS,
   ...TODO_RECORDS,
   ...COMMENT_RECORDS,
+  ...FX_RECORDS,
+  ...BANK_FEEDS_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */

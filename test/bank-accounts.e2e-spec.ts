@@ -203,14 +203,14 @@ describe('Bank accounts (spec "Bank accounts", D78)', () => {
     it('refuses with a feed: 409 BANK_ACCOUNT_HAS_FEED_ERROR', async () => {
       const { entityId, cash } = await setUp();
       const account = await createAccount(entityId, { ledgerAccountId: cash });
-      // The feeds module attaches feeds; here the row is given one directly.
-      await t.sql(`UPDATE bank_accounts SET feed_bank_connection_id = $3, feed_provider_account_id = 'acc_1', feed_institution_name = 'Banco' WHERE entity_id = $1 AND id = $2`, [
-        entityId,
-        account.id,
-        randomUUID(),
-      ]);
+      // A sandbox connection feeds it (the feed's connection is a foreign key: it must exist).
+      const intent = (await staff.post(`/api/entities/${entityId}/bank-connections/link-intents`).send({ provider: 'sandbox' }).expect(201)).body;
+      const connectionId = randomUUID();
+      await staff.post(`/api/entities/${entityId}/bank-connections`).send({ id: connectionId, provider: 'sandbox', exchangeToken: intent.widgetToken }).expect(201);
+      const [clp] = (await staff.get(`/api/entities/${entityId}/bank-connections/${connectionId}/accounts`).expect(200)).body;
+      await staff.post(`/api/entities/${entityId}/bank-connections/${connectionId}/feeds`).send({ bankAccountId: account.id, providerAccountId: clp.providerAccountId }).expect(201);
       const list = await staff.get(accountsPath(entityId)).expect(200);
-      expect(list.body[0].feed).toEqual({ bankConnectionId: expect.any(String), providerAccountId: 'acc_1', institutionName: 'Banco', lastSyncedAt: null });
+      expect(list.body[0].feed).toEqual({ bankConnectionId: connectionId, providerAccountId: clp.providerAccountId, institutionName: 'Banco Sandbox', lastSyncedAt: null });
       await refused(staff.delete(`${accountsPath(entityId)}/${account.id}`), 409, 'BANK_ACCOUNT_HAS_FEED_ERROR');
     });
 

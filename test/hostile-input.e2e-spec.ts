@@ -295,6 +295,12 @@ describe('hostile input never gets a 500', () => {
   };
 
   const BODY_ROUTES: Record<string, () => BodyRoute> = {
+    'POST /fx-rates/sync': () => ({
+      method: 'post',
+      path: () => '/api/fx-rates/sync',
+      body: () => ({ from: '2026-01-01', to: '2026-01-05' }),
+      fields: { from: 'date', to: 'date' },
+    }),
     'POST /entities': () => ({
       method: 'post',
       path: () => '/api/entities',
@@ -468,6 +474,42 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}/movements`,
       body: () => ({ id: uuid(), movementDate: '2026-06-01', description: 'Abono', amount: 100, side: 'debit', reference: 'R-1' }),
       fields: { id: 'uuid', movementDate: 'date', description: 'string', amount: 'amount', side: 'enum', reference: 'string' },
+    }),
+    'POST /bank-connections/link-intents': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/link-intents`,
+      body: () => ({ provider: 'sandbox', holderType: 'business' }),
+      fields: { provider: 'enum', holderType: 'enum' },
+    }),
+    'POST /bank-connections': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections`,
+      body: () => ({ id: uuid(), provider: 'sandbox', exchangeToken: 'sandbox_wt_00000000000000000000000000000000' }),
+      fields: { id: 'uuid', provider: 'enum', exchangeToken: 'string' },
+    }),
+    'POST /bank-connections/:id/reconnect': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/reconnect`,
+      body: () => ({ exchangeToken: 'sandbox_wt_00000000000000000000000000000000' }),
+      fields: { exchangeToken: 'string' },
+    }),
+    'POST /bank-connections/:id/accounts': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/accounts`,
+      body: () => ({ providerAccountIds: ['acc_1'] }),
+      fields: { providerAccountIds: 'uuids' },
+    }),
+    'POST /bank-connections/:id/feeds': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/feeds`,
+      body: () => ({ bankAccountId: fx.bankAccountId, providerAccountId: fx.providerAccountId }),
+      fields: { bankAccountId: 'uuid', providerAccountId: 'string' },
+    }),
+    'POST /bank-connections/:id/bank-accounts': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-connections/${fx.bankConnectionId}/bank-accounts`,
+      body: () => ({ id: uuid(), name: 'Fed', ledgerAccountId: fx.cash, providerAccountId: fx.providerAccountId }),
+      fields: { id: 'uuid', name: 'string', ledgerAccountId: 'uuid', providerAccountId: 'string' },
     }),
     'POST /bank-movements/:id/book': () => ({
       method: 'post',
@@ -726,6 +768,16 @@ describe('hostile input never gets a 500', () => {
   }
 
   const QUERY_ROUTES: Record<string, () => QueryRoute> = {
+    'GET /fx-rates': () => ({
+      path: () => '/api/fx-rates',
+      query: () => ({ from: '2026-01-01', to: '2026-01-31', currency: 'USD' }),
+      params: { from: 'date', to: 'date', currency: 'enum' },
+    }),
+    'GET /fx-rates/effective': () => ({
+      path: () => '/api/fx-rates/effective',
+      query: () => ({ currency: 'USD', date: '2026-01-05' }),
+      params: { currency: 'enum', date: 'date' },
+    }),
     'GET /ledger/entries': () => ({
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),
@@ -820,6 +872,21 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/reports/income-statement-by-dimension`,
       query: () => ({ dimensionId: fx.dimensionId, from: '2026-01-01', to: '2026-06-30' }),
       params: { dimensionId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
+    }),
+    'GET /recommendations': () => ({
+      path: () => `/api/entities/${fx.entityId}/recommendations`,
+      query: () => ({ bankMovementId: uuid() }),
+      params: { bankMovementId: 'uuid', invoiceId: 'uuid' },
+    }),
+    'GET /reports/home': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/home`,
+      query: () => ({}),
+      params: { bookId: 'uuid' },
+    }),
+    'GET /reports/revenue-realization': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/revenue-realization`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
+      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
     'GET /reports/journal': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/journal`,

@@ -48,6 +48,8 @@ function missingIds(): IdSource {
     movementId: uuid(),
     documentInvoiceId: uuid(),
     dteId: uuid(),
+    bankConnectionId: uuid(),
+    providerAccountId: 'acc_missing',
   };
 }
 
@@ -290,6 +292,41 @@ const CASES: Record<string, IsolationCase> = {
     code: 'DIMENSION_VALUE_NOT_FOUND_ERROR',
     probe: (h, o) => ({ method: 'put', path: e(h, `/ledger/lines/${h.salesLineId}/dimension-values`), body: { dimensionValueIds: [o.valueId] } }),
   },
+  // Bank connections and feeds
+  'GET bank-connections/:bankConnectionId/accounts': { status: 404, code: 'BANK_CONNECTION_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/bank-connections/${o.bankConnectionId}/accounts`) }) },
+  'POST bank-connections/:bankConnectionId/reconnect': {
+    status: 404,
+    code: 'BANK_CONNECTION_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'post', path: e(h, `/bank-connections/${o.bankConnectionId}/reconnect`), body: { exchangeToken: 'sandbox_wt_00000000000000000000000000000000' } }),
+  },
+  'POST bank-connections/:bankConnectionId/accounts': {
+    status: 404,
+    code: 'BANK_CONNECTION_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'post', path: e(h, `/bank-connections/${o.bankConnectionId}/accounts`), body: { providerAccountIds: ['acc_1'] } }),
+  },
+  'POST bank-connections/:bankConnectionId/feeds': {
+    status: 404,
+    code: 'BANK_CONNECTION_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'post', path: e(h, `/bank-connections/${o.bankConnectionId}/feeds`), body: { bankAccountId: h.bankAccountId, providerAccountId: h.providerAccountId } }),
+  },
+  'POST bank-connections/:bankConnectionId/feeds { bankAccountId }': {
+    status: 404,
+    code: 'BANK_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'post', path: e(h, `/bank-connections/${h.bankConnectionId}/feeds`), body: { bankAccountId: o.bankAccountId, providerAccountId: h.providerAccountId } }),
+  },
+  'POST bank-connections/:bankConnectionId/bank-accounts': {
+    status: 404,
+    code: 'BANK_CONNECTION_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-connections/${o.bankConnectionId}/bank-accounts`), body: { id: f[0], name: 'Fed', ledgerAccountId: h.cash, providerAccountId: h.providerAccountId } }),
+  },
+  'POST bank-connections/:bankConnectionId/bank-accounts { ledgerAccountId }': {
+    status: 404,
+    code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-connections/${h.bankConnectionId}/bank-accounts`), body: { id: f[0], name: 'Fed', ledgerAccountId: o.cash, providerAccountId: h.providerAccountId } }),
+  },
+  'DELETE bank-connections/:bankConnectionId': { status: 404, code: 'BANK_CONNECTION_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/bank-connections/${o.bankConnectionId}`) }) },
+  'DELETE bank-accounts/:bankAccountId/feed': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/bank-accounts/${o.bankAccountId}/feed`) }) },
+  'POST bank-accounts/:bankAccountId/feed/sync': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'post', path: e(h, `/bank-accounts/${o.bankAccountId}/feed/sync`) }) },
   // Banking
   'PATCH bank-accounts/:bankAccountId': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'patch', path: e(h, `/bank-accounts/${o.bankAccountId}`), body: { name: 'Renamed' } }) },
   'DELETE bank-accounts/:bankAccountId': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/bank-accounts/${o.bankAccountId}`) }) },
@@ -421,6 +458,8 @@ const CASES: Record<string, IsolationCase> = {
       ['/reports/balance-sheet', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
       ['/reports/income-statement', { from: '2026-01-01', to: '2026-06-30' }],
       ['/reports/journal', {}],
+      ['/reports/home', {}],
+      ['/reports/revenue-realization', { from: '2026-01-01', to: '2026-06-30' }],
       ['/ledger/reports/eight-column-balance', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
     ].map(([path, query]) => [
       `GET ${path}?bookId`,

@@ -20,7 +20,7 @@ export interface SeedInfo {
 }
 
 /** A persistent bench environment under .data/bench: an embedded PostgreSQL and the built service. */
-export async function startBenchEnvironment(): Promise<{ postgres: RunningPostgres; databaseUrl: string; service: RunningService; stop(): Promise<void> }> {
+export async function startBenchEnvironment(extraEnv: Record<string, string> = {}): Promise<{ postgres: RunningPostgres; databaseUrl: string; service: RunningService; stop(): Promise<void> }> {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
   mkdirSync(BENCH_DIR, { recursive: true });
@@ -35,6 +35,7 @@ export async function startBenchEnvironment(): Promise<{ postgres: RunningPostgr
       BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
       BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
       API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+      ...extraEnv,
     },
     join(BENCH_DIR, 'data'),
   );

@@ -36,6 +36,9 @@ export interface LedgerFixture {
   /** An unbooked AR invoice to the partner (issue 18) and an imported DTE, not linked. */
   documentInvoiceId: string;
   dteId: string;
+  /** A sandbox bank connection feeding nothing, and the provider id of its CLP account. */
+  bankConnectionId: string;
+  providerAccountId: string;
 }
 
 export async function buildLedgerFixture(agent: Agent, entityId: string, options: { withBook?: boolean } = {}): Promise<LedgerFixture> {
@@ -105,6 +108,10 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
   });
   const imported = await agent.post(`${base}/dtes/import`).set('content-type', 'application/xml').send(singleDte({ type: 33, folio: '1001', issuerRut: '76086428-5', receiverRut: '76086428-5', net: 1000, tax: 190 }));
   if (imported.status !== 201) throw new Error(`fixture: DTE import answered ${imported.status} ${JSON.stringify(imported.body)}`);
+  const intent = await created('/bank-connections/link-intents', { provider: 'sandbox' });
+  const bankConnectionId = (await created('/bank-connections', { id: randomUUID(), provider: 'sandbox', exchangeToken: intent.widgetToken })).id;
+  const panel = await agent.get(`${base}/bank-connections/${bankConnectionId}/accounts`);
+  if (panel.status !== 200) throw new Error(`fixture: bank connection accounts answered ${panel.status} ${panel.text}`);
   return {
     documentInvoiceId: documentInvoice.id,
     dteId: imported.body.dtes[0].id,
@@ -129,5 +136,7 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
     scheduledEntryId: scheduled.id,
     bankAccountId,
     movementId,
+    bankConnectionId,
+    providerAccountId: panel.body[0].providerAccountId as string,
   };
 }

@@ -69,6 +69,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     S3_SECRET_ACCESS_KEY: servers.s3SecretAccessKey,
     S3_FORCE_PATH_STYLE: 'true',
     SESSION_SECRET: 'test-session-secret-with-at-least-32-characters',
+    CREDENTIALS_ENCRYPTION_KEY: '5f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
     APP_BASE_URL: 'http://app.test',
     BOOTSTRAP_STAFF_EMAIL: 'staff@example.test',
     BOOTSTRAP_STAFF_PASSWORD: 'staff-password-123',

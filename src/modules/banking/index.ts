@@ -4,4 +4,8 @@ export { BankMovementsService } from './application/bank-movements.service';
 export { BankBookingService } from './application/bank-booking.service';
 export type { BankAccount, BankAccountKind, BankAccountSummary, BankFeed } from './domain/bank-account';
 export type { BankMovement, MovementSide, MovementSource } from './domain/bank-movement';
+export { BankFeedAccounts } from './application/bank-feed-accounts.service';
+export type { FedMovementInput, FeedColumns } from './application/bank-feed-accounts.service';
+export { BankAccountResponse, BankAccountWithSummaryResponse } from './infrastructure/http/banking.dto';
+export { presentAccount, presentSummary } from './infrastructure/http/presenters';
 export { BANKING_RECORDS } from './infrastructure/persistence/banking.records';

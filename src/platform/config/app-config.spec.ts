@@ -32,8 +32,27 @@ describe('loadConfig', () => {
       /SESSION_SECRET/,
     );
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/x', SESSION_SECRET: 'x'.repeat(32) }),
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/x', SESSION_SECRET: 'x'.repeat(32), CREDENTIALS_ENCRYPTION_KEY: 'ab'.repeat(32) }),
     ).not.toThrow();
+  });
+
+  it('requires CREDENTIALS_ENCRYPTION_KEY (32 bytes, hex or base64) in production with a real database; bank feed settings', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/x', SESSION_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig(production)).toThrow(/CREDENTIALS_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ ...production, CREDENTIALS_ENCRYPTION_KEY: 'too-short' })).toThrow(/CREDENTIALS_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ ...production, CREDENTIALS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') })).not.toThrow();
+    expect(loadConfig({}).bankFeeds).toEqual({
+      credentialsEncryptionKey: undefined,
+      sandboxEnabled: true,
+      sandboxDailyMovements: 5,
+      sandboxFailAtPage: 0,
+      fintocSecretKey: undefined,
+      fintocBaseUrl: 'https://api.fintoc.com',
+      fintocPublicKey: '',
+      fintocRequestBudgetMs: 20000,
+      syncIntervalMinutes: 0,
+    });
+    expect(loadConfig({ FINTOC_BASE_URL: 'http://127.0.0.1:9999/', BANK_SANDBOX_ENABLED: 'false' }).bankFeeds).toMatchObject({ fintocBaseUrl: 'http://127.0.0.1:9999', sandboxEnabled: false });
   });
 
   it('reads booleans and integers strictly', () => {

@@ -31,8 +31,35 @@ export interface AppConfig {
   linesPerAnswerMax: number;
   /** Seconds between sweeps of unconfirmed and discarded attachment uploads; 0: no periodic sweep. */
   attachmentSweepIntervalSeconds: number;
+  /** Bank connections and feeds (D67, D67a, D69, D77). */
+  bankFeeds: BankFeedsConfig;
   /** D86: the OpenAI-compatible chat-completions server of the agent gateway. */
   agents: AgentsConfig;
+  /** D80: the FX provider and its settings. */
+  fx: {
+    provider: 'offline' | 'cmf';
+    cmfApiKey: string | undefined;
+    cmfBaseUrl: string;
+    timeoutMs: number;
+  };
+}
+
+export interface BankFeedsConfig {
+  /** 32 bytes (64 hex digits or base64) encrypting link tokens; kept in DATA_DIR when unset outside production. */
+  credentialsEncryptionKey: string | undefined;
+  sandboxEnabled: boolean;
+  /** Sandbox movements per business day and account (D77: five). */
+  sandboxDailyMovements: number;
+  /** Sandbox failure injection: every movements read fails at this page (0: never). */
+  sandboxFailAtPage: number;
+  fintocSecretKey: string | undefined;
+  fintocBaseUrl: string;
+  /** Fintoc's public key for its widget, given back with each link intent. */
+  fintocPublicKey: string;
+  /** Time one Fintoc call may take with its retries (429, 5xx) before it fails. */
+  fintocRequestBudgetMs: number;
+  /** Periodic sync of every feed (0: off). */
+  syncIntervalMinutes: number;
 }
 
 export interface AgentsConfig {
@@ -150,6 +177,17 @@ const environmentSchema = z.object({
   SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
   LINES_PER_ANSWER_MAX: integerString(50_000, 2, 1_000_000),
   ATTACHMENT_SWEEP_INTERVAL_SECONDS: integerString(60, 0, 86_400),
+  CREDENTIALS_ENCRYPTION_KEY: optionalString.refine((v) => v === undefined || encryptionKeyBytes(v) !== null, {
+    message: 'must be 32 bytes written as 64 hex digits or in base64',
+  }),
+  BANK_SANDBOX_ENABLED: booleanString(true),
+  BANK_SANDBOX_DAILY_MOVEMENTS: integerString(5, 0, 10_000),
+  BANK_SANDBOX_FAIL_AT_PAGE: integerString(0, 0, 1_000_000),
+  FINTOC_SECRET_KEY: optionalString,
+  FINTOC_BASE_URL: urlString(['http:', 'https:']),
+  FINTOC_PUBLIC_KEY: optionalString,
+  FINTOC_REQUEST_BUDGET_MS: integerString(20_000, 1, 600_000),
+  BANK_SYNC_INTERVAL_MINUTES: integerString(0, 0, 7 * 24 * 60),
   AGENT_LLM_BASE_URL: urlString(['http:', 'https:']),
   AGENT_LLM_API_KEY: optionalString,
   AGENT_MODELS: optionalString.transform((v, ctx) => {
@@ -168,7 +206,21 @@ const environmentSchema = z.object({
   AGENT_MAX_TOOL_CALLS: integerString(8, 1, 100),
   AGENT_LLM_TIMEOUT_MS: integerString(60_000, 100, 600_000),
   AGENT_SERVICE_URL: urlString(['http:', 'https:']),
+  FX_PROVIDER: z.enum(['offline', 'cmf']).optional(),
+  CMF_API_KEY: optionalString,
+  CMF_BASE_URL: urlString(['http:', 'https:']),
+  FX_PROVIDER_TIMEOUT_MS: integerString(10_000, 100, 600_000),
 });
+
+/** The 32 bytes of an AES-256 key written as 64 hex digits or in base64 (url-safe or not); null when not. */
+export function encryptionKeyBytes(text: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -183,11 +235,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SESSION_SECRET) {
     problems.push('SESSION_SECRET: required when NODE_ENV=production and DATABASE_URL is set');
   }
+  if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.CREDENTIALS_ENCRYPTION_KEY) {
+    problems.push('CREDENTIALS_ENCRYPTION_KEY: required when NODE_ENV=production and DATABASE_URL is set');
+  }
   if (Boolean(e.BOOTSTRAP_STAFF_EMAIL) !== Boolean(e.BOOTSTRAP_STAFF_PASSWORD)) {
     problems.push('BOOTSTRAP_STAFF_EMAIL and BOOTSTRAP_STAFF_PASSWORD: set both or neither');
   }
   if (e.S3_ENDPOINT && !e.S3_BUCKET) {
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  }
+  if (e.FX_PROVIDER === 'cmf' && !e.CMF_API_KEY) {
+    problems.push('CMF_API_KEY: required when FX_PROVIDER=cmf');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -220,6 +278,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
     linesPerAnswerMax: e.LINES_PER_ANSWER_MAX,
     attachmentSweepIntervalSeconds: e.ATTACHMENT_SWEEP_INTERVAL_SECONDS,
+    bankFeeds: {
+      credentialsEncryptionKey: e.CREDENTIALS_ENCRYPTION_KEY,
+      sandboxEnabled: e.BANK_SANDBOX_ENABLED,
+      sandboxDailyMovements: e.BANK_SANDBOX_DAILY_MOVEMENTS,
+      sandboxFailAtPage: e.BANK_SANDBOX_FAIL_AT_PAGE,
+      fintocSecretKey: e.FINTOC_SECRET_KEY,
+      fintocBaseUrl: (e.FINTOC_BASE_URL ?? 'https://api.fintoc.com').replace(/\/+$/, ''),
+      fintocPublicKey: e.FINTOC_PUBLIC_KEY ?? '',
+      fintocRequestBudgetMs: e.FINTOC_REQUEST_BUDGET_MS,
+      syncIntervalMinutes: e.BANK_SYNC_INTERVAL_MINUTES,
+    },
     agents: {
       llmBaseUrl: e.AGENT_LLM_BASE_URL?.replace(/\/+$/, ''),
       llmApiKey: e.AGENT_LLM_API_KEY,
@@ -227,6 +296,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxToolCalls: e.AGENT_MAX_TOOL_CALLS,
       llmTimeoutMs: e.AGENT_LLM_TIMEOUT_MS,
       serviceUrl: e.AGENT_SERVICE_URL?.replace(/\/+$/, ''),
+    },
+    fx: {
+      provider: e.FX_PROVIDER ?? (e.CMF_API_KEY ? 'cmf' : 'offline'),
+      cmfApiKey: e.CMF_API_KEY,
+      cmfBaseUrl: e.CMF_BASE_URL ?? 'https://api.cmfchile.cl/api-sbifv3/recursos_api',
+      timeoutMs: e.FX_PROVIDER_TIMEOUT_MS,
     },
   };
 }

@@ -14,6 +14,8 @@ export interface StartedParts {
 interface LocalSecrets {
   postgresPassword: string;
   sessionSecret: string;
+  /** AES-256 key of the bank link tokens (D67), added to an older secrets file when missing. */
+  credentialsEncryptionKey?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ interface LocalSecrets {
  */
 export async function startEmbeddedParts(config: AppConfig, log: (message: string) => void): Promise<StartedParts> {
   const stops: Array<() => Promise<void>> = [];
-  const needsLocalSecrets = !config.databaseUrl || !config.sessionSecret;
+  const needsLocalSecrets = !config.databaseUrl || !config.sessionSecret || !config.bankFeeds.credentialsEncryptionKey;
   const dataDir = resolve(config.dataDir);
   const secrets = needsLocalSecrets ? readOrCreateSecrets(dataDir) : undefined;
 
@@ -56,7 +58,13 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
     }
 
     return {
-      config: { ...config, databaseUrl, s3, sessionSecret: config.sessionSecret ?? secrets!.sessionSecret },
+      config: {
+        ...config,
+        databaseUrl,
+        s3,
+        sessionSecret: config.sessionSecret ?? secrets!.sessionSecret,
+        bankFeeds: { ...config.bankFeeds, credentialsEncryptionKey: config.bankFeeds.credentialsEncryptionKey ?? secrets!.credentialsEncryptionKey },
+      },
       stop: async () => {
         for (const stop of stops.reverse()) await stop();
       },
@@ -71,11 +79,16 @@ function readOrCreateSecrets(dataDir: string): LocalSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
   if (existsSync(file)) {
-    return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+    if (kept.credentialsEncryptionKey) return kept;
+    const completed = { ...kept, credentialsEncryptionKey: randomBytes(32).toString('base64url') };
+    writeFileSync(file, JSON.stringify(completed, null, 2), { mode: 0o600 });
+    return completed;
   }
   const secrets: LocalSecrets = {
     postgresPassword: randomBytes(18).toString('base64url'),
     sessionSecret: randomBytes(48).toString('base64url'),
+    credentialsEncryptionKey: randomBytes(32).toString('base64url'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { Book, bookAlreadyExists, bookNameAlreadyExists, bookNotFound, resolveBook } from '../domain/books-dimensions';
@@ -22,6 +23,7 @@ export class BooksService {
   }
 
   /** A Book cannot be renamed or deleted (spec "Book" rule 6). */
+  @Transactional()
   async create(entityId: string, input: { id: string; name: string }): Promise<Book> {
     if (await this.books.find(entityId, input.id)) throw bookAlreadyExists({ bookId: input.id });
     const now = this.clock.now();

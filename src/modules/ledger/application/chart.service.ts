@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
@@ -59,6 +60,7 @@ export class ChartService {
     return account;
   }
 
+  @Transactional()
   async createGroup(
     entityId: string,
     input: { id: string; parentGroupId: string | null; codePrefix: string; name: string; type: AccountType },
@@ -76,6 +78,7 @@ export class ChartService {
     return group;
   }
 
+  @Transactional()
   async createAccount(
     entityId: string,
     input: { id: string; name: string; code: string; type: AccountType; tracking: Tracking; subtype: Subtype | null; groupId: string | null },
@@ -91,6 +94,7 @@ export class ChartService {
     return { account, usage: (await this.usage.usage(entityId, [account.id]))(account.id) };
   }
 
+  @Transactional()
   async updateAccount(entityId: string, accountId: string, change: AccountChange): Promise<AccountView> {
     const account = await this.chart.lockAccount(entityId, accountId);
     if (!account) throw ledgerAccountNotFound({ accountId });
@@ -107,6 +111,7 @@ export class ChartService {
   }
 
   /** Refused while lines, a bank account or a partner's default purchase account use it. */
+  @Transactional()
   async deleteAccount(entityId: string, accountId: string): Promise<void> {
     const account = await this.chart.lockAccount(entityId, accountId);
     if (!account) throw ledgerAccountNotFound({ accountId });
@@ -122,6 +127,7 @@ export class ChartService {
    * chart lock waits for group and account creates in flight (which hold it shared), so the chart
    * is judged empty only when no create can still add to it.
    */
+  @Transactional()
   async initialize(entityId: string, input: { id: string; templateKey: string; templateVersion: string }): Promise<{ groups: AccountGroup[]; accounts: AccountView[] }> {
     await this.chart.lockChart(entityId);
     if (await this.chart.initializationExists(entityId, input.id)) throw chartInitializationExists({ initializationId: input.id });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '../../../platform/clock/clock';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
 import {
@@ -46,6 +47,7 @@ export class DimensionsService {
     return dimension;
   }
 
+  @Transactional()
   async create(entityId: string, input: { id: string; name: string }): Promise<Dimension> {
     if (await this.dimensions.find(entityId, input.id)) throw dimensionAlreadyExists({ dimensionId: input.id });
     const now = this.clock.now();
@@ -55,6 +57,7 @@ export class DimensionsService {
   }
 
   /** Locked first, as delete does: a rename that waited for a delete finds no Dimension (404). */
+  @Transactional()
   async rename(entityId: string, dimensionId: string, name: string): Promise<Dimension> {
     await this.dimensions.lockDimension(entityId, dimensionId);
     const dimension = { ...(await this.get(entityId, dimensionId)), name: name.trim(), updatedAt: this.clock.now() };
@@ -62,6 +65,7 @@ export class DimensionsService {
     return dimension;
   }
 
+  @Transactional()
   async delete(entityId: string, dimensionId: string): Promise<Dimension> {
     await this.dimensions.lockDimension(entityId, dimensionId);
     const dimension = await this.get(entityId, dimensionId);
@@ -75,6 +79,7 @@ export class DimensionsService {
     return this.dimensions.values(entityId, dimensionId);
   }
 
+  @Transactional()
   async createValue(entityId: string, dimensionId: string, input: { id: string; code: string; name: string; parentId: string | null }): Promise<DimensionValue> {
     await this.dimensions.lockDimension(entityId, dimensionId);
     await this.get(entityId, dimensionId);
@@ -86,6 +91,7 @@ export class DimensionsService {
     return value;
   }
 
+  @Transactional()
   async updateValue(
     entityId: string,
     dimensionId: string,
@@ -116,6 +122,7 @@ export class DimensionsService {
    * The value is locked before its use is looked up: a posting or line change tagging it (which
    * holds it while it writes) commits first and is seen, or waits and then finds no value (404).
    */
+  @Transactional()
   async deleteValue(entityId: string, dimensionId: string, valueId: string): Promise<DimensionValue> {
     await this.dimensions.lockDimension(entityId, dimensionId);
     await this.dimensions.lockValue(entityId, valueId);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { isUuid, textProblem, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
@@ -75,6 +76,7 @@ export class PartnersService {
     return partner;
   }
 
+  @Transactional()
   async create(
     entityId: string,
     input: { id: string; name: string; type: PartnerType; country: string; taxId: string; defaultPurchaseAccountId: string | null },
@@ -87,6 +89,7 @@ export class PartnersService {
     return partner;
   }
 
+  @Transactional()
   async update(entityId: string, partnerId: string, change: PartnerChange): Promise<Partner> {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });
@@ -101,6 +104,7 @@ export class PartnersService {
    * The partner is locked before its use is looked up: lines being written that name it (which
    * hold it until they commit) are seen, or wait and then find no partner (404).
    */
+  @Transactional()
   async delete(entityId: string, partnerId: string): Promise<Partner> {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });

@@ -7,10 +7,10 @@ import type { BankAccount, BankAccountSummary } from '../../domain/bank-account'
 
 const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 
-const ACCOUNT_COLUMNS = `a.entity_id, a.id, a.name, a.kind, a.ledger_account_id, a.currency, a.feed_bank_connection_id,
+export const ACCOUNT_COLUMNS = `a.entity_id, a.id, a.name, a.kind, a.ledger_account_id, a.currency, a.feed_bank_connection_id,
   a.feed_provider_account_id, a.feed_institution_name, a.feed_last_synced_at, a.created_at, a.updated_at`;
 
-interface AccountRow {
+export interface AccountRow {
   entity_id: string;
   id: string;
   name: string;
@@ -25,7 +25,7 @@ interface AccountRow {
   updated_at: Date;
 }
 
-function toAccount(row: AccountRow): BankAccount {
+export function toAccount(row: AccountRow): BankAccount {
   return {
     entityId: row.entity_id,
     id: row.id,

@@ -59,6 +59,14 @@ export class BankAccountRecord {
   @Column('text', { nullable: true })
   feedProviderAccountId: string | null;
 
+  /** The feeding connection (bank-feeds module's bank_connections, named by string: no import). */
+  @ManyToOne('BankConnectionRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'feed_bank_connection_id', referencedColumnName: 'id' },
+  ])
+  feedBankConnection?: object;
+
   @Column('text', { nullable: true })
   feedInstitutionName: string | null;
 

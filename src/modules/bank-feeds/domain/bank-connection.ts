@@ -1,0 +1,44 @@
+export const BANK_PROVIDERS = ['fintoc', 'sandbox'] as const;
+export type BankProviderKind = (typeof BANK_PROVIDERS)[number];
+
+export const CONNECTION_STATUSES = ['active', 'login_required', 'error'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+export const HOLDER_TYPES = ['individual', 'business'] as const;
+export type HolderType = (typeof HOLDER_TYPES)[number];
+
+/** D68: a connection as presented (the link token never leaves the persistence layer unencrypted but for the adapter call). */
+export interface BankConnection {
+  entityId: string;
+  id: string;
+  provider: BankProviderKind;
+  institutionName: string;
+  holderName: string;
+  status: ConnectionStatus;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A provider failure, as the connection records it: `login_required` for credentials, `error` otherwise. */
+export interface ProviderFailureInfo {
+  status: Exclude<ConnectionStatus, 'active'>;
+  /** A sentence safe to show and to log: never a token, a secret or a URL carrying one. */
+  message: string;
+}
+
+const DAY = 86_400_000;
+
+/** ISO date `days` before `date` (UTC calendar arithmetic on a date without time zone). */
+export function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * D69: the window a sync reads, inclusive of both ends: from the day of the last successful sync
+ * minus 7 days (90 days back on the first sync) to today.
+ */
+export function syncWindow(today: string, lastSyncedDay: string | null): { since: string; until: string } {
+  const since = lastSyncedDay === null ? daysBefore(today, 90) : daysBefore(lastSyncedDay < today ? lastSyncedDay : today, 7);
+  return { since, until: today };
+}
