@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppConfig, RuntimeConfig } from '../config/app-config';
+import { EmbeddedPartError } from './embedded-part-error';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { startEmbeddedS3 } from './embedded-s3';
 
@@ -34,6 +35,7 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
         directory: join(dataDir, 'postgres'),
         password: secrets!.postgresPassword,
         persistent: true,
+        onNotice: log,
       });
       stops.push(() => postgres.stop());
       await ensureDatabase(postgres.urlFor('postgres'), 'accounting');
@@ -43,7 +45,12 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
 
     let s3 = config.s3;
     if (!s3.endpoint) {
-      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket);
+      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket).catch((error: unknown) => {
+        throw new EmbeddedPartError(
+          `the embedded S3 server could not start in ${join(dataDir, 's3')} (${error instanceof Error ? error.message : String(error)})`,
+          'check that this folder can be written, set DATA_DIR to another folder, or set S3_ENDPOINT to use an S3 server of your own',
+        );
+      });
       stops.push(() => server.stop());
       s3 = {
         ...s3,
@@ -68,15 +75,20 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
 }
 
 function readOrCreateSecrets(dataDir: string): LocalSecrets {
-  mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+    const secrets: LocalSecrets = {
+      postgresPassword: randomBytes(18).toString('base64url'),
+      sessionSecret: randomBytes(48).toString('base64url'),
+    };
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    return secrets;
+  } catch (error) {
+    throw new EmbeddedPartError(
+      `the data folder ${dataDir} could not be prepared (${error instanceof Error ? error.message : String(error)})`,
+      `set DATA_DIR to a folder you can write${existsSync(file) ? `, or remove the damaged ${file} (a new session secret signs everyone out)` : ''}`,
+    );
   }
-  const secrets: LocalSecrets = {
-    postgresPassword: randomBytes(18).toString('base64url'),
-    sessionSecret: randomBytes(48).toString('base64url'),
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
 }
