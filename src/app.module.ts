@@ -29,6 +29,7 @@ import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { HeavyReadsModule } from './platform/http/heavy-reads';
 import { JsonBodyGuard } from './platform/http/media-type';
 import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
@@ -65,6 +66,7 @@ export class AppModule {
         }),
         ClockModule.forRoot(options.clock ?? new SystemClock(config.businessTimezone)),
         ObjectStoreModule,
+        HeavyReadsModule,
         AuditModule,
         HealthModule,
         ReferenceModule,

@@ -29,13 +29,20 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  it('is served as JSON at /api/docs-json and as Swagger UI at /api/docs', async () => {
+  it('is served as JSON at /api/docs-json; Swagger UI at /api/docs only when OPENAPI_UI is on (off by default outside development)', async () => {
     const json = await t.http.get('/api/docs-json');
     expect(json.status).toBe(200);
     expect(json.body.openapi).toMatch(/^3\./);
-    const ui = await t.http.get('/api/docs/');
-    expect(ui.status).toBe(200);
-    expect(ui.text).toContain('swagger');
+    expect((await t.http.get('/api/docs/')).status).toBe(404);
+    const withUi = await createTestApp({ databaseUrl: t.databaseUrl, env: { OPENAPI_UI: 'true' } });
+    try {
+      const ui = await withUi.http.get('/api/docs/');
+      expect(ui.status).toBe(200);
+      expect(ui.text).toContain('swagger');
+      expect((await withUi.http.get('/api/docs-json')).status).toBe(200);
+    } finally {
+      await withUi.close();
+    }
   });
 
   it('documents every served route with at least one described response', async () => {

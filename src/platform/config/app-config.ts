@@ -29,6 +29,13 @@ export interface AppConfig {
   setPasswordLinkTtlHours: number;
   /** The most lines one answer of the unpaged line routes (lines list, partner ledger) holds. */
   linesPerAnswerMax: number;
+  /** D2a: heavy reads (unpaged lines, partner ledger, reports) running at once per User and per instance. */
+  heavyReadsPerUser: number;
+  heavyReadsTotal: number;
+  /** Express `trust proxy` (D11a): which peers' X-Forwarded-For names the client address. */
+  trustProxy: boolean | number | string;
+  /** Serve Swagger UI at /api/docs (the OpenAPI document at /api/docs-json is always served). */
+  openApiUi: boolean;
 }
 
 /** Configuration after the embedded parts (if any) were started: every connection is known. */
@@ -50,18 +57,19 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
-const booleanString = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const lowered = v.toLowerCase();
-      if (['true', '1', 'yes'].includes(lowered)) return true;
-      if (['false', '0', 'no'].includes(lowered)) return false;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got "${v}")` });
-      return z.NEVER;
-    });
+const optionalBooleanString = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const lowered = v.toLowerCase();
+    if (['true', '1', 'yes'].includes(lowered)) return true;
+    if (['false', '0', 'no'].includes(lowered)) return false;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got "${v}")` });
+    return z.NEVER;
+  });
+
+const booleanString = (fallback: boolean) => optionalBooleanString.transform((v) => v ?? fallback);
 
 const integerString = (fallback: number, min: number, max: number) =>
   z
@@ -130,6 +138,10 @@ const environmentSchema = z.object({
   API_KEY_RATE_LIMIT_PER_HOUR: integerString(5000, 1, 10_000_000),
   SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
   LINES_PER_ANSWER_MAX: integerString(50_000, 2, 1_000_000),
+  HEAVY_READS_PER_USER: integerString(2, 1, 1000),
+  HEAVY_READS_TOTAL: integerString(8, 1, 10_000),
+  OPENAPI_UI: optionalBooleanString,
+  TRUST_PROXY: optionalString,
 });
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
@@ -181,5 +193,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiKeyRateLimitPerHour: e.API_KEY_RATE_LIMIT_PER_HOUR,
     setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
     linesPerAnswerMax: e.LINES_PER_ANSWER_MAX,
+    heavyReadsPerUser: e.HEAVY_READS_PER_USER,
+    heavyReadsTotal: e.HEAVY_READS_TOTAL,
+    openApiUi: e.OPENAPI_UI ?? e.NODE_ENV === 'development',
+    trustProxy: trustProxySetting(e.TRUST_PROXY),
   };
+}
+
+/** TRUST_PROXY: unset or `false`: the socket's address; `true`; a hop count; or addresses and subnets (`loopback, 10.0.0.0/8`). */
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  if (value === undefined || value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }

@@ -1,15 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Public } from '../auth/decorators';
 import { ObjectStore } from '../object-store/object-store';
+import { HealthConnection } from './health-connection';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: HealthConnection,
     private readonly indicators: HealthIndicatorService,
     private readonly objectStore: ObjectStore,
   ) {}
@@ -22,16 +23,18 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: 'A dependency is down: error envelope SERVICE_UNAVAILABLE_ERROR, details in params' })
   check() {
     return this.health.check([
-      () => this.database.pingCheck('database', { timeout: 3000 }),
-      async () => {
-        const indicator = this.indicators.check('objectStore');
-        try {
-          await this.objectStore.checkReachable();
-          return indicator.up();
-        } catch (error) {
-          return indicator.down({ message: error instanceof Error ? error.name : 'unreachable' });
-        }
-      },
+      () => this.probe('database', () => this.database.ping(3000)),
+      () => this.probe('objectStore', () => this.objectStore.checkReachable()),
     ]);
+  }
+
+  private async probe(name: string, reach: () => Promise<unknown>) {
+    const indicator = this.indicators.check(name);
+    try {
+      await reach();
+      return indicator.up();
+    } catch (error) {
+      return indicator.down({ message: error instanceof Error ? error.name : 'unreachable' });
+    }
   }
 }

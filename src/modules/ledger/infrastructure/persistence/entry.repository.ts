@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { isForeignKeyViolation, uniqueViolationKey } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
@@ -159,6 +160,9 @@ function statusCondition(status: string | undefined): string[] {
   return [status];
 }
 
+/** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
+const LINE_BATCH = 1000;
+
 @Injectable()
 export class SqlEntryRepository extends EntryRepository {
   constructor(
@@ -312,10 +316,14 @@ export class SqlEntryRepository extends EntryRepository {
     );
   }
 
-  private async tagsOf(entityId: string, lineIds: string[]): Promise<Map<string, Array<{ id: string; dimensionId: string }>>> {
+  private async tagsOf(
+    entityId: string,
+    lineIds: string[],
+    query: (sql: string, values: unknown[]) => Promise<Row[]> = (sql, values) => this.query(sql, values),
+  ): Promise<Map<string, Array<{ id: string; dimensionId: string }>>> {
     const tags = new Map<string, Array<{ id: string; dimensionId: string }>>();
     if (lineIds.length === 0) return tags;
-    const rows = await this.query(
+    const rows = await query(
       `SELECT line_id, dimension_id, dimension_value_id FROM ledger_line_dimension_values
         WHERE entity_id = $1 AND line_id = ANY($2::uuid[]) ORDER BY line_id, dimension_id`,
       [entityId, lineIds],
@@ -377,7 +385,12 @@ export class SqlEntryRepository extends EntryRepository {
     return this.hydrate(entityId, rows);
   }
 
-  async listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]> {
+  /**
+   * D2a: the lines of a filter, read from a database cursor in batches; `use` gets how many match
+   * (counted up to `filter.limit`) before the first batch. Cancelled in the database when
+   * `signal` aborts.
+   */
+  async readLines<R>(entityId: string, filter: LineListFilter, signal: AbortSignal, use: (count: number, batches: AsyncIterable<ListedLine[]>) => Promise<R>): Promise<R> {
     const sql = new SqlConditions(['l.entity_id = $1', 'l.status = ANY($2::text[])'], [entityId, statusCondition(filter.status)]);
     if (filter.accountId) sql.add('l.account_id = ?::uuid', filter.accountId);
     if (filter.partnerId) sql.add('l.partner_id = ?::uuid', filter.partnerId);
@@ -386,13 +399,19 @@ export class SqlEntryRepository extends EntryRepository {
     if (filter.bookId === null) sql.add('l.book_id IS NULL');
     else if (filter.bookId) sql.add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
     const limit = sql.parameter(filter.limit);
-    const rows = await this.query(
-      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no LIMIT ${limit}`,
-      sql.values,
-    );
-    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
-    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+    const select = `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no LIMIT ${limit}`;
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const [{ n }] = await cursor.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${select}) counted`, sql.values);
+      const tagsOf = (ids: string[]) => this.tagsOf(entityId, ids, (text, values) => cursor.query(text, values));
+      const batches = async function* () {
+        for await (const rows of cursor.batches<Row>(select, sql.values, LINE_BATCH)) {
+          const tags = await tagsOf(rows.map((r) => r.id as string));
+          yield rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+        }
+      };
+      return use(n, batches());
+    });
   }
 
   async findLine(entityId: string, lineId: string): Promise<ListedLine | null> {

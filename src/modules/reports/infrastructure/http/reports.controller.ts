@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { HeavyRead } from '../../../../platform/http/heavy-reads';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
@@ -78,6 +79,7 @@ export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
   @Get('reports/balance-sheet')
+  @HeavyRead()
   @ApiOkResponse({ description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
@@ -86,6 +88,7 @@ export class ReportsController {
   }
 
   @Get('reports/income-statement')
+  @HeavyRead()
   @ApiOkResponse({ description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
@@ -94,6 +97,7 @@ export class ReportsController {
   }
 
   @Get('reports/income-statement-by-dimension')
+  @HeavyRead()
   @ApiOkResponse({
     description: 'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body',
   })
@@ -104,6 +108,7 @@ export class ReportsController {
   }
 
   @Get('reports/journal')
+  @HeavyRead()
   @ApiOkResponse({ description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
@@ -112,6 +117,7 @@ export class ReportsController {
   }
 
   @Get('ledger/reports/eight-column-balance')
+  @HeavyRead()
   @ApiOkResponse({
     description:
       'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities',
@@ -123,6 +129,7 @@ export class ReportsController {
   }
 
   @Get('ledger/general-ledger')
+  @HeavyRead()
   @ApiOkResponse({ description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
@@ -131,6 +138,7 @@ export class ReportsController {
   }
 
   @Get('ledger/partner-ledger')
+  @HeavyRead()
   @ApiOkResponse({ description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
