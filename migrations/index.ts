@@ -9,6 +9,7 @@ import { MonthlyTotals1795338209499 as M6 } from './1795338209499-MonthlyTotals'
 import { PartnerAccountIndex1795339959321 as M7 } from './1795339959321-PartnerAccountIndex';
 import { ApiKeyAuthenticationWithTenant1795340000000 as M8 } from './1795340000000-ApiKeyAuthenticationWithTenant';
 import { PartnerLedgerCoveringIndex1795437098623 as M9 } from './1795437098623-PartnerLedgerCoveringIndex';
+import { SignInFailuresPerAddress1795500000017 as M17a } from './1795500000017-SignInFailuresPerAddress';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M17a];

@@ -7,7 +7,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', OPENAPI_UI: 'true' }).openApiUi).toBe(true);
     expect(loadConfig({ OPENAPI_UI: 'no' }).openApiUi).toBe(false);
     expect(() => loadConfig({ OPENAPI_UI: 'maybe' })).toThrow(/OPENAPI_UI/);
-    expect(loadConfig({})).toMatchObject({ heavyReadsPerUser: 2, heavyReadsTotal: 8, trustProxy: false });
+    expect(loadConfig({})).toMatchObject({ heavyReadsPerUser: 2, heavyReadsTotal: 8, trustProxy: 'loopback' });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
   });

@@ -200,9 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-/** TRUST_PROXY: unset or `false`: the socket's address; `true`; a hop count; or addresses and subnets (`loopback, 10.0.0.0/8`). */
+/**
+ * TRUST_PROXY: unset: `loopback` (a proxy on the same host, the usual TLS front, names the
+ * client); `false`: always the socket's address; `true`; a hop count; or addresses and subnets.
+ */
 function trustProxySetting(value: string | undefined): boolean | number | string {
-  if (value === undefined || value.toLowerCase() === 'false') return false;
+  if (value === undefined) return 'loopback';
+  if (value.toLowerCase() === 'false') return false;
   if (value.toLowerCase() === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
