@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
+import { DomainError, encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
@@ -145,7 +145,7 @@ export class AllocationsService {
     return {
       allocations,
       settledLines,
-      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0),
+      openTotal: exactAmount(lines.reduce((sum, l) => sum + BigInt(l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0n), 'openTotal'),
     };
   }
 

@@ -8,7 +8,7 @@ import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { AllocationRow, EntryListFilter, EntryRepository, LineListFilter, ListedLine, OpenItemFilter, OpenItemSummary, PostingWrite } from '../../domain/entry-ports';
-import { canonicalRate } from '../../../../../libs/shared-kernel/src';
+import { canonicalRate, exactAmount } from '../../../../../libs/shared-kernel/src';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry, lineAlreadyExists, LIVE_STATUSES } from '../../domain/ledger-entry';
 
@@ -161,7 +161,7 @@ function statusCondition(status: string | undefined): string[] {
 }
 
 /** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
-const LINE_BATCH = 1000;
+const LINE_BATCH = 250;
 
 @Injectable()
 export class SqlEntryRepository extends EntryRepository {
@@ -537,9 +537,10 @@ export class SqlEntryRepository extends EntryRepository {
     );
     const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
     return {
-      openTotal: selected.reduce((sum, r) => sum + Number(r.open_total), 0),
+      // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
+      openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
       lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
-      partnerOptions: rows.map((r) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: Number(r.open_total) })),
+      partnerOptions: rows.map((r, i) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`) })),
     };
   }
 
@@ -637,7 +638,7 @@ export class SqlEntryRepository extends EntryRepository {
         GROUP BY l.partner_id`,
       [entityId, partnerIds, bookId],
     );
-    return new Map(rows.map((r) => [r.partner_id, { receivable: Number(r.receivable), payable: Number(r.payable) }]));
+    return new Map(rows.map((r) => [r.partner_id, { receivable: exactAmount(r.receivable, 'receivable'), payable: exactAmount(r.payable, 'payable') }]));
   }
 
   async dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean> {
