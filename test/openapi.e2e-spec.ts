@@ -1,7 +1,7 @@
 import { createTestApp, TestApp } from './harness/test-app';
 
 interface Operation {
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>;
 }
 
 /** Every route the application serves, read from the Express router. */
@@ -56,5 +56,28 @@ describe('OpenAPI document', () => {
       if (!described) undocumented.push(`${method.toUpperCase()} ${path}`);
     }
     expect(undocumented).toEqual([]);
+  });
+
+  it('publishes a response schema for every route that answers a body (issue 17), with the schemas it names', async () => {
+    const document = (await t.http.get('/api/docs-json')).body as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+    const missing: string[] = [];
+    const dangling: string[] = [];
+    for (const { method, path } of servedRoutes(t)) {
+      const responses = document.paths[path]?.[method]?.responses ?? {};
+      for (const [status, response] of Object.entries(responses)) {
+        if (!/^2\d\d$/.test(status) || status === '204') continue;
+        const schema = response.content?.['application/json']?.schema;
+        if (!schema || Object.keys(schema).length === 0) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+        for (const ref of JSON.stringify(schema ?? {}).match(/#\/components\/schemas\/[A-Za-z0-9_]+/g) ?? []) {
+          if (!(ref.split('/').pop()! in document.components.schemas)) dangling.push(`${method.toUpperCase()} ${path}: ${ref}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(dangling).toEqual([]);
+    // The seven reports name their body's schema, down to the group tree.
+    const balanceSheet = document.paths['/api/entities/{entityId}/reports/balance-sheet'].get.responses!['200'].content!['application/json'].schema;
+    expect(balanceSheet).toEqual({ $ref: '#/components/schemas/BalanceSheetResponse' });
+    expect(JSON.stringify(document.components.schemas.GroupNodeResponse)).toContain('#/components/schemas/GroupNodeResponse');
   });
 });

@@ -1,9 +1,22 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptions, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Public } from '../auth/decorators';
 import { ObjectStore } from '../object-store/object-store';
 import { HealthConnection } from './health-connection';
+
+const INDICATORS: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, additionalProperties: true },
+  example: { database: { status: 'up' }, objectStore: { status: 'up' } },
+};
+
+class HealthResponse {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+  @ApiProperty({ ...INDICATORS, description: 'Each dependency that answers' }) info: Record<string, { status: string }>;
+  @ApiProperty({ ...INDICATORS, description: 'Each dependency that does not (empty on 200)' }) error: Record<string, { status: string }>;
+  @ApiProperty({ ...INDICATORS, description: 'Every dependency' }) details: Record<string, { status: string }>;
+}
 
 @ApiTags('health')
 @Controller('health')
@@ -19,7 +32,7 @@ export class HealthController {
   @Public()
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness of the service: database and object store' })
-  @ApiOkResponse({ description: 'Every dependency answers: `{ status: "ok", info, error, details }`' })
+  @ApiOkResponse({ type: HealthResponse, description: 'Every dependency answers: `{ status: "ok", info, error, details }`' })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down: error envelope SERVICE_UNAVAILABLE_ERROR, details in params' })
   check() {
     return this.health.check([
