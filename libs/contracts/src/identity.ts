@@ -60,3 +60,6 @@ export interface SetPasswordLink {
   url: string;
   expiresAt: string;
 }
+
+/** D11: the password rules a client is shown before choosing one (the service checks them too). */
+export const PASSWORD_RULES = { minLength: 12, maxLength: 1024 } as const;
