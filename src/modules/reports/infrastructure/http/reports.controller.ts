@@ -82,7 +82,7 @@ const BOOK_404 = 'BOOK_NOT_FOUND_ERROR (a Book of another Entity, or any bookId 
 const BOOK_409 = 'BOOK_REQUIRED_ERROR; AMOUNT_OUT_OF_RANGE_ERROR (a figure past 2^53 - 1, params.field names it: D6a)';
 
 @ApiTags('reports')
-@ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
+@ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (every report but the general ledger): heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
 @Authenticated()
 @Controller('entities/:entityId')
 export class ReportsController {
@@ -140,8 +140,8 @@ export class ReportsController {
     return this.reports.eightColumnBalance(entityId, query);
   }
 
+  // Not a heavy read: a page costs O(page) whatever the history (D55's monthly totals).
   @Get('ledger/general-ledger')
-  @HeavyRead()
   @ApiOkResponse({ type: GeneralLedgerResponse, description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
