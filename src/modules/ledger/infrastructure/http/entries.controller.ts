@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
@@ -174,6 +174,7 @@ export class EntriesController {
 
   @Get('lines')
   @ApiOkResponse({ type: ListedLineResponse, isArray: true, description: 'Lines with their entry date, memo, status and Book; live by default (D38)' })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
   @HeavyRead()
   async lines(@Param('entityId') entityId: string, @Query() query: LinesQuery, @Res() res: Response): Promise<void> {
     await streamJsonArray(res, (signal, send) =>
