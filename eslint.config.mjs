@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint-rules/module-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**'] },
@@ -40,6 +41,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Architecture rule: modules meet only through each other's index.ts; platform/ and libs/
+    // import no module (eslint-rules/module-boundaries.mjs, docs/ARCHITECTURE.md).
+    files: ['src/**/*.ts', 'libs/**/*.ts'],
+    plugins: { boundaries },
+    rules: { 'boundaries/module-boundaries': 'error' },
   },
   {
     // Architecture rule: the domain is plain TypeScript.

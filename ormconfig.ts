@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from './src/platform/config/app-config';
-import { dataSourceOptions } from './src/platform/database/data-source-options';
+import { appDataSourceOptions as dataSourceOptions } from './src/schema';
 
 /**
  * The data source for TypeORM tooling against a real server (DATABASE_URL). The npm scripts

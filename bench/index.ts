@@ -1,4 +1,6 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
+import { agents } from './agents';
+import { banking } from './banking';
 import { httpBaseline } from './http-baseline';
 import { ledgerWrite } from './ledger-write';
 import { reports } from './reports';
@@ -8,6 +10,8 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
+  agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
+  banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -9,7 +9,7 @@ interface Timing {
   p95: number;
 }
 
-async function time(run: () => Promise<unknown>, runs = RUNS): Promise<Timing> {
+export async function time(run: () => Promise<unknown>, runs = RUNS): Promise<Timing> {
   await run(); // warm
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {

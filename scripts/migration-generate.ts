@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { appDataSourceOptions as dataSourceOptions } from '../src/schema';
 import { runMigrationsExclusively } from '../src/platform/database/migrate';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 import { writeMigrationIndex } from './migration-index';

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/platform/config/app-config';
-import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { appDataSourceOptions as dataSourceOptions } from '../src/schema';
 import { runMigrationsExclusively } from '../src/platform/database/migrate';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 import { readFileSync } from 'node:fs';

@@ -5,14 +5,16 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
-import { AuditModule } from './modules/audit/audit.module';
-import { EntitiesModule } from './modules/entities/entities.module';
-import { IdentityModule } from './modules/identity/identity.module';
-import { LedgerModule } from './modules/ledger/ledger.module';
-import { OrganizationsModule } from './modules/organizations/organizations.module';
-import { PartnersModule } from './modules/partners/partners.module';
-import { ReportsModule } from './modules/reports/reports.module';
-import { ReferenceModule } from './modules/reference/reference.module';
+import { AgentsModule } from './modules/agents';
+import { AuditModule } from './modules/audit';
+import { BankingModule } from './modules/banking';
+import { EntitiesModule } from './modules/entities';
+import { IdentityModule } from './modules/identity';
+import { LedgerModule } from './modules/ledger';
+import { OrganizationsModule } from './modules/organizations';
+import { PartnersModule } from './modules/partners';
+import { ReportsModule } from './modules/reports';
+import { ReferenceModule } from './modules/reference';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import {
   AuditActorGuard,
@@ -27,6 +29,7 @@ import { Clock, SystemClock } from './platform/clock/clock';
 import { ClockModule } from './platform/clock/clock.module';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
+import { RECORDS } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { HeavyReadsModule } from './platform/http/heavy-reads';
@@ -40,6 +43,8 @@ import { ObjectStoreModule } from './platform/object-store/object-store.module';
 export interface AppModuleOptions {
   /** Extra controllers, for tests that need a route the service does not have. */
   extraControllers?: Type[];
+  /** Extra modules, for tests that plug into a port (e.g. a ledger lifecycle listener). */
+  extraModules?: Type[];
   /** The time of the service; tests fix it (D5). */
   clock?: Clock;
 }
@@ -52,7 +57,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule,
-        DatabaseModule,
+        DatabaseModule.forRoot(RECORDS),
         ClsModule.forRoot({
           global: true,
           // No Proxy Providers here: resolving them would cost every request a dynamic import.
@@ -76,6 +81,9 @@ export class AppModule {
         LedgerModule,
         PartnersModule,
         ReportsModule,
+        AgentsModule,
+        BankingModule,
+        ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],
       providers: [

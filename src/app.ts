@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
-import { SessionMiddleware } from './modules/identity/infrastructure/http/session';
+import { SessionMiddleware } from './modules/identity';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';

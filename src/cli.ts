@@ -3,7 +3,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { StaffProvisioningService } from './modules/identity/application/staff-provisioning.service';
+import { StaffProvisioningService } from './modules/identity';
+import { SystemWrites } from './platform/audit/system-writes';
 import { ConfigError, loadConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';
 
@@ -17,7 +18,19 @@ const COMMANDS: Record<string, Command> = {
     usage: 'users:create-staff --email E --password P [--name N]   (D10: creates a staff User unless the e-mail exists)',
     async run(flags, app) {
       if (!flags.email || !flags.password) throw new Error('--email and --password are required');
-      const result = await app.get(StaffProvisioningService).ensureStaff(flags.email, flags.password, flags.name ?? 'Staff');
+      // A unit of work with its audit row (actor system:cli); nothing created, nothing recorded.
+      const unchanged = new Error('unchanged');
+      const result = await app
+        .get(SystemWrites)
+        .run({ actor: 'system:cli', action: 'user.create_staff', resourceType: 'user', entityId: null }, async () => {
+          const outcome = await app.get(StaffProvisioningService).ensureStaff(flags.email, flags.password, flags.name ?? 'Staff');
+          if (!outcome.created) throw Object.assign(unchanged, { outcome });
+          return { id: outcome.userId, ...outcome };
+        })
+        .catch((error: unknown) => {
+          if (error === unchanged) return (unchanged as Error & { outcome: { created: boolean; userId: string } }).outcome;
+          throw error;
+        });
       return result.created
         ? `Created staff User ${flags.email} (${result.userId})`
         : `A User with e-mail ${flags.email} already exists (${result.userId}); nothing changed`;

@@ -396,6 +396,12 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ name: 'Caja', code: '1101', type: 'asset', tracking: 'balance', subtype: null, groupId: fx.groupId }),
       fields: { name: 'string', code: 'string', type: 'enum', tracking: 'enum', subtype: 'enum', groupId: 'uuid' },
     }),
+    'POST /agents/conversations': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/agents/conversations`,
+      body: () => ({ id: uuid(), title: 'Cash questions' }),
+      fields: { id: 'uuid', title: 'string', model: 'string' },
+    }),
     'POST /partners': () => ({
       method: 'post',
       path: () => `/api/entities/${fx.entityId}/partners`,
@@ -407,6 +413,36 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/partners/${fx.partnerId}`,
       body: () => ({ name: 'Cliente Uno SpA', type: 'company', country: 'CL', taxId: '76.086.428-5', defaultPurchaseAccountId: null }),
       fields: { name: 'string', type: 'enum', country: 'string', taxId: 'string', defaultPurchaseAccountId: 'uuid' },
+    }),
+    'POST /bank-accounts': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-accounts`,
+      body: () => ({ id: uuid(), name: 'Banco', kind: 'bank', ledgerAccountId: fx.cash, currency: 'CLP' }),
+      fields: { id: 'uuid', name: 'string', kind: 'enum', ledgerAccountId: 'uuid', currency: 'string' },
+    }),
+    'PATCH /bank-accounts/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}`,
+      body: () => ({ name: 'Banco' }),
+      fields: { name: 'string' },
+    }),
+    'POST /bank-accounts/:id/movements': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}/movements`,
+      body: () => ({ id: uuid(), movementDate: '2026-06-01', description: 'Abono', amount: 100, side: 'debit', reference: 'R-1' }),
+      fields: { id: 'uuid', movementDate: 'date', description: 'string', amount: 'amount', side: 'enum', reference: 'string' },
+    }),
+    'POST /bank-movements/:id/book': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/book`,
+      body: () => ({ entryId: uuid(), counterAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [fx.valueId], memo: 'm', bookId: null }),
+      fields: { entryId: 'uuid', counterAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
+    }),
+    'POST /bank-movements/:id/match': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match`,
+      body: () => ({ entryId: uuid(), lineIds: [fx.receivableDebitLineId], bookId: null }),
+      fields: { entryId: 'uuid', lineIds: 'uuids', bookId: 'uuid' },
     }),
     'POST /ledger/entries': () => ({
       method: 'post',
@@ -609,6 +645,16 @@ describe('hostile input never gets a 500', () => {
       path: () => ledger('/allocations'),
       query: () => ({ lineId: fx.receivableDebitLineId }),
       params: { lineId: 'uuid' },
+    }),
+    'GET /bank-accounts/:id/movements': () => ({
+      path: () => `/api/entities/${fx.entityId}/bank-accounts/${fx.bankAccountId}/movements`,
+      query: () => ({ from: '2026-01-01', to: '2026-12-31', booked: 'false', limit: '1' }),
+      params: { from: 'date', to: 'date', booked: 'bool', cursor: 'cursor:keyset', limit: 'limit' },
+    }),
+    'GET /bank-movements/:id/match-candidates': () => ({
+      path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match-candidates`,
+      query: () => ({ limit: '5' }),
+      params: { bookId: 'uuid', limit: 'limit' },
     }),
     'GET /partners/pages': () => ({
       path: () => `/api/entities/${fx.entityId}/partners/pages`,

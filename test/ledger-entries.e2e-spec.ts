@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { EntryLifecycleHooks } from '../src/modules/ledger/application/entry-hooks';
+import { RecordingLedgerListener, RecordingLedgerListenerModule } from './harness/recording-ledger-listener';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
@@ -62,7 +62,7 @@ describe('ledger entries and lines', () => {
   }
 
   beforeAll(async () => {
-    ({ t, world, staff } = await createWorldApp({ clock }));
+    ({ t, world, staff } = await createWorldApp({ clock, extraModules: [RecordingLedgerListenerModule] }));
     ledger = await setUpBooks(world.entityId);
   });
   afterAll(() => t.close());
@@ -1115,7 +1115,7 @@ describe('ledger entries and lines', () => {
     it('refuses to move a line a document is linked to (LEDGER_LINE_DOCUMENT_LINKED_ERROR, through the documents port)', async () => {
       const entry = await post(sale(ledger, 65));
       const linked = entry.lines[1].id;
-      t.app.get(EntryLifecycleHooks).register({ documentLinkedLines: async (_entityId, lineIds) => new Set(lineIds.filter((id) => id === linked)) });
+      t.app.get(RecordingLedgerListener).linkedLines.add(linked);
       const res = await expectRefused(
         t,
         ['ledger_lines', 'ledger_account_monthly_totals', 'audit_trail'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { Response, Test } from 'supertest';
-import { auditRowCount, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
+import { auditRowCount, expectAudited, expectRefused, WAITING_ON, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { TickingClock } from './harness/ticking-clock';
 import { Agent, bootstrapStaffId, createEntity, createOrganization, grantMembership, ISO_DATETIME, mintKey, onboardUser, signInStaff, TestUser, uniqueName } from './harness/world';
@@ -409,9 +409,9 @@ describe('Organizations and Memberships', () => {
     async function racingDelete(organizationId: string, reference: () => Test): Promise<[Response, Response]> {
       const blocker = new Client({ connectionString: t.databaseUrl });
       await blocker.connect();
-      const waiting = async (sql: string, n: number) => {
+      const waiting = async (sql: string, n: number, values: unknown[] = []) => {
         for (;;) {
-          const [row] = await t.sql<{ n: number }>(sql);
+          const [row] = await t.sql<{ n: number }>(sql, values);
           if (row.n >= n) return;
           await new Promise((resolve) => setImmediate(resolve));
         }
@@ -420,7 +420,7 @@ describe('Organizations and Memberships', () => {
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE audit_trail IN EXCLUSIVE MODE');
         const deleted = Promise.resolve(staff.delete(`/api/organizations/${organizationId}`));
-        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'audit_trail'::regclass`, 1);
+        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, 1, ['audit_trail']);
         const referenced = Promise.resolve(reference());
         await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')`, 1);
         await blocker.query('COMMIT');

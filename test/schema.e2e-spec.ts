@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { appDataSourceOptions as dataSourceOptions } from '../src/schema';
 import { createTestDatabase } from './harness/test-app';
 
 describe('database schema', () => {

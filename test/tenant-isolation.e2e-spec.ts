@@ -44,6 +44,8 @@ function missingIds(): IdSource {
     reversedEntryId: uuid(),
     reversalEntryId: uuid(),
     scheduledEntryId: uuid(),
+    bankAccountId: uuid(),
+    movementId: uuid(),
   };
 }
 
@@ -264,6 +266,52 @@ const CASES: Record<string, IsolationCase> = {
     status: 404,
     code: 'DIMENSION_VALUE_NOT_FOUND_ERROR',
     probe: (h, o) => ({ method: 'put', path: e(h, `/ledger/lines/${h.salesLineId}/dimension-values`), body: { dimensionValueIds: [o.valueId] } }),
+  },
+  // Banking
+  'PATCH bank-accounts/:bankAccountId': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'patch', path: e(h, `/bank-accounts/${o.bankAccountId}`), body: { name: 'Renamed' } }) },
+  'DELETE bank-accounts/:bankAccountId': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/bank-accounts/${o.bankAccountId}`) }) },
+  'POST bank-accounts { ledgerAccountId }': {
+    status: 404,
+    code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, '/bank-accounts'), body: { id: f[0], name: 'Banco', kind: 'bank', ledgerAccountId: o.cash, currency: 'CLP' } }),
+  },
+  'GET bank-accounts/:bankAccountId/movements': { status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/bank-accounts/${o.bankAccountId}/movements`) }) },
+  'POST bank-accounts/:bankAccountId/movements': {
+    status: 404,
+    code: 'BANK_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-accounts/${o.bankAccountId}/movements`), body: { id: f[0], movementDate: '2026-06-01', description: 'x', amount: 1, side: 'debit' } }),
+  },
+  'GET bank-movements/:movementId': { status: 404, code: 'BANK_MOVEMENT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/bank-movements/${o.movementId}`) }) },
+  'DELETE bank-movements/:movementId': { status: 404, code: 'BANK_MOVEMENT_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/bank-movements/${o.movementId}`) }) },
+  'POST bank-movements/:movementId/book': {
+    status: 404,
+    code: 'BANK_MOVEMENT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-movements/${o.movementId}/book`), body: { entryId: f[0], counterAccountId: h.sales } }),
+  },
+  'POST bank-movements/:movementId/book { counterAccountId }': {
+    status: 404,
+    code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-movements/${h.movementId}/book`), body: { entryId: f[0], counterAccountId: o.sales } }),
+  },
+  'POST bank-movements/:movementId/book { partnerId }': {
+    status: 404,
+    code: 'PARTNER_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-movements/${h.movementId}/book`), body: { entryId: f[0], counterAccountId: h.sales, partnerId: o.partnerId } }),
+  },
+  'POST bank-movements/:movementId/match { lineIds }': {
+    status: 404,
+    code: 'RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/bank-movements/${h.movementId}/match`), body: { entryId: f[0], lineIds: [o.receivableDebitLineId] } }),
+  },
+  'GET bank-movements/:movementId/match-candidates': {
+    status: 404,
+    code: 'BANK_MOVEMENT_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'get', path: e(h, `/bank-movements/${o.movementId}/match-candidates`), query: { bookId: h.bookId! } }),
+  },
+  'GET bank-movements/:movementId/match-candidates?bookId': {
+    status: 404,
+    code: 'BOOK_NOT_FOUND_ERROR',
+    probe: (h, o) => ({ method: 'get', path: e(h, `/bank-movements/${h.movementId}/match-candidates`), query: { bookId: o.bookId } }),
   },
   // Reconciliation
   'GET allocations?lineId': { status: 404, code: 'LEDGER_LINE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, '/ledger/allocations'), query: { lineId: o.receivableDebitLineId } }) },

@@ -56,6 +56,12 @@ export async function expectAudited(t: TestApp, request: Test, status: number, e
 }
 
 /**
+ * A lock that waits on the table $1 or, when $1 is a view (audit_trail: entity_audit_trail and
+ * global_audit_trail), on a table it reads: LOCK TABLE on a view locks those tables.
+ */
+export const WAITING_ON = `relation IN (SELECT $1::text::regclass UNION ALL SELECT format('%I.%I', table_schema, table_name)::regclass FROM information_schema.view_table_usage WHERE view_name::text = $1::text)`;
+
+/**
  * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,
  * until `waiters` of them wait on it; runs `meanwhile` (a change that lands between the waiting
  * requests' reads and writes); then lets them all go at once. Deterministic races.
@@ -69,7 +75,7 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
     // Promise.resolve sends a supertest request, which is lazy until then() is called.
     const pending = Promise.resolve(start());
     for (;;) {
-      const [row] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass', [table]);
+      const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, [table]);
       if (row.n >= waiters) break;
       await new Promise((resolve) => setImmediate(resolve));
     }

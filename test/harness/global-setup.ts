@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/platform/database/data-source-options';
+import { appDataSourceOptions as dataSourceOptions } from '../../src/schema';
 import { runMigrationsExclusively } from '../../src/platform/database/migrate';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/platform/embedded/embedded-postgres';
 import { startEmbeddedS3 } from '../../src/platform/embedded/embedded-s3';

@@ -29,6 +29,9 @@ export interface LedgerFixture {
   reversedEntryId: string;
   reversalEntryId: string;
   scheduledEntryId: string;
+  /** A bank account mapped to `cash`, with one unbooked manual movement. */
+  bankAccountId: string;
+  movementId: string;
 }
 
 export async function buildLedgerFixture(agent: Agent, entityId: string, options: { withBook?: boolean } = {}): Promise<LedgerFixture> {
@@ -80,6 +83,10 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
       { side: 'credit', ledgerAccountId: sales, amount: 10 },
     ],
   });
+  const bankAccountId = (await created('/bank-accounts', { id: randomUUID(), name: 'Banco', kind: 'bank', ledgerAccountId: cash, currency: 'CLP' })).id;
+  const movementId = (
+    await created(`/bank-accounts/${bankAccountId}/movements`, { id: randomUUID(), movementDate: '2026-06-02', description: 'Abono', amount: 200, side: 'debit' })
+  ).id;
   return {
     entityId,
     bookId,
@@ -100,5 +107,7 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
     reversedEntryId: reversed.id,
     reversalEntryId: reversal.reversalEntry.id,
     scheduledEntryId: scheduled.id,
+    bankAccountId,
+    movementId,
   };
 }

@@ -25,6 +25,8 @@ export interface TestAppOptions {
   /** Environment variables on top of the test defaults (validated like the real ones). */
   env?: Record<string, string>;
   extraControllers?: Type[];
+  /** Extra modules: providers that plug into a port (test/harness/recording-ledger-listener.ts). */
+  extraModules?: Type[];
   /** Fix "now" (D5); the default is the system clock. */
   clock?: Clock;
   /** Reuse the database of another test app instead of cloning a fresh one. */
@@ -81,7 +83,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(databaseUrl, options.env);
-  const app = await createApp(config, { extraControllers: options.extraControllers, clock: options.clock, requestTimeoutMs: options.requestTimeoutMs });
+  const app = await createApp(config, { extraControllers: options.extraControllers, extraModules: options.extraModules, clock: options.clock, requestTimeoutMs: options.requestTimeoutMs });
   await app.init();
   const sqlClient = new Client({ connectionString: databaseUrl });
   await sqlClient.connect();

@@ -49,12 +49,13 @@ export interface AuditTrailRow {
   declaredActor: string | null;
   credential: 'session' | 'api_key' | null;
   apiKeyId: string | null;
-  method: string;
-  path: string;
+  /** Null (with `path` and `requestId`) for a write made outside an HTTP request by a `system:` actor. */
+  method: string | null;
+  path: string | null;
   action: string;
   resourceType: string | null;
   resourceId: string | null;
-  requestId: string;
+  requestId: string | null;
   reason: string | null;
 }
 

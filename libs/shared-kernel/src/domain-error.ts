@@ -55,7 +55,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   HEADERS_TOO_LARGE_ERROR: 431,
   INTERNAL_SERVER_ERROR: 500,
   BANK_PROVIDER_ERROR: 502,
+  AGENT_MODEL_ERROR: 502,
   SERVICE_UNAVAILABLE_ERROR: 503,
+  AGENT_NOT_CONFIGURED_ERROR: 503,
 };
 
 /** D3: the one mapping from a domain code to an HTTP status. */

@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditContext } from '../../platform/audit/audit-context';
 import { AuditRecorder } from '../../platform/audit/audit-recorder';
-import { OrganizationsModule } from '../organizations/organizations.module';
+import { SystemWrites } from '../../platform/audit/system-writes';
+import { OrganizationsModule } from '../organizations';
 import { AuditTrailQueryService } from './application/audit-trail-query.service';
 import { AuditTrailController } from './infrastructure/http/audit-trail.controller';
 import { TypeOrmAuditRecorder } from './infrastructure/typeorm-audit-recorder';
@@ -10,7 +11,7 @@ import { TypeOrmAuditRecorder } from './infrastructure/typeorm-audit-recorder';
 @Module({
   imports: [OrganizationsModule],
   controllers: [AuditTrailController],
-  providers: [{ provide: AuditRecorder, useClass: TypeOrmAuditRecorder }, AuditContext, AuditTrailQueryService],
-  exports: [AuditRecorder, AuditContext],
+  providers: [{ provide: AuditRecorder, useClass: TypeOrmAuditRecorder }, AuditContext, SystemWrites, AuditTrailQueryService],
+  exports: [AuditRecorder, AuditContext, SystemWrites],
 })
 export class AuditModule {}

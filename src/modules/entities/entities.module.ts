@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { TenantAccess } from '../../platform/auth/ports';
-import { EntityReachability } from '../identity/application/entity-reachability';
-import { OrganizationEntities } from '../organizations/domain/organization-ports';
-import { OrganizationsModule } from '../organizations/organizations.module';
-import { ReferenceModule } from '../reference/reference.module';
+import { EntityReachability } from '../identity';
+import { OrganizationEntities } from '../organizations';
+import { OrganizationsModule } from '../organizations';
+import { ReferenceModule } from '../reference';
 import { BookkeepingProbes } from './application/bookkeeping-probes';
 import { EntitiesService } from './application/entities.service';
 import { EntityReachabilityService, OrganizationEntitiesService } from './application/entity-directory.service';

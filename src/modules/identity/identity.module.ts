@@ -51,7 +51,7 @@ import {
     UserDirectoryService,
     SessionMiddleware,
   ],
-  exports: [CredentialVerifier, SessionMiddleware, StaffProvisioningService, UserDirectoryService],
+  exports: [CredentialVerifier, SessionMiddleware, StaffProvisioningService, UserDirectoryService, ApiKeysService],
 })
 export class IdentityModule implements OnApplicationBootstrap {
   private readonly logger = new Logger('Identity');

@@ -1,19 +1,32 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { BookkeepingProbes } from '../entities/application/bookkeeping-probes';
-import { ReferenceModule } from '../reference/reference.module';
+import { DiscoveryModule } from '@nestjs/core';
+import { BookkeepingProbes } from '../entities';
+import { ReferenceModule } from '../reference';
 import { AccountUsageProbes } from './application/account-usage';
-import { AllocationsService } from './application/allocations.service';
+import { LedgerAllocations } from './application/ledger-allocations';
 import { AllocationsController } from './infrastructure/http/allocations.controller';
 import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
-import { EntryLifecycleHooks } from './application/entry-hooks';
+import { EntryLifecycle } from './application/entry-lifecycle';
+import { LedgerPostings } from './application/post-entry/ledger-postings';
+import { LedgerPartnerFacts } from './application/ledger-partner-facts';
+import { EditEntry } from './application/edit-entry/edit-entry';
+import { EntryLocks } from './application/entry-locks';
+import { EntryQueries } from './application/entry-queries/entry-queries';
+import { LineEdits } from './application/line-edits/line-edits';
+import { ReverseEntry } from './application/reverse-entry/reverse-entry';
+import { ScheduledEntries } from './application/scheduled-entries/scheduled-entries';
+import { UnbookEntry } from './application/unbook-entry/unbook-entry';
 import { LedgerEntriesService } from './application/ledger-entries.service';
-import { EntryRepository, PostingReader } from './domain/entry-ports';
+import { AllocationRepository, EntryRepository, LedgerUsageQueries, PostingReader, PostingWriter } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
+import { SqlAllocationRepository } from './infrastructure/persistence/allocation.repository';
+import { SqlLedgerUsage } from './infrastructure/persistence/ledger-usage.queries';
+import { SqlPostingWriter } from './infrastructure/persistence/posting-writer';
 import { BookRepository, ChartRepository, DimensionRepository } from './domain/ledger-ports';
 import { BooksController, DimensionsController } from './infrastructure/http/books-dimensions.controller';
 import { ChartController } from './infrastructure/http/chart.controller';
@@ -21,28 +34,40 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 @Module({
-  imports: [ReferenceModule],
+  imports: [ReferenceModule, DiscoveryModule],
   controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
     { provide: EntryRepository, useClass: SqlEntryRepository },
+    { provide: PostingWriter, useClass: SqlPostingWriter },
+    { provide: AllocationRepository, useClass: SqlAllocationRepository },
+    { provide: LedgerUsageQueries, useClass: SqlLedgerUsage },
     { provide: PostingReader, useClass: SqlPostingReader },
     AccountUsageProbes,
-    EntryLifecycleHooks,
+    EntryLifecycle,
+    LedgerPostings,
+    EntryLocks,
+    EntryQueries,
+    EditEntry,
+    ReverseEntry,
+    UnbookEntry,
+    ScheduledEntries,
+    LineEdits,
     LedgerEntriesService,
-    AllocationsService,
+    LedgerAllocations,
+    LedgerPartnerFacts,
     EntryPresenter,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, EntryLifecycleHooks, LedgerEntriesService, EntryRepository],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(
-    private readonly entries: EntryRepository,
+    private readonly lineUsage: LedgerUsageQueries,
     private readonly usage: AccountUsageProbes,
     private readonly bookkeeping: BookkeepingProbes,
     private readonly dimensions: DimensionsService,
@@ -51,10 +76,10 @@ export class LedgerModule implements OnModuleInit {
   /** What the rest of the books must know about entries (D22, D24, D31, value deletion). */
   onModuleInit(): void {
     this.bookkeeping.register({
-      hasRecords: (entityId) => this.entries.hasAnyEntry(entityId),
-      earliestScheduledEntryDate: (entityId) => this.entries.earliestScheduledEntryDate(entityId),
+      hasRecords: (entityId) => this.lineUsage.hasAnyEntry(entityId),
+      earliestScheduledEntryDate: (entityId) => this.lineUsage.earliestScheduledEntryDate(entityId),
     });
-    this.usage.registerLines({ accountIdsWithLines: (entityId, ids) => this.entries.accountIdsWithLines(entityId, ids) });
-    this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.entries.dimensionValueIsTagged(entityId, valueId) });
+    this.usage.registerLines({ accountIdsWithLines: (entityId, ids) => this.lineUsage.accountIdsWithLines(entityId, ids) });
+    this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.lineUsage.dimensionValueIsTagged(entityId, valueId) });
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdentityModule } from '../identity/identity.module';
+import { IdentityModule } from '../identity';
 import { MembershipsService } from './application/memberships.service';
 import { OrganizationsService } from './application/organizations.service';
 import { MembershipRepository, OrganizationRepository, UserDirectory } from './domain/organization-ports';

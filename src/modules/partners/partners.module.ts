@@ -1,9 +1,6 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
-import { PartnerDirectory } from '../ledger/application/entry-hooks';
-import { EntryRepository } from '../ledger/domain/entry-ports';
-import { AccountUsageProbes } from '../ledger/application/account-usage';
-import { LedgerModule } from '../ledger/ledger.module';
-import { ReferenceModule } from '../reference/reference.module';
+import { AccountUsageProbes, LedgerModule, LedgerPartnerFacts, PartnerDirectory } from '../ledger';
+import { ReferenceModule } from '../reference';
 import { PartnersService } from './application/partners.service';
 import { PartnerRepository } from './domain/partner';
 import { PartnersController } from './infrastructure/http/partners.controller';
@@ -27,7 +24,7 @@ export class PartnersModule implements OnModuleInit {
     private readonly usage: AccountUsageProbes,
     private readonly partners: PartnerRepository,
     private readonly service: PartnersService,
-    private readonly entries: EntryRepository,
+    private readonly ledger: LedgerPartnerFacts,
   ) {}
 
   /** A partner's default purchase account cannot be deleted (D31). */
@@ -37,8 +34,8 @@ export class PartnersModule implements OnModuleInit {
       accountIdsInUse: (entityId, accountIds) => this.partners.defaultPurchaseAccountIds(entityId, accountIds),
     });
     this.service.registerProbe({
-      isNamed: (entityId, partnerId) => this.entries.partnerIsNamed(entityId, partnerId),
-      openBalances: (entityId, bookId, partnerIds) => this.entries.partnerOpenBalances(entityId, bookId, partnerIds),
+      isNamed: (entityId, partnerId) => this.ledger.partnerIsNamed(entityId, partnerId),
+      openBalances: (entityId, bookId, partnerIds) => this.ledger.partnerOpenBalances(entityId, bookId, partnerIds),
     });
   }
 }

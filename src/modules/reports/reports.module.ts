@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { LedgerModule } from '../ledger/ledger.module';
-import { ReferenceModule } from '../reference/reference.module';
+import { LedgerModule } from '../ledger';
+import { ReferenceModule } from '../reference';
 import { ReportQueries } from './application/report-queries';
 import { ReportsService } from './application/reports.service';
 import { ReportsController } from './infrastructure/http/reports.controller';

@@ -11,6 +11,7 @@ export interface AuditDetails {
 }
 
 const KEY = 'audit:details';
+const RECORDER = 'audit:recorder';
 const STATEMENT_ROW = 'audit:statement-row';
 
 interface StatementRow {
@@ -22,6 +23,19 @@ interface StatementRow {
 @Injectable()
 export class AuditContext {
   constructor(private readonly cls: ClsService) {}
+
+  /**
+   * Called by whatever records this context's audit row: the audit interceptor for an HTTP
+   * mutation, SystemWrites for a job or the CLI. Writers refuse to run where nobody does.
+   */
+  open(recorder: 'http' | 'system'): void {
+    this.cls.set(RECORDER, recorder);
+  }
+
+  /** Whether an audit row will be recorded for writes made now (see open). */
+  isOpen(): boolean {
+    return this.cls.isActive() && this.cls.get<string | undefined>(RECORDER) !== undefined;
+  }
 
   describe(details: AuditDetails): void {
     this.cls.set(KEY, { ...this.details(), ...details });

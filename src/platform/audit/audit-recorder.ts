@@ -1,4 +1,7 @@
-/** D18: one row per committed mutation. */
+/**
+ * D18: one row per committed mutation. A write made outside an HTTP request (a job, the CLI) has
+ * a declared system actor (`system:...`) and no method, path or request id.
+ */
 export interface AuditRecord {
   entityId: string | null;
   organizationId: string | null;
@@ -6,12 +9,13 @@ export interface AuditRecord {
   declaredActor: string | null;
   credential: 'session' | 'api_key' | null;
   apiKeyId: string | null;
-  method: string;
-  path: string;
+  /** Null (with `path` and `requestId`) for a write made outside an HTTP request. */
+  method: string | null;
+  path: string | null;
   action: string;
   resourceType: string | null;
   resourceId: string | null;
-  requestId: string;
+  requestId: string | null;
   reason: string | null;
 }
 

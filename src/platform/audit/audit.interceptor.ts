@@ -4,12 +4,12 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { isUuid } from '../../../libs/shared-kernel/src';
-import { isTransientConflict } from '../database/pg-errors';
 import { tenantOf } from '../auth/guards/tenant.guard';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../auth/principal';
 import { AuditContext } from './audit-context';
 import { AUDIT_METADATA, AuditDescription } from './audit.decorator';
 import { AuditRecord, AuditRecorder } from './audit-recorder';
+import { retryTransientConflicts } from './transient-conflicts';
 
 function headerValue(request: RequestWithPrincipal, name: string): string | null {
   const value = request.headers[name];
@@ -42,6 +42,7 @@ export class AuditInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     if (isReadMethod(request.method) || request.method === 'OPTIONS') return next.handle();
     const description = this.reflector.get<AuditDescription | undefined>(AUDIT_METADATA, context.getHandler());
+    this.auditContext.open('http');
 
     if (description?.singleStatement) {
       return from(
@@ -91,21 +92,5 @@ export class AuditInterceptor implements NestInterceptor {
       requestId: request.id,
       reason: headerValue(request, 'x-audit-reason'),
     };
-  }
-}
-
-const ATTEMPTS = 3;
-
-/**
- * Runs the mutation's transaction again when PostgreSQL gave it up for a deadlock or a
- * serialization failure (nothing of it was committed); the handler is invoked afresh.
- */
-async function retryTransientConflicts<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (attempt >= ATTEMPTS || !isTransientConflict(error)) throw error;
-    }
   }
 }

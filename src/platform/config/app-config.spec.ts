@@ -56,4 +56,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COOKIE_SECURE: 'maybe' })).toThrow(/COOKIE_SECURE/);
     expect(() => loadConfig({ API_KEY_RATE_LIMIT_PER_HOUR: '0' })).toThrow(/API_KEY_RATE_LIMIT_PER_HOUR/);
   });
+
+  it('reads the agent gateway settings (D86) and names the bad ones', () => {
+    expect(loadConfig({}).agents).toEqual({ llmBaseUrl: undefined, llmApiKey: undefined, models: [], maxToolCalls: 8, llmTimeoutMs: 60000, serviceUrl: undefined });
+    expect(
+      loadConfig({ AGENT_LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', AGENT_MODELS: 'qwen2.5:7b, llama3.1', AGENT_MAX_TOOL_CALLS: '3', AGENT_LLM_TIMEOUT_MS: '5000' }).agents,
+    ).toMatchObject({ llmBaseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen2.5:7b', 'llama3.1'], maxToolCalls: 3, llmTimeoutMs: 5000 });
+    let error: unknown;
+    try {
+      loadConfig({ AGENT_LLM_BASE_URL: 'ftp://x', AGENT_MODELS: 'a,,b', AGENT_MAX_TOOL_CALLS: '0', AGENT_LLM_TIMEOUT_MS: 'soon' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toHaveLength(4);
+    expect(() => loadConfig({ AGENT_MODELS: 'a,a' })).toThrow(/AGENT_MODELS/);
+  });
 });

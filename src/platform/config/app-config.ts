@@ -36,6 +36,23 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** Serve Swagger UI at /api/docs (the OpenAPI document at /api/docs-json is always served). */
   openApiUi: boolean;
+  /** D86: the OpenAI-compatible chat-completions server of the agent gateway. */
+  agents: AgentsConfig;
+}
+
+export interface AgentsConfig {
+  /** Base of the OpenAI-compatible API (`POST {baseUrl}/chat/completions`); undefined: not configured. */
+  llmBaseUrl: string | undefined;
+  /** Sent as `Authorization: Bearer` when set. */
+  llmApiKey: string | undefined;
+  /** Model ids in configured order; the first is the default. */
+  models: string[];
+  /** Most tool calls of one turn. */
+  maxToolCalls: number;
+  /** Bound of each request to the model, in milliseconds (D88a). */
+  llmTimeoutMs: number;
+  /** Where the gateway reaches the service itself; undefined: the address it listens on. */
+  serviceUrl: string | undefined;
 }
 
 /** Configuration after the embedded parts (if any) were started: every connection is known. */
@@ -142,6 +159,24 @@ const environmentSchema = z.object({
   HEAVY_READS_TOTAL: integerString(8, 1, 10_000),
   OPENAPI_UI: optionalBooleanString,
   TRUST_PROXY: optionalString,
+  AGENT_LLM_BASE_URL: urlString(['http:', 'https:']),
+  AGENT_LLM_API_KEY: optionalString,
+  AGENT_MODELS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return [];
+    const models = v.split(',').map((m) => m.trim());
+    if (models.some((m) => m === '' || m.length > 200 || /\s/.test(m))) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be model ids separated by commas, none empty or holding spaces' });
+      return z.NEVER;
+    }
+    if (new Set(models).size !== models.length) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not name a model twice' });
+      return z.NEVER;
+    }
+    return models;
+  }),
+  AGENT_MAX_TOOL_CALLS: integerString(8, 1, 100),
+  AGENT_LLM_TIMEOUT_MS: integerString(60_000, 100, 600_000),
+  AGENT_SERVICE_URL: urlString(['http:', 'https:']),
 });
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
@@ -197,6 +232,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     heavyReadsTotal: e.HEAVY_READS_TOTAL,
     openApiUi: e.OPENAPI_UI ?? e.NODE_ENV === 'development',
     trustProxy: trustProxySetting(e.TRUST_PROXY),
+    agents: {
+      llmBaseUrl: e.AGENT_LLM_BASE_URL?.replace(/\/+$/, ''),
+      llmApiKey: e.AGENT_LLM_API_KEY,
+      models: e.AGENT_MODELS,
+      maxToolCalls: e.AGENT_MAX_TOOL_CALLS,
+      llmTimeoutMs: e.AGENT_LLM_TIMEOUT_MS,
+      serviceUrl: e.AGENT_SERVICE_URL?.replace(/\/+$/, ''),
+    },
   };
 }
 

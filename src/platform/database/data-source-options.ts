@@ -1,7 +1,7 @@
 import { types } from 'pg';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, MixedList } from 'typeorm';
+import { MIGRATIONS } from '../../../migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
-import { ENTITIES, MIGRATIONS } from './schema';
 
 /**
  * bigint (int8) values arrive as numbers: amounts are kept within Number.MAX_SAFE_INTEGER (D6),
@@ -16,11 +16,13 @@ types.setTypeParser(types.builtins.INT8, (text: string) => {
 /** Calendar dates stay ISO strings (D5): a JavaScript Date would shift them by the time zone. */
 types.setTypeParser(types.builtins.DATE, (text: string) => text);
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/** `entities`: the records of every module, assembled at the composition root (src/schema.ts). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function dataSourceOptions(url: string, entities: MixedList<Function>, poolSize = 10): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,

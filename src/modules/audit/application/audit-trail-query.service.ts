@@ -57,6 +57,10 @@ export class AuditTrailQueryService {
     return this.page('organization_id', organizationId, filter);
   }
 
+  /**
+   * An Entity's trail reads its table (entity_audit_trail, keyed by entity_id); an
+   * Organization's reads the audit_trail view of both tables (its Entities' rows and its own).
+   */
   private async page(column: 'entity_id' | 'organization_id', id: string, filter: AuditTrailFilter): Promise<Page<AuditTrailRow>> {
     const limit = filter.limit ?? 50;
     if (filter.from && filter.to && Date.parse(filter.to) < Date.parse(filter.from)) {
@@ -83,7 +87,7 @@ export class AuditTrailQueryService {
     const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
       `SELECT id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
               method, path, action, resource_type, resource_id, request_id, reason
-         FROM audit_trail WHERE ${sql.where}
+         FROM ${column === 'entity_id' ? 'entity_audit_trail' : 'audit_trail'} WHERE ${sql.where}
         ORDER BY occurred_at DESC, id DESC LIMIT ${limitParameter}`,
       sql.values,
     );
@@ -97,12 +101,12 @@ export class AuditTrailQueryService {
         declaredActor: row.declared_actor as string | null,
         credential: row.credential as AuditTrailRow['credential'],
         apiKeyId: row.api_key_id as string | null,
-        method: row.method as string,
-        path: row.path as string,
+        method: row.method as string | null,
+        path: row.path as string | null,
         action: row.action as string,
         resourceType: row.resource_type as string | null,
         resourceId: row.resource_id as string | null,
-        requestId: row.request_id as string,
+        requestId: row.request_id as string | null,
         reason: row.reason as string | null,
       }),
     );

@@ -5,13 +5,19 @@ import { newTimeOrderedId } from '../../../../libs/shared-kernel/src';
 import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 
-const COLUMNS = `id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
+const COLUMNS = `id, occurred_at, organization_id, actor_user_id, declared_actor, credential, api_key_id,
   method, path, action, resource_type, resource_id, request_id, reason`;
+const TYPES = ['uuid', 'timestamptz', 'uuid', 'uuid', 'text', 'text', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
 
-/** $n::type placeholders for the 15 columns, typed so the row can come from a SELECT. */
-function placeholders(first: number): string {
-  const types = ['uuid', 'timestamptz', 'uuid', 'uuid', 'uuid', 'text', 'text', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
-  return types.map((type, i) => `$${first + i}::${type}`).join(', ');
+/**
+ * The INSERT's target and $n::type placeholders, typed so the row can come from a SELECT: an
+ * Entity's row goes to entity_audit_trail (entity_id first, D40), any other to global_audit_trail.
+ */
+function target(row: AuditRecord, first: number): { into: string; select: string } {
+  const placeholders = (from: number) => TYPES.map((type, i) => `$${from + i}::${type}`).join(', ');
+  return row.entityId !== null
+    ? { into: `entity_audit_trail (entity_id, ${COLUMNS})`, select: `$${first}::uuid, ${placeholders(first + 1)}` }
+    : { into: `global_audit_trail (${COLUMNS})`, select: placeholders(first) };
 }
 
 @Injectable()
@@ -28,11 +34,13 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
       throw new Error('The audit row must be written in the transaction of its mutation');
     }
     // Plain SQL: this runs with every mutation.
-    await this.txHost.tx.query(`INSERT INTO audit_trail (${COLUMNS}) VALUES (${placeholders(1)})`, this.values(row));
+    const { into, select } = target(row, 1);
+    await this.txHost.tx.query(`INSERT INTO ${into} VALUES (${select})`, this.values(row));
   }
 
   insertion(row: AuditRecord, firstParameter: number, when: string): { sql: string; values: unknown[] } {
-    return { sql: `INSERT INTO audit_trail (${COLUMNS}) SELECT ${placeholders(firstParameter)} WHERE ${when}`, values: this.values(row) };
+    const { into, select } = target(row, firstParameter);
+    return { sql: `INSERT INTO ${into} SELECT ${select} WHERE ${when}`, values: this.values(row) };
   }
 
   /**
@@ -42,9 +50,9 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
    */
   private values(row: AuditRecord): unknown[] {
     return [
+      ...(row.entityId !== null ? [row.entityId] : []),
       newTimeOrderedId(),
       this.clock.now(),
-      row.entityId,
       row.organizationId,
       row.actorUserId,
       row.declaredActor,

@@ -4,10 +4,10 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { MembershipsService } from '../../organizations/application/memberships.service';
-import { organizationNotFound } from '../../organizations/domain/organization-errors';
-import { OrganizationsService } from '../../organizations/application/organizations.service';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { MembershipsService } from '../../organizations';
+import { organizationNotFound } from '../../organizations';
+import { OrganizationsService } from '../../organizations';
+import { ReferenceDataService } from '../../reference';
 import { entityAlreadyExists, entityNotFound, entityParentCycle, entityParentNotFound, lockDateOverScheduledEntry } from '../domain/entity-errors';
 import { EntityRepository } from '../domain/entity-ports';
 import { IdentityChange, LegalEntity } from '../domain/legal-entity';

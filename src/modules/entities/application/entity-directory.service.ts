@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantAccess } from '../../../platform/auth/ports';
-import { EntityReachability } from '../../identity/application/entity-reachability';
-import { OrganizationEntities } from '../../organizations/domain/organization-ports';
+import { EntityReachability } from '../../identity';
+import { OrganizationEntities } from '../../organizations';
 import { EntityRepository } from '../domain/entity-ports';
 
 /** What other modules may ask about Entities: who reaches them, which an Organization holds. */

@@ -47,4 +47,12 @@ export class ApiKeysService {
     await this.apiKeys.recordRevocation(apiKey);
     return apiKey;
   }
+
+  /**
+   * Removes keys of the owner that can no longer authenticate (expired): the agent gateway's
+   * hour-long lease keys once their hour is over (D88). Only the ids given are considered.
+   */
+  deleteExpired(ownerId: string, apiKeyIds: string[]): Promise<number> {
+    return this.apiKeys.deleteExpiredOwned(ownerId, apiKeyIds, this.clock.now());
+  }
 }

@@ -44,6 +44,8 @@ export abstract class ApiKeyRepository {
    * own requests meanwhile (lastUsedAt). A key already revoked keeps its first revocation time.
    */
   abstract recordRevocation(apiKey: ApiKey): Promise<void>;
+  /** Deletes those of `apiKeyIds` that the User owns and that expired at or before `now`; answers how many. */
+  abstract deleteExpiredOwned(userId: string, apiKeyIds: string[], now: Date): Promise<number>;
 }
 
 export abstract class PasswordHasher {

@@ -105,10 +105,14 @@ export interface AllocationRow {
   updatedAt: Date;
 }
 
-/** Ledger entries and lines; every method takes the Entity first. */
-export abstract class EntryRepository {
+/** Writes new entries (the posting statement). */
+export abstract class PostingWriter {
   /** Writes the entry, its lines, their tags and totals; false when `unchanged` did not hold. */
   abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<boolean>;
+}
+
+/** Ledger entries and lines; every method takes the Entity first. */
+export abstract class EntryRepository {
   abstract find(entityId: string, entryId: string): Promise<LedgerEntry | null>;
   /** The entries with these ids, as stored now, in the order of `entryIds` (missing ones left out). */
   abstract findMany(entityId: string, entryIds: string[]): Promise<LedgerEntry[]>;
@@ -144,6 +148,10 @@ export abstract class EntryRepository {
   abstract holdEntriesOfLines(entityId: string, lineIds: string[]): Promise<void>;
   abstract updateLine(entityId: string, lineId: string, change: { partnerId?: string | null; accountId?: string; isOpenItem?: boolean }): Promise<void>;
   abstract replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void>;
+}
+
+/** Allocations between open-item lines, and the open-item reads. */
+export abstract class AllocationRepository {
   abstract allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]>;
   /** Not locked: an allocation is removed only under the locks of its two lines (lockLines). */
   abstract findAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null>;
@@ -156,6 +164,10 @@ export abstract class EntryRepository {
    * given back by that transaction, not again.
    */
   abstract removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void>;
+}
+
+/** What the rest of the books asks about entries (the Entity, accounts, partners, Dimension Values). */
+export abstract class LedgerUsageQueries {
   abstract earliestScheduledEntryDate(entityId: string): Promise<string | null>;
   abstract hasAnyEntry(entityId: string): Promise<boolean>;
   /**

@@ -99,7 +99,7 @@ describe('LedgerEntry', () => {
         post(lines);
         throw new Error('posted');
       } catch (e) {
-        expect(e).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'newLedgerEntryLines' }] } });
+        expect(e).toMatchObject({ code: 'VALIDATION_ERROR', params: { errors: [{ path: 'lines' }] } });
       }
     }
     expect(post([line('debit', 'bank', MAX - 1), line('debit', 'bank', 1), line('credit', 'sales', MAX)]).lines).toHaveLength(3);

@@ -59,6 +59,7 @@ export interface PostingContext {
 const err = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
 export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
+export const entryAlreadyExists = (entryId: string) => err('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
 export const lineNotFound = (lineId: string) => err('LEDGER_LINE_NOT_FOUND_ERROR', 'No ledger line with this id in the Entity', { lineId });
 export const lineAlreadyExists = (lineId: string | null) =>
   err('LEDGER_LINE_ALREADY_EXISTS_ERROR', 'A ledger line with this id already exists', lineId ? { lineId } : {});
@@ -67,13 +68,13 @@ export const periodLocked = (date: string, ledgerLockDate: string) =>
   err('LEDGER_PERIOD_LOCKED_ERROR', 'The date is on or before the ledger lock date', { date, ledgerLockDate });
 
 /**
- * Where a refused line is: its index in a body's `newLedgerEntryLines` (params `line` and
+ * Where a refused line is: its index in the posting's `lines` (params `line` and
  * `path`), or the id of a stored line changed by its own route (params `lineId`).
  */
 type LinePlace = number | { lineId: string };
 
 function lineError(code: string, message: string, at: LinePlace, params: Record<string, unknown> = {}): DomainError {
-  return err(code, message, typeof at === 'number' ? { ...params, line: at, path: `newLedgerEntryLines[${at}]` } : { ...params, lineId: at.lineId });
+  return err(code, message, typeof at === 'number' ? { ...params, line: at, path: `lines[${at}]` } : { ...params, lineId: at.lineId });
 }
 
 /**
@@ -127,7 +128,7 @@ export class LedgerEntry {
       const first = firstWithId.get(line.id);
       if (first === undefined) firstWithId.set(line.id, index);
       else {
-        const path = `newLedgerEntryLines[${index}].id`;
+        const path = `lines[${index}].id`;
         throw lineError('VALIDATION_ERROR', `${path} repeats the id of line ${first}`, index, { errors: [{ path, message: `repeats the id of line ${first}` }] });
       }
     });
@@ -137,7 +138,7 @@ export class LedgerEntry {
     lines.forEach((line, index) => {
       if (!Number.isSafeInteger(line.amount) || line.amount <= 0 || line.amount > MAX_AMOUNT) {
         throw lineError('VALIDATION_ERROR', 'amount must be a positive integer in minor units', index, {
-          errors: [{ path: `newLedgerEntryLines[${index}].amount`, message: 'amount must be a positive integer in minor units' }],
+          errors: [{ path: `lines[${index}].amount`, message: 'amount must be a positive integer in minor units' }],
         });
       }
       LedgerEntry.judgeTrio(line, context, index);
@@ -147,7 +148,7 @@ export class LedgerEntry {
     // D6: an entry's total is an amount too, within the safe range (so are the balances it moves).
     if (debits > BigInt(MAX_AMOUNT) || credits > BigInt(MAX_AMOUNT)) {
       const message = `total debits and total credits must each be at most ${MAX_AMOUNT}`;
-      throw err('VALIDATION_ERROR', `newLedgerEntryLines ${message}`, { errors: [{ path: 'newLedgerEntryLines', message }] });
+      throw err('VALIDATION_ERROR', `lines ${message}`, { errors: [{ path: 'lines', message }] });
     }
     if (debits !== credits) {
       throw err('LEDGER_ENTRY_UNBALANCED_ERROR', 'Total debits must equal total credits', { debits: Number(debits), credits: Number(credits) });
@@ -229,7 +230,7 @@ export class LedgerEntry {
   private static judgeTrio(line: LineInput, context: Pick<PostingContext, 'functionalCurrency' | 'exponent'>, index: number): void {
     const present = [line.transactionCurrency, line.transactionAmount, line.exchangeRate].filter((v) => v !== null).length;
     if (present === 0) return;
-    const path = `newLedgerEntryLines[${index}]`;
+    const path = `lines[${index}]`;
     if (present !== 3) {
       throw lineError('VALIDATION_ERROR', 'transactionCurrency, transactionAmount and exchangeRate go together', index, {
         errors: [{ path, message: 'transactionCurrency, transactionAmount and exchangeRate go together' }],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserDirectoryService } from '../../identity/application/user-directory.service';
+import { UserDirectoryService } from '../../identity';
 import { UserDirectory } from '../domain/organization-ports';
 
 @Injectable()

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, textProblem, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { BooksService } from '../../ledger/application/books.service';
-import { ChartService } from '../../ledger/application/chart.service';
-import { ReferenceDataService } from '../../reference/application/reference-data.service';
+import { BooksService } from '../../ledger';
+import { ChartService } from '../../ledger';
+import { ReferenceDataService } from '../../reference';
 import {
   changePartner,
   newPartner,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerDirectory } from '../../ledger/application/entry-hooks';
+import { PartnerDirectory } from '../../ledger';
 import { PartnerRepository } from '../domain/partner';
 
 @Injectable()

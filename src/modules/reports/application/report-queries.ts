@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../platform/database/unicode-collation';
-import type { AccountType } from '../../ledger/domain/account-types';
+import type { AccountType } from '../../ledger';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { ACCOUNT_TYPES, AccountType } from '../../ledger/domain/account-types';
-import { isResultType } from '../../ledger/domain/account-types';
+import { ACCOUNT_TYPES, AccountType } from '../../ledger';
+import { isResultType } from '../../ledger';
 import { balanceSheet, eightColumnBalance, GroupInfo, GroupNode, incomeStatement, PeriodFigures, PRESENTATION_ROUNDING_ROW, presentationConverter, Section } from './statements';
 
 const ACCOUNTS = ACCOUNT_TYPES.flatMap((type, i) => [0, 1].map((n) => ({ accountId: `${type}-${n}`, code: `${i + 1}${n}`, name: `${type} ${n}`, type, groupId: null })));

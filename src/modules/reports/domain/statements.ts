@@ -1,5 +1,5 @@
 import { compareText, convertMinorUnitsExact } from '../../../../libs/shared-kernel/src';
-import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger/domain/account-types';
+import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger';
 
 /** An account of the chart with its raw movements (debit and credit sums) for a report. */
 export interface AccountFigures {

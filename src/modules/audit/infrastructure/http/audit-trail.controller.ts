@@ -5,7 +5,7 @@ import type { AuditTrailRow, Page } from '../../../../../libs/contracts/src';
 import { Authenticated, StaffOnly } from '../../../../platform/auth/decorators';
 import { IsCursor, IsIsoDateOrDateTime, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { AuditTrailQueryService } from '../../application/audit-trail-query.service';
-import { OrganizationsService } from '../../../organizations/application/organizations.service';
+import { OrganizationsService } from '../../../organizations';
 
 export class AuditTrailQuery {
   @ApiPropertyOptional({ description: 'ISO date (whole day, business time zone) or date-time' })
@@ -51,15 +51,16 @@ class AuditTrailRowResponse implements AuditTrailRow {
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) entityId: string | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) organizationId: string | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) actorUserId: string | null;
-  @ApiProperty({ nullable: true, type: String, description: '`x-audit-actor` of an API key request, verbatim' }) declaredActor: string | null;
+  @ApiProperty({ nullable: true, type: String, description: '`x-audit-actor` of an API key request, verbatim; `system:...` for a write made outside an HTTP request (a job)' })
+  declaredActor: string | null;
   @ApiProperty({ enum: ['session', 'api_key'], nullable: true }) credential: 'session' | 'api_key' | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) apiKeyId: string | null;
-  @ApiProperty() method: string;
-  @ApiProperty() path: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Null for a write made outside an HTTP request' }) method: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Null for a write made outside an HTTP request' }) path: string | null;
   @ApiProperty({ example: 'organization.create' }) action: string;
   @ApiProperty({ nullable: true, type: String }) resourceType: string | null;
   @ApiProperty({ nullable: true, type: String }) resourceId: string | null;
-  @ApiProperty() requestId: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Null for a write made outside an HTTP request' }) requestId: string | null;
   @ApiProperty({ nullable: true, type: String, description: '`x-audit-reason`' }) reason: string | null;
 }
 

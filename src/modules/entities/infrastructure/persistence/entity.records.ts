@@ -1,5 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { OrganizationRecord } from '../../../organizations/infrastructure/persistence/organization.records';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 
 @Entity('entities')
 @Index('entities_organization_idx', ['organizationId'])
@@ -11,9 +13,9 @@ export class EntityRecord {
   @Column('uuid')
   organizationId: string;
 
-  @ManyToOne(() => OrganizationRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('OrganizationRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'entities_organization_fk' })
-  organization?: OrganizationRecord;
+  organization?: object;
 
   @Column('text')
   name: string;

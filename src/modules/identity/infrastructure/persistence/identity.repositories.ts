@@ -114,6 +114,14 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     await this.txHost.tx.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, revokedAt]);
   }
 
+  async deleteExpiredOwned(userId: string, apiKeyIds: string[], now: Date): Promise<number> {
+    if (apiKeyIds.length === 0) return 0;
+    const deleted: unknown[] = await this.txHost.tx.query(
+      'DELETE FROM api_keys WHERE user_id = $1 AND id = ANY($2::uuid[]) AND expires_at <= $3 RETURNING id',
+      [userId, apiKeyIds, now],
+    );
+    return deleted.length;
+  }
 }
 
 @Injectable()

@@ -7,7 +7,7 @@ import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { IsCursor, IsUuid, PageLimit } from '../../../../platform/http/validators';
-import { AllocationsService } from '../../application/allocations.service';
+import { LedgerAllocations } from '../../application/ledger-allocations';
 import { AllocationResponse, ListedLineResponse } from './entries.dto';
 import { EntryPresenter } from './entry-presenter';
 
@@ -72,7 +72,7 @@ class OpenItemResponse {
 @Controller('entities/:entityId/ledger')
 export class AllocationsController {
   constructor(
-    private readonly allocations: AllocationsService,
+    private readonly allocations: LedgerAllocations,
     private readonly present: EntryPresenter,
   ) {}
 
@@ -89,7 +89,7 @@ export class AllocationsController {
   @ApiNotFoundResponse({ description: 'RECONCILIATION_ALLOCATION_DEBIT_LINE_NOT_FOUND_ERROR or RECONCILIATION_ALLOCATION_CREDIT_LINE_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'The other RECONCILIATION_ALLOCATION_* codes and LEDGER_ENTRY_NOT_LIVE_ERROR' })
   async create(@Param('entityId') entityId: string, @Body() body: CreateAllocationBody): Promise<AllocationResponse> {
-    return this.present.allocation(await this.allocations.create(entityId, body));
+    return this.present.allocation(await this.allocations.allocate(entityId, { id: body.id, debitLineId: body.debitLineId, creditLineId: body.creditLineId, amount: body.amount }));
   }
 
   @Delete('allocations/:allocationId')

@@ -6,7 +6,9 @@ import { NoBody } from '../../../../platform/http/validation';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
 import { streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { LedgerEntriesService, NewEntryInput } from '../../application/ledger-entries.service';
+import { LedgerEntriesService } from '../../application/ledger-entries.service';
+import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
+import { LedgerPostings, PostingLine } from '../../application/post-entry/ledger-postings';
 import { validationError } from '../../domain/ledger-errors';
 import {
   CreateEntryBody,
@@ -32,7 +34,7 @@ const POSTING_400 =
   'VALIDATION_ERROR, LEDGER_ENTRY_UNBALANCED_ERROR, LEDGER_ENTRY_LINE_COUNT_ERROR, LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR, LEDGER_LINE_DUPLICATE_DIMENSION_ERROR';
 const POSTING_404 = 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR';
 
-function lines(body: NewLineBody[]): NewEntryInput['lines'] {
+function lines(body: NewLineBody[]): PostingLine[] {
   return body.map((line) => ({
     id: line.id,
     side: line.side,
@@ -53,6 +55,7 @@ function lines(body: NewLineBody[]): NewEntryInput['lines'] {
 export class EntriesController {
   constructor(
     private readonly ledger: LedgerEntriesService,
+    private readonly postings: LedgerPostings,
     private readonly present: EntryPresenter,
   ) {}
 
@@ -67,11 +70,11 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, and allocations' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
-    const { entry, allocations } = await this.ledger.get(entityId, entryId);
+    const { entry, allocations, relatedInvoices, relatedBankMovements } = await this.ledger.get(entityId, entryId);
     return {
       ...(await this.present.entry1(entityId, entry)),
-      relatedInvoices: [],
-      relatedBankMovements: [],
+      relatedInvoices,
+      relatedBankMovements,
       allocations: allocations.map((a) => this.present.allocation(a)),
     };
   }
@@ -86,7 +89,7 @@ export class EntriesController {
       'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.ledger.create(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    const entry = await this.postings.post(entityId, { ...body, source: 'manual', lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -138,7 +141,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.ledger.createScheduled(entityId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    const entry = await this.postings.schedule(entityId, { ...body, lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -159,7 +162,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
-    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) });
+    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 

@@ -183,9 +183,36 @@ export class AllocationResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
+/** An invoice as the entry routes name it (the fields of a to-do's invoice link). */
+export class InvoiceSummaryResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: '`ar` or `ap`' }) direction: string;
+  @ApiProperty() documentKind: string;
+  @ApiProperty({ type: String, nullable: true }) documentNumber: string | null;
+  @ApiProperty({ type: String, nullable: true }) partnerName: string | null;
+}
+
+/** A bank movement as the entry routes name it (the fields of a to-do's bank movement link). */
+export class BankMovementSummaryResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) bankAccountId: string;
+  @ApiProperty({ format: 'date' }) movementDate: string;
+  @ApiProperty({ description: 'Minor units, positive' }) amount: number;
+  @ApiProperty({ enum: ['debit', 'credit'] }) side: 'debit' | 'credit';
+  @ApiProperty() bankAccountCurrency: string;
+}
+
+export class SeveredInvoiceResponse extends InvoiceSummaryResponse {
+  @ApiProperty({ format: 'uuid', description: 'The entry that had booked it' }) entryId: string;
+}
+
+export class SeveredMovementResponse extends BankMovementSummaryResponse {
+  @ApiProperty({ format: 'uuid', description: 'The entry that had booked it' }) entryId: string;
+}
+
 export class EntryDetailResponse extends EntryResponse {
-  @ApiProperty({ type: Object, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: Array<Record<string, unknown>>;
-  @ApiProperty({ type: Object, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: InvoiceSummaryResponse, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: InvoiceSummaryResponse[];
+  @ApiProperty({ type: BankMovementSummaryResponse, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: BankMovementSummaryResponse[];
   @ApiProperty({ type: AllocationResponse, isArray: true, description: 'Allocations settling its lines' }) allocations: AllocationResponse[];
 }
 
@@ -197,14 +224,16 @@ export class EntriesPageResponse {
 export class ReversalResponse {
   @ApiProperty({ type: EntryResponse }) reversalEntry: EntryResponse;
   @ApiProperty({ type: EntryResponse }) reversedEntry: EntryResponse;
-  @ApiProperty({ type: Object, isArray: true }) severedInvoices: Array<Record<string, unknown>>;
-  @ApiProperty({ type: Object, isArray: true }) severedMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: SeveredInvoiceResponse, isArray: true, description: 'Invoices booked by the entries that left the books, back to unbooked' }) severedInvoices: SeveredInvoiceResponse[];
+  @ApiProperty({ type: SeveredMovementResponse, isArray: true, description: 'Bank movements booked by the entries that left the books, back to unbooked' })
+  severedMovements: SeveredMovementResponse[];
   @ApiProperty({ type: EntryResponse, isArray: true }) settledChainEntries: EntryResponse[];
 }
 
 export class UnbookResponse {
   @ApiProperty({ type: EntryResponse }) unbookedEntry: EntryResponse;
-  @ApiProperty({ type: Object, isArray: true }) severedInvoices: Array<Record<string, unknown>>;
-  @ApiProperty({ type: Object, isArray: true }) severedMovements: Array<Record<string, unknown>>;
+  @ApiProperty({ type: SeveredInvoiceResponse, isArray: true, description: 'Invoices booked by the entries that left the books, back to unbooked' }) severedInvoices: SeveredInvoiceResponse[];
+  @ApiProperty({ type: SeveredMovementResponse, isArray: true, description: 'Bank movements booked by the entries that left the books, back to unbooked' })
+  severedMovements: SeveredMovementResponse[];
   @ApiProperty({ type: EntryResponse, isArray: true }) settledChainEntries: EntryResponse[];
 }

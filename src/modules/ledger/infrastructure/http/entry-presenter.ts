@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AllocationRow, ListedLine } from '../../domain/entry-ports';
-import type { EntryLine, LedgerEntry } from '../../domain/ledger-entry';
+import { EntryLine, LedgerEntry, LedgerEntryState } from '../../domain/ledger-entry';
 import { DimensionRepository } from '../../domain/ledger-ports';
 import type { AllocationResponse, EntryResponse, LineResponse, ListedLineResponse } from './entries.dto';
 
@@ -11,12 +11,14 @@ type ValueNames = Map<string, { code: string; name: string }>;
 export class EntryPresenter {
   constructor(private readonly dimensions: DimensionRepository) {}
 
-  async entries(entityId: string, entries: LedgerEntry[]): Promise<EntryResponse[]> {
-    const names = await this.valueNames(entityId, entries.flatMap((e) => e.lines));
-    return entries.map((entry) => this.entry(entry, names));
+  /** Entries, or their snapshots (what the posting API answers). */
+  async entries(entityId: string, entries: Array<LedgerEntry | LedgerEntryState>): Promise<EntryResponse[]> {
+    const states = entries.map((e) => (e instanceof LedgerEntry ? e.snapshot() : e));
+    const names = await this.valueNames(entityId, states.flatMap((e) => e.lines));
+    return states.map((entry) => this.entry(entry, names));
   }
 
-  async entry1(entityId: string, entry: LedgerEntry): Promise<EntryResponse> {
+  async entry1(entityId: string, entry: LedgerEntry | LedgerEntryState): Promise<EntryResponse> {
     return (await this.entries(entityId, [entry]))[0];
   }
 
@@ -45,8 +47,7 @@ export class EntryPresenter {
     };
   }
 
-  private entry(entry: LedgerEntry, names: ValueNames): EntryResponse {
-    const s = entry.snapshot();
+  private entry(s: LedgerEntryState, names: ValueNames): EntryResponse {
     return {
       id: s.id,
       entityId: s.entityId,

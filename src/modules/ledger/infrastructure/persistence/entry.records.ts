@@ -1,5 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { PartnerRecord } from '../../../partners/infrastructure/persistence/partner.record';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 import { BookRecord, DimensionValueRecord, LedgerAccountRecord } from './ledger.records';
 
 /** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
@@ -76,6 +78,8 @@ export class LedgerEntryRecord {
 @Index('ledger_lines_account_idx', ['entityId', 'accountId', 'entryDate', 'entryId', 'id'])
 // Covering (INCLUDE columns), which TypeORM cannot declare: defined in migration PartnerLedgerCoveringIndex.
 @Index('ledger_lines_partner_idx', { synchronize: false })
+// An expression index (the open amount), defined in migration BankMatchCandidates (banking's match candidates).
+@Index('ledger_lines_open_amount_idx', { synchronize: false })
 @Index('ledger_lines_journal_idx', ['entityId', 'entryDate', 'entryId', 'id'])
 @Index('ledger_lines_open_items_idx', ['entityId', 'accountId', 'entryDate', 'id'], {
   where: `"is_open_item" AND "status" IN ('active', 'reversed') AND "allocated_amount" < "amount"`,
@@ -130,12 +134,12 @@ export class LedgerLineRecord {
   @Column('uuid', { nullable: true })
   partnerId: string | null;
 
-  @ManyToOne(() => PartnerRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('PartnerRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'partner_id', referencedColumnName: 'id' },
   ])
-  partner?: PartnerRecord;
+  partner?: object;
 
   @Column('text', { nullable: true })
   transactionCurrency: string | null;

@@ -1,5 +1,7 @@
 import { Check, Column, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 
 /*
  * D40: every table of Entity data leads with entity_id, which is in its primary key, in every
@@ -19,9 +21,9 @@ export class AccountGroupRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'ledger_account_groups_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('uuid', { nullable: true })
   parentGroupId: string | null;
@@ -65,9 +67,9 @@ export class LedgerAccountRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'ledger_accounts_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('uuid', { nullable: true })
   groupId: string | null;
@@ -109,9 +111,9 @@ export class ChartInitializationRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'chart_initializations_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   templateKey: string;
@@ -132,9 +134,9 @@ export class BookRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'books_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   name: string;
@@ -160,9 +162,9 @@ export class DimensionRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'dimensions_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   name: string;

@@ -1,5 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserRecord } from '../../../identity/infrastructure/persistence/identity.records';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 
 @Entity('organizations')
 export class OrganizationRecord {
@@ -35,9 +37,9 @@ export class MembershipRecord {
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'memberships_organization_fk' })
   organization?: OrganizationRecord;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'memberships_user_fk' })
-  user?: UserRecord;
+  user?: object;
 
   @Column('text')
   role: 'staff' | 'client' | 'viewer';

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
-import { EntityRecord } from '../../../entities/infrastructure/persistence/entity.records';
-import { LedgerAccountRecord } from '../../../ledger/infrastructure/persistence/ledger.records';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
 
 @Entity('partners')
 @Unique('partners_tax_id_key', ['entityId', 'taxId'])
@@ -13,9 +14,9 @@ export class PartnerRecord {
   @PrimaryColumn('uuid')
   id: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'partners_entity_fk' })
-  entity?: EntityRecord;
+  entity?: object;
 
   @Column('text')
   name: string;
@@ -32,12 +33,12 @@ export class PartnerRecord {
   @Column('uuid', { nullable: true })
   defaultPurchaseAccountId: string | null;
 
-  @ManyToOne(() => LedgerAccountRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('LedgerAccountRecord', { onDelete: 'RESTRICT' })
   @JoinColumn([
     { name: 'entity_id', referencedColumnName: 'entityId' },
     { name: 'default_purchase_account_id', referencedColumnName: 'id' },
   ])
-  defaultPurchaseAccount?: LedgerAccountRecord;
+  defaultPurchaseAccount?: object;
 
   @Column('timestamptz')
   createdAt: Date;

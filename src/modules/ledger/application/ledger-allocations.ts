@@ -1,14 +1,34 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { DomainError, encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
-import { AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
+import { AllocationRepository, AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
 import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
 import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors';
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { readDateIdCursor } from './date-id-cursor';
+import { EntryLifecycle, releasedEvent } from './entry-lifecycle';
+
+/** A new allocation: `manual` (the allocations route, a module settling two lines) or `match` (a bank match). */
+export interface AllocationInput {
+  id: string;
+  debitLineId: string;
+  creditLineId: string;
+  amount: number;
+  kind?: 'manual' | 'match';
+}
+
+/** What a match made. */
+export interface MatchResult {
+  allocations: AllocationRow[];
+  /** Lines whose open amount the match took to 0, in the order they were settled. */
+  settledLines: string[];
+  /** Signed open total of the selection after the match, debit positive. */
+  openTotal: number;
+}
 
 const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
 
@@ -36,22 +56,26 @@ function forAllocation(line: ListedLine): LineForAllocation {
  * reversing lock before reading allocations: none is left on a line whose entry left the books.
  */
 @Injectable()
-export class AllocationsService {
+export class LedgerAllocations {
   constructor(
     private readonly entries: EntryRepository,
+    private readonly store: AllocationRepository,
     private readonly books: BooksService,
     private readonly chart: ChartRepository,
     private readonly clock: Clock,
+    private readonly lifecycle: EntryLifecycle,
   ) {}
 
   async ofLine(entityId: string, lineId: string): Promise<AllocationRow[]> {
     if (!(await this.entries.findLine(entityId, lineId))) throw lineNotFound(lineId);
-    return this.entries.allocationsOfLines(entityId, [lineId]);
+    return this.store.allocationsOfLines(entityId, [lineId]);
   }
 
-  async create(entityId: string, input: { id: string; debitLineId: string; creditLineId: string; amount: number }): Promise<AllocationRow> {
+  /** Settles `amount` of a debit line against a credit line of the same open-item account. */
+  @Transactional()
+  async allocate(entityId: string, input: AllocationInput): Promise<AllocationRow> {
     const conflict = () => e('RECONCILIATION_ALLOCATION_ID_CONFLICT_ERROR', 'An allocation with this id already exists', { allocationId: input.id });
-    if (await this.entries.findAllocation(entityId, input.id)) throw conflict();
+    if (await this.store.findAllocation(entityId, input.id)) throw conflict();
     if (input.debitLineId === input.creditLineId) {
       throw e('RECONCILIATION_ALLOCATION_DEBIT_AND_CREDIT_LINE_IDS_CANNOT_BE_THE_SAME_ERROR', 'The debit and credit lines must differ', { lineId: input.debitLineId });
     }
@@ -70,11 +94,11 @@ export class AllocationsService {
       creditLineId: credit.id,
       accountId: debit.ledgerAccountId,
       amount: input.amount,
-      kind: 'manual',
+      kind: input.kind ?? 'manual',
       createdAt: now,
       updatedAt: now,
     };
-    await translateUniqueViolation(() => this.entries.insertAllocations([allocation]), conflict);
+    await translateUniqueViolation(() => this.store.insertAllocations([allocation]), conflict);
     return allocation;
   }
 
@@ -83,22 +107,25 @@ export class AllocationsService {
    * allocation is read again once its lines are locked, the lock under which every writer removes
    * allocations: one that an unbooking removed meanwhile is not found.
    */
+  @Transactional()
   async delete(entityId: string, allocationId: string): Promise<AllocationRow> {
     const notFound = () => e('RECONCILIATION_ALLOCATION_NOT_FOUND_ERROR', 'No allocation with this id', { allocationId });
-    const found = await this.entries.findAllocation(entityId, allocationId);
+    const found = await this.store.findAllocation(entityId, allocationId);
     if (!found) throw notFound();
     if (found.kind === 'reversal') {
       throw e('RECONCILIATION_ALLOCATION_NETS_REVERSAL_ERROR', 'This allocation nets a reversal; unbook the reversal instead', { allocationId });
     }
-    await this.entries.lockLines(entityId, [found.debitLineId, found.creditLineId]);
-    const allocation = await this.entries.findAllocation(entityId, allocationId);
+    const lines = await this.entries.lockLines(entityId, [found.debitLineId, found.creditLineId]);
+    const allocation = await this.store.findAllocation(entityId, allocationId);
     if (!allocation) throw notFound();
-    await this.entries.removeAllocations(entityId, [allocation]);
+    await this.store.removeAllocations(entityId, [allocation]);
+    await this.lifecycle.notify(releasedEvent(entityId, [allocation], lines));
     return allocation;
   }
 
   /** D39: greedy, oldest first, every allocation in one transaction. */
-  async match(entityId: string, lineIds: string[]): Promise<{ allocations: AllocationRow[]; settledLines: string[]; openTotal: number }> {
+  @Transactional()
+  async match(entityId: string, lineIds: string[]): Promise<MatchResult> {
     const wanted = [...new Set(lineIds)];
     await this.entries.holdEntriesOfLines(entityId, wanted);
     const locked = await this.entries.lockLines(entityId, wanted);
@@ -130,7 +157,7 @@ export class AllocationsService {
       createdAt: now,
       updatedAt: now,
     }));
-    await this.entries.insertAllocations(allocations);
+    await this.store.insertAllocations(allocations);
 
     // Walk the pairs as they were made: a line is settled by the pair that takes its open amount
     // to 0, so settledLines lists lines in the order they were settled (a pair's debit first).
@@ -166,12 +193,12 @@ export class AllocationsService {
     const bookId = await this.books.resolve(entityId, query.bookId);
     const limit = query.limit ?? 50;
     const filter = { accountId: query.accountId, partnerId: query.partnerId, includeSettled: query.includeSettled ?? false, bookId };
-    const found = await this.entries.openItemLines(entityId, { ...filter, after, limit: limit + 1 });
+    const found = await this.store.openItemLines(entityId, { ...filter, after, limit: limit + 1 });
     const page = found.slice(0, limit);
     return {
       lines: page,
       nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null,
-      ...(await this.entries.openItemSummary(entityId, filter)),
+      ...(await this.store.openItemSummary(entityId, filter)),
     };
   }
 }

@@ -1,0 +1,92 @@
+import type { BankAccount, BankAccountSummary } from '../domain/bank-account';
+import type { OpenLine } from '../domain/matching';
+import type { BankMovement } from '../domain/bank-movement';
+import type { StatementRow } from '../domain/statement';
+
+export interface MovementFilter {
+  from?: string;
+  to?: string;
+  booked?: boolean;
+  /** Keyset: rows strictly after this (movementDate, id) in the list order (newest first). */
+  after?: { date: string; id: string } | null;
+  limit: number;
+}
+
+export abstract class BankAccountRepository {
+  /** Every bank account of the Entity with its balance and unreconciled count: one query (D78). */
+  abstract summaries(entityId: string, bankAccountId?: string): Promise<BankAccountSummary[]>;
+  abstract find(entityId: string, bankAccountId: string): Promise<BankAccount | null>;
+  /** Row-locked for the rest of the transaction (rename, delete). */
+  abstract lock(entityId: string, bankAccountId: string): Promise<BankAccount | null>;
+  /** Key-share-locked: movements are being written to it, it must not be deleted meanwhile. */
+  abstract hold(entityId: string, bankAccountId: string): Promise<BankAccount | null>;
+  abstract insert(account: BankAccount): Promise<void>;
+  abstract rename(account: BankAccount): Promise<void>;
+  abstract delete(entityId: string, bankAccountId: string): Promise<void>;
+  abstract hasMovements(entityId: string, bankAccountId: string): Promise<boolean>;
+  /** The Entity's functional currency. */
+  abstract functionalCurrency(entityId: string): Promise<string>;
+  /** The currency of each of these bank accounts (one query). */
+  abstract currencies(entityId: string, bankAccountIds: string[]): Promise<Map<string, string>>;
+  /** Which ledger accounts (of these, or all) a bank account maps: one query (chart `deleteBlockedBy`). */
+  abstract ledgerAccountIdsInUse(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+}
+
+export abstract class BankMovementRepository {
+  abstract page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]>;
+  abstract find(entityId: string, movementId: string): Promise<BankMovement | null>;
+  abstract lock(entityId: string, movementId: string): Promise<BankMovement | null>;
+  abstract insert(movement: BankMovement): Promise<void>;
+  /** Lands the rows not landed before (by content hash, under concurrent imports too); answers how many landed. */
+  abstract importRows(entityId: string, bankAccountId: string, rows: StatementRow[], ids: string[], now: Date): Promise<number>;
+  abstract delete(entityId: string, movementId: string): Promise<void>;
+  abstract setEntry(entityId: string, movementId: string, entryId: string, now: Date): Promise<void>;
+  /** Unbooks the movements booked by these entries; answers them as they are now, with the entry each was booked by. */
+  abstract severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>>;
+  abstract byEntries(entityId: string, entryIds: string[]): Promise<BankMovement[]>;
+  /** Of these lines, the bank-side lines of entries that booked a movement (they keep their account). */
+  abstract bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>>;
+}
+
+/** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
+export abstract class StatementFileReader {
+  /** The records, the header first; throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV. */
+  abstract records(file: Buffer): string[][];
+}
+
+/**
+ * Banking's read model of the ledger's open-item lines (SQL over the ledger's tables in
+ * banking's infrastructure, as the reports read them): the lines a match names, and the
+ * candidates of a movement, each with its partner's tax id.
+ */
+export abstract class OpenLineReader {
+  abstract linesByIds(entityId: string, lineIds: string[]): Promise<OpenLine[]>;
+  /**
+   * Unsettled live open-item lines on `side`, in the Book read (common lines plus that Book's):
+   * those whose open amount is `amount`, those of partners with one of `taxIds`, those in
+   * `lineIds`, and the nearest in date on each open-item account. At most `perCriterion` each.
+   */
+  abstract candidates(
+    entityId: string,
+    query: { side: 'debit' | 'credit'; amount: number; date: string; bookId: string | null; taxIds: string[]; lineIds: string[]; perCriterion: number },
+  ): Promise<OpenLine[]>;
+}
+
+/**
+ * Port to the invoices module (D66 folio criterion): the open-item lines of booked invoices whose
+ * folio (document number) is one of `folios`. Until the invoices module provides it, no line has
+ * a folio (NoInvoiceFolios).
+ */
+export abstract class InvoiceFolios {
+  abstract openItemLinesByFolios(entityId: string, folios: string[]): Promise<Set<string>>;
+}
+
+/**
+ * Port to the FX module: the rate (functional units per unit of `currency`, D7) that books a
+ * movement of that date. Without the FX module every foreign currency is refused
+ * (NoExchangeRates: 404 FX_RATE_NOT_FOUND_ERROR), so no foreign amount is ever posted as a
+ * functional one.
+ */
+export abstract class ExchangeRates {
+  abstract rateOn(entityId: string, currency: string, date: string): Promise<string>;
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type BankMovementSummary,
+  type EntryDocumentSource,
+  type EntryLifecycleEvent,
+  type EntryLifecycleListener,
+  LedgerDocumentSource,
+  LedgerLifecycleListener,
+  type RelatedDocuments,
+  type SeveredDocuments,
+} from '../../ledger';
+import { BankAccountRepository, BankMovementRepository } from '../application/banking-ports';
+import type { BankMovement } from '../domain/bank-movement';
+import { Clock } from '../../../platform/clock/clock';
+
+/**
+ * Banking's side of the ledger's ports: reversing or unbooking an entry severs the movement it
+ * booked (back to unreconciled, listed in `severedMovements`), in the ledger's transaction; the
+ * entry detail's `relatedBankMovements` names it; and the bank-side line of a booking keeps its
+ * account (LEDGER_LINE_DOCUMENT_LINKED_ERROR).
+ */
+@Injectable()
+@LedgerLifecycleListener()
+@LedgerDocumentSource()
+export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentSource {
+  constructor(
+    private readonly accounts: BankAccountRepository,
+    private readonly movements: BankMovementRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void> {
+    if (event.reason !== 'reversed' && event.reason !== 'unbooked') return;
+    const severed = await this.movements.severByEntries(event.entityId, event.entryIds, this.clock.now());
+    const summaries = await this.summaries(event.entityId, severed.map((s) => s.movement));
+    return { severedMovements: summaries.map((summary, i) => ({ ...summary, entryId: severed[i].entryId })) };
+  }
+
+  async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {
+    return { relatedBankMovements: await this.summaries(entityId, await this.movements.byEntries(entityId, [entryId])) };
+  }
+
+  documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    return this.movements.bankLinesOfBookings(entityId, lineIds);
+  }
+
+  private async summaries(entityId: string, movements: BankMovement[]): Promise<BankMovementSummary[]> {
+    const currencies = await this.accounts.currencies(entityId, [...new Set(movements.map((m) => m.bankAccountId))]);
+    return movements.map((m) => ({
+      id: m.id,
+      bankAccountId: m.bankAccountId,
+      movementDate: m.movementDate,
+      amount: m.amount,
+      side: m.side,
+      bankAccountCurrency: currencies.get(m.bankAccountId)!,
+    }));
+  }
+}

@@ -1,0 +1,160 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { BankMovementRepository, MovementFilter } from '../../application/banking-ports';
+import type { BankMovement } from '../../domain/bank-movement';
+import type { StatementRow } from '../../domain/statement';
+
+const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
+  ${t}.amount::text AS amount, ${t}.side, ${t}.reference, ${t}.counterparty_name, ${t}.counterparty_tax_id, ${t}.source, ${t}.provider_movement_id,
+  ${t}.ledger_entry_id, ${t}.created_at, ${t}.updated_at`;
+const COLUMNS = columns('bank_movements');
+
+interface MovementRow {
+  entity_id: string;
+  id: string;
+  bank_account_id: string;
+  movement_date: string;
+  description: string;
+  amount: string;
+  side: BankMovement['side'];
+  reference: string | null;
+  counterparty_name: string | null;
+  counterparty_tax_id: string | null;
+  source: BankMovement['source'];
+  provider_movement_id: string | null;
+  ledger_entry_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toMovement(row: MovementRow): BankMovement {
+  return {
+    entityId: row.entity_id,
+    id: row.id,
+    bankAccountId: row.bank_account_id,
+    movementDate: row.movement_date,
+    description: row.description,
+    amount: Number(row.amount),
+    side: row.side,
+    reference: row.reference,
+    counterpartyName: row.counterparty_name,
+    counterpartyTaxId: row.counterparty_tax_id,
+    source: row.source,
+    providerMovementId: row.provider_movement_id,
+    ledgerEntryId: row.ledger_entry_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+@Injectable()
+export class SqlBankMovementRepository extends BankMovementRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private async rows(sql: string, parameters: unknown[]): Promise<BankMovement[]> {
+    return ((await this.txHost.tx.query(sql, parameters)) as MovementRow[]).map(toMovement);
+  }
+
+  /** Newest first, keyset on (movement_date, id) over bank_movements_account_date_idx (or its unbooked twin). */
+  page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]> {
+    const booked = filter.booked === undefined ? '' : filter.booked ? 'AND ledger_entry_id IS NOT NULL' : 'AND ledger_entry_id IS NULL';
+    return this.rows(
+      `SELECT ${COLUMNS} FROM bank_movements
+        WHERE entity_id = $1 AND bank_account_id = $2
+          AND ($3::date IS NULL OR movement_date >= $3::date) AND ($4::date IS NULL OR movement_date <= $4::date)
+          AND ($5::date IS NULL OR (movement_date, id) < ($5::date, $6::uuid)) ${booked}
+        ORDER BY movement_date DESC, id DESC LIMIT $7`,
+      [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, filter.after?.date ?? null, filter.after?.id ?? null, filter.limit + 1],
+    );
+  }
+
+  async find(entityId: string, movementId: string): Promise<BankMovement | null> {
+    return (await this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND id = $2`, [entityId, movementId]))[0] ?? null;
+  }
+
+  async lock(entityId: string, movementId: string): Promise<BankMovement | null> {
+    return (await this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, movementId]))[0] ?? null;
+  }
+
+  async insert(m: BankMovement): Promise<void> {
+    await this.txHost.tx.query(
+      `INSERT INTO bank_movements (entity_id, id, bank_account_id, movement_date, description, amount, side, reference, counterparty_name,
+                                   counterparty_tax_id, source, provider_movement_id, ledger_entry_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+      [m.entityId, m.id, m.bankAccountId, m.movementDate, m.description, m.amount, m.side, m.reference, m.counterpartyName, m.counterpartyTaxId, m.source, m.providerMovementId, m.ledgerEntryId, m.createdAt],
+    );
+  }
+
+  /**
+   * One statement for the whole file (arrays unnested), rows in file order. A row whose content
+   * hash the account already has (an earlier import, or a concurrent one that commits first: the
+   * unique key makes this one wait for it) is skipped.
+   */
+  async importRows(entityId: string, bankAccountId: string, rows: StatementRow[], ids: string[], now: Date): Promise<number> {
+    if (rows.length === 0) return 0;
+    const result = (await this.txHost.tx.query(
+      `WITH inserted AS (
+         INSERT INTO bank_movements (entity_id, id, bank_account_id, movement_date, description, amount, side, reference, source, content_hash, created_at, updated_at)
+         SELECT $1, r.id, $2, r.movement_date, r.description, r.amount, r.side, r.reference, 'import', r.content_hash, $3, $3
+           FROM unnest($4::uuid[], $5::date[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+                AS r(id, movement_date, description, amount, side, reference, content_hash)
+         ON CONFLICT ON CONSTRAINT bank_movements_content_key DO NOTHING
+         RETURNING 1)
+       SELECT count(*)::int AS landed FROM inserted`,
+      [
+        entityId,
+        bankAccountId,
+        now,
+        ids,
+        rows.map((r) => r.movementDate),
+        rows.map((r) => r.description),
+        rows.map((r) => String(r.amount)),
+        rows.map((r) => r.side),
+        rows.map((r) => r.reference),
+        rows.map((r) => r.contentHash),
+      ],
+    )) as Array<{ landed: number }>;
+    return result[0].landed;
+  }
+
+  async delete(entityId: string, movementId: string): Promise<void> {
+    await this.txHost.tx.query(`DELETE FROM bank_movements WHERE entity_id = $1 AND id = $2`, [entityId, movementId]);
+  }
+
+  async setEntry(entityId: string, movementId: string, entryId: string, now: Date): Promise<void> {
+    await this.txHost.tx.query(`UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [entityId, movementId, entryId, now]);
+  }
+
+  async severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+    if (entryIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `WITH booked AS (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
+       UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3 FROM booked
+        WHERE m.entity_id = $1 AND m.id = booked.id
+       RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from`,
+      [entityId, entryIds, now],
+    )) as [Array<MovementRow & { severed_from: string }>, number];
+    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
+    return rows[0].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
+  }
+
+  byEntries(entityId: string, entryIds: string[]): Promise<BankMovement[]> {
+    if (entryIds.length === 0) return Promise.resolve([]);
+    return this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id`, [entityId, entryIds]);
+  }
+
+  async bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    if (lineIds.length === 0) return new Set();
+    const rows = (await this.txHost.tx.query(
+      `SELECT l.id FROM ledger_lines l
+         JOIN bank_movements m ON m.entity_id = l.entity_id AND m.ledger_entry_id = l.entry_id
+         JOIN bank_accounts a ON a.entity_id = m.entity_id AND a.id = m.bank_account_id
+        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
+      [entityId, lineIds],
+    )) as Array<{ id: string }>;
+    return new Set(rows.map((r) => r.id));
+  }
+}

@@ -1,0 +1,9 @@
+/** The Entities module's API for other modules; import from here only (eslint `boundaries` rule). */
+export { EntitiesModule } from './entities.module';
+export { EntitiesService } from './application/entities.service';
+export { BookkeepingProbes } from './application/bookkeeping-probes';
+export { EntityRecord } from './infrastructure/persistence/entity.records';
+
+import { EntityRecord } from './infrastructure/persistence/entity.records';
+/** The module's tables, for the schema list of the composition root (src/schema.ts). */
+export const ENTITY_RECORDS = [EntityRecord];

@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { AllocationRow, ListedLine } from '../domain/entry-ports';
+
+/** Why entries changed in a way that documents booked by them must learn of. */
+export type EntryLifecycleReason = 'reversed' | 'unbooked' | 'cancelled' | 'allocations_released';
+
+/** An allocation removed by the ledger (an unbooking, a reversal, a DELETE of the allocation). */
+export interface ReleasedAllocation {
+  id: string;
+  debitLineId: string;
+  creditLineId: string;
+  accountId: string;
+  amount: number;
+  kind: 'manual' | 'reversal' | 'match';
+}
+
+/**
+ * What happened, told inside the transaction that did it (a listener's writes commit or roll back
+ * with it; a listener that throws rolls the whole change back):
+ * - `reversed`: `entryIds` are the originals just reversed (their mirrors were posted);
+ * - `unbooked`: the entries that left the books (an unbooked original takes its reversal along);
+ * - `cancelled`: scheduled entries cancelled;
+ * - `allocations_released`: allocations removed; `entryIds` are the entries of both lines of
+ *   each, in id order.
+ * Each reason is told once per change, `allocations_released` (when any) before the others.
+ */
+export type EntryLifecycleEvent =
+  | { entityId: string; entryIds: string[]; reason: 'reversed' | 'unbooked' | 'cancelled' }
+  | { entityId: string; entryIds: string[]; reason: 'allocations_released'; allocations: ReleasedAllocation[] };
+
+/** An invoice as the entry routes show it (the fields of a to-do's invoice link). */
+export interface InvoiceSummary {
+  id: string;
+  direction: string;
+  documentKind: string;
+  documentNumber: string | null;
+  partnerName: string | null;
+}
+
+/** A bank movement as the entry routes show it (the fields of a to-do's bank movement link). */
+export interface BankMovementSummary {
+  id: string;
+  bankAccountId: string;
+  movementDate: string;
+  amount: number;
+  side: 'debit' | 'credit';
+  bankAccountCurrency: string;
+}
+
+/** A document that an entry booked and that went back to unbooked with it (`entryId`: that entry). */
+export type SeveredInvoice = InvoiceSummary & { entryId: string };
+export type SeveredMovement = BankMovementSummary & { entryId: string };
+
+/** What a reversal or an unbooking answers about the documents it severed. */
+export interface SeveredDocuments {
+  severedInvoices: SeveredInvoice[];
+  severedMovements: SeveredMovement[];
+}
+
+/** The documents an entry booked, on the entry detail. */
+export interface RelatedDocuments {
+  relatedInvoices: InvoiceSummary[];
+  relatedBankMovements: BankMovementSummary[];
+}
+
+/** Port: a module that must act when entries leave the books (sever what they booked, unlink to-dos). */
+export interface EntryLifecycleListener {
+  onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void>;
+}
+
+/** Port: a module whose documents are booked by entries (invoices, bank movements). */
+export interface EntryDocumentSource {
+  /** The documents each of these entries booked (the entry detail reads one entry). */
+  relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>>;
+  /**
+   * Which of these lines a document is linked to: such a line keeps its account (spec, line
+   * account change; LEDGER_LINE_DOCUMENT_LINKED_ERROR).
+   */
+  documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>>;
+}
+
+type Constructor<T> = new (...args: never[]) => T;
+type Role = 'listener' | 'document-source';
+/**
+ * One discoverable mark for both roles: Nest links a class to a single discoverable key, so a
+ * provider that both listens and supplies documents carries the mark once and its roles beside it.
+ */
+const ledgerPortMark = DiscoveryService.createDecorator<true>();
+const ROLES = 'ledger:port-roles';
+
+function marked(role: Role): (target: Constructor<unknown>) => void {
+  return (target) => {
+    const roles: Role[] = Reflect.getOwnMetadata(ROLES, target) ?? [];
+    Reflect.defineMetadata(ROLES, [...roles, role], target);
+    ledgerPortMark(true)(target);
+  };
+}
+
+/**
+ * Marks a provider (an @Injectable of any module) as a lifecycle listener of the ledger: the
+ * ledger finds every such provider through Nest's DiscoveryService. The class must implement
+ * EntryLifecycleListener (checked by the compiler).
+ */
+export function LedgerLifecycleListener(): (target: Constructor<EntryLifecycleListener>) => void {
+  return marked('listener');
+}
+
+/** Marks a provider as a source of the documents booked by entries (EntryDocumentSource). */
+export function LedgerDocumentSource(): (target: Constructor<EntryDocumentSource>) => void {
+  return marked('document-source');
+}
+
+/**
+ * The ledger's side of both ports: the providers marked with the decorators above, found once in
+ * the application's container (they are fixed once it is built; nothing registers at run time).
+ */
+@Injectable()
+export class EntryLifecycle {
+  private found?: { listeners: EntryLifecycleListener[]; sources: EntryDocumentSource[] };
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  private providers() {
+    if (!this.found) {
+      const instances = this.discovery
+        .getProviders({ metadataKey: ledgerPortMark.KEY })
+        .map((wrapper) => wrapper.instance as object | undefined)
+        .filter((instance): instance is object => instance !== undefined && instance !== null);
+      const withRole = (role: Role) => instances.filter((i) => ((Reflect.getMetadata(ROLES, i.constructor) ?? []) as Role[]).includes(role));
+      this.found = {
+        listeners: withRole('listener') as EntryLifecycleListener[],
+        sources: withRole('document-source') as EntryDocumentSource[],
+      };
+    }
+    return this.found;
+  }
+
+  /** Tells every listener, in the caller's transaction; answers what they severed. */
+  async notify(event: EntryLifecycleEvent): Promise<SeveredDocuments> {
+    if (!this.txHost.isTransactionActive()) throw new Error(`Entry lifecycle event ${event.reason} told outside a transaction`);
+    const severed: SeveredDocuments = { severedInvoices: [], severedMovements: [] };
+    if (event.entryIds.length === 0) return severed;
+    for (const listener of this.providers().listeners) {
+      const result = (await listener.onEntryLifecycle(event)) ?? {};
+      severed.severedInvoices.push(...(result.severedInvoices ?? []));
+      severed.severedMovements.push(...(result.severedMovements ?? []));
+    }
+    return severed;
+  }
+
+  async relatedDocuments(entityId: string, entryId: string): Promise<RelatedDocuments> {
+    const related: RelatedDocuments = { relatedInvoices: [], relatedBankMovements: [] };
+    for (const source of this.providers().sources) {
+      const found = await source.relatedDocuments(entityId, entryId);
+      related.relatedInvoices.push(...(found.relatedInvoices ?? []));
+      related.relatedBankMovements.push(...(found.relatedBankMovements ?? []));
+    }
+    return related;
+  }
+
+  /** No module links documents to lines: then no query at all. */
+  async documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    const linked = new Set<string>();
+    for (const source of this.providers().sources) {
+      for (const lineId of await source.documentLinkedLines(entityId, lineIds)) linked.add(lineId);
+    }
+    return linked;
+  }
+}
+
+export /** The event of allocations removed from these (locked) lines. */
+function releasedEvent(entityId: string, allocations: AllocationRow[], lines: ListedLine[]): EntryLifecycleEvent {
+  return {
+    entityId,
+    reason: 'allocations_released',
+    entryIds: [...new Set(lines.map((l) => l.entryId))].sort(),
+    allocations: allocations.map(({ id, debitLineId, creditLineId, accountId, amount, kind }) => ({ id, debitLineId, creditLineId, accountId, amount, kind })),
+  };
+}
+
+/** Severed documents of several events, in order. */
+export function mergeSevered(...all: SeveredDocuments[]): SeveredDocuments {
+  return { severedInvoices: all.flatMap((s) => s.severedInvoices), severedMovements: all.flatMap((s) => s.severedMovements) };
+}
+
+/**
+ * Port to the partners module: which of these partners exist in the Entity, key-share-locked (in
+ * id order) for the rest of the transaction, as ChartRepository.accountsByIds with `hold`: lines
+ * about to name them are being written.
+ */
+export abstract class PartnerDirectory {
+  abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
+}

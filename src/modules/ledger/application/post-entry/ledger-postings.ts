@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DomainError, newId } from '../../../../../libs/shared-kernel/src';
+import { AuditContext } from '../../../../platform/audit/audit-context';
+import { Clock } from '../../../../platform/clock/clock';
+import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
+import { ReferenceDataService } from '../../../reference';
+import { bookOfNewEntry } from '../../domain/books-dimensions';
+import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { validationError } from '../../domain/ledger-errors';
+import { RecentPostingFacts } from '../recent-posting-facts';
+import { FieldPath, renameFieldPaths } from './field-paths';
+
+/** A line of a posting; what is left out is null (or no tags). */
+export interface PostingLine {
+  /** Made by the ledger when left out. */
+  id?: string;
+  side: Side;
+  ledgerAccountId: string;
+  /** Minor units of the Entity's functional currency, positive. */
+  amount: number;
+  description?: string | null;
+  partnerId?: string | null;
+  dimensionValueIds?: string[];
+  /** The transaction trio (D7): all three or none. */
+  transactionCurrency?: string | null;
+  transactionAmount?: number | null;
+  exchangeRate?: string | null;
+}
+
+/** Who posts: the ledger's own route (`manual`) or a document booked to the ledger. */
+export type PostingSource = 'manual' | 'invoice' | 'bank_movement';
+
+export interface LedgerPosting {
+  /** The entry id, client-supplied: the idempotency id (a replay is 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR). */
+  id: string;
+  source: PostingSource;
+  entryDate: string;
+  memo: string;
+  notes?: string | null;
+  /** Undefined or null: a common entry (every Book); an id: that Book's. */
+  bookId?: string | null;
+  lines: PostingLine[];
+}
+
+export interface PostingOptions {
+  /**
+   * Renames the posting's fields in refusals (`lines[1].amount`, `lines`, `entryDate`...) to
+   * the caller's body; without it they are named as in LedgerPosting.
+   */
+  fieldPath?: FieldPath;
+}
+
+/** An entry as posted (a copy: changing it changes nothing). */
+export type PostedEntry = LedgerEntryState;
+
+type Kind = 'booked' | 'scheduled';
+/** A posting's lines, each with its id (sent, or made by the service). */
+type NewLines = LineInput[];
+
+
+export function linesOf(posting: Pick<LedgerPosting, 'lines'>): NewLines {
+  return posting.lines.map((line) => ({
+    id: line.id ?? newId(),
+    side: line.side,
+    ledgerAccountId: line.ledgerAccountId,
+    amount: line.amount,
+    description: line.description ?? null,
+    partnerId: line.partnerId ?? null,
+    dimensionValueIds: line.dimensionValueIds ?? [],
+    transactionCurrency: line.transactionCurrency ?? null,
+    transactionAmount: line.transactionAmount ?? null,
+    exchangeRate: line.exchangeRate ?? null,
+  }));
+}
+
+/** Scheduled entries take no transaction-currency lines (spec). */
+export function refuseTransactionCurrency(lines: PostingLine[]): void {
+  const index = lines.findIndex((l) => l.transactionCurrency || l.transactionAmount || l.exchangeRate);
+  if (index >= 0) throw validationError(`lines[${index}]`, 'scheduled entries take no transaction-currency lines');
+}
+
+/**
+ * The one way lines are written to the ledger: its own route and every module that books a
+ * document (an invoice, a bank movement) post through here, with the same checks, locks, fast
+ * path and audit row.
+ *
+ * Inside a transaction (a use case of another module, a non-HTTP job) the posting joins it: the
+ * facts are read under their locks and the entry is written in it. Outside one (the ledger's own
+ * single-statement route) it takes the fast path: the posting facts (remembered from a recent
+ * posting with the same references, else read by PostingReader) and one statement that writes
+ * the entry, its lines, totals and audit row only if those facts still hold under the Entity's
+ * share lock. Should they have changed (a lock date moved, a Book was added), the entry is judged
+ * again against facts read afresh, and in the end under that lock, in a transaction.
+ */
+@Injectable()
+export class LedgerPostings {
+  constructor(
+    private readonly entries: EntryRepository,
+    private readonly writer: PostingWriter,
+    private readonly postingReader: PostingReader,
+    private readonly reference: ReferenceDataService,
+    private readonly clock: Clock,
+    private readonly auditContext: AuditContext,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  private readonly recentFacts = new RecentPostingFacts();
+
+  /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
+  async post(entityId: string, posting: LedgerPosting, options: PostingOptions = {}): Promise<PostedEntry> {
+    try {
+      return (await this.write(entityId, posting, 'booked')).snapshot();
+    } catch (error) {
+      throw renameFieldPaths(error, options.fieldPath);
+    }
+  }
+
+  /** A scheduled entry: dated after today, no transaction-currency lines (spec). */
+  async schedule(entityId: string, posting: Omit<LedgerPosting, 'source'>, options: PostingOptions = {}): Promise<PostedEntry> {
+    try {
+      return (await this.write(entityId, { ...posting, source: 'manual' }, 'scheduled')).snapshot();
+    } catch (error) {
+      throw renameFieldPaths(error, options.fieldPath);
+    }
+  }
+
+  private async write(entityId: string, input: LedgerPosting, kind: Kind): Promise<LedgerEntry> {
+    const lines = linesOf(input);
+    const distinct = (ids: string[]) => [...new Set(ids)].sort();
+    const references: PostingReferences = {
+      accountIds: distinct(lines.map((l) => l.ledgerAccountId)),
+      partnerIds: distinct(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : []))),
+      valueIds: distinct(lines.flatMap((l) => l.dimensionValueIds)),
+    };
+    const audit = this.auditContext.statementRow(input.id);
+    const insert = (entry: LedgerEntry, write: PostingWrite) =>
+      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
+
+    if (!this.txHost.isTransactionActive()) {
+      // Without a transaction the posting is one statement, atomic with its audit row: a caller
+      // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
+      if (!audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
+      const key = RecentPostingFacts.key(entityId, references);
+      const remembered = this.recentFacts.recall(key);
+      if (remembered) {
+        const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
+        if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
+        this.recentFacts.forget(key);
+      }
+      const facts = await this.postingReader.read(entityId, references, false);
+      if (facts) this.recentFacts.remember(key, facts);
+      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
+      if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
+      this.recentFacts.forget(key);
+    }
+    return this.txHost.withTransaction(async () => {
+      const facts = await this.postingReader.read(entityId, references, true);
+      const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
+      await insert(entry, {});
+      return entry;
+    });
+  }
+
+  /** A refusal on remembered facts is not given: they are read afresh and judged again. */
+  private judgedOrNull(judge: () => LedgerEntry): LedgerEntry | null {
+    try {
+      return judge();
+    } catch (error) {
+      if (error instanceof DomainError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The entry judged on facts read afresh, or the refusal. What the body alone shows (400) is
+   * refused first. The id is the idempotency id: when the content is then refused (the Book,
+   * what the lines name, the dates) and the id is already an entry's, a replay is answered as
+   * such (409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR), as reverse answers one, not with what changed
+   * since the first call (a lock date moved over it, today passing a scheduled date). The id is
+   * looked up only on such a refusal: a posting that is written takes no extra round trip.
+   */
+  private async judgedOrReplayed(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): Promise<LedgerEntry> {
+    const context = this.judgeShape(entityId, input, lines, kind, facts);
+    try {
+      return this.judgeContent(entityId, input, lines, kind, facts!, context);
+    } catch (error) {
+      if (error instanceof DomainError && (await this.entries.exists(entityId, input.id))) throw alreadyExists(input.id);
+      throw error;
+    }
+  }
+
+  /** The entry as posted against these facts, or the refusal. */
+  private judge(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): LedgerEntry {
+    return this.judgeContent(entityId, input, lines, kind, facts!, this.judgeShape(entityId, input, lines, kind, facts));
+  }
+
+  /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
+  private judgeShape(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): PostingContext {
+    if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+    const context: PostingContext = {
+      functionalCurrency: facts.currency,
+      account: (id) => facts.accounts.get(id),
+      partnerExists: (id) => facts.partnerIds.has(id),
+      dimensionValue: (id) => facts.dimensionValues.get(id),
+      exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
+    };
+    if (kind === 'scheduled') refuseTransactionCurrency(input.lines);
+    LedgerEntry.judgeLineShapes(lines, context);
+    return context;
+  }
+
+  /** 404 (the Book, what the lines name), then 409 (Dimension Values off Result Accounts, then the date against today and the lock date). */
+  private judgeContent(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts, context: PostingContext): LedgerEntry {
+    const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
+    const judged = LedgerEntry.judgeLineReferences(lines, context);
+    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
+    return LedgerEntry.fromJudgedLines(
+      {
+        entityId,
+        id: input.id,
+        bookId,
+        entryDate: input.entryDate,
+        memo: input.memo,
+        notes: input.notes ?? null,
+        status: kind === 'booked' ? 'active' : 'scheduled',
+        source: kind === 'booked' ? input.source : 'scheduled',
+      },
+      judged,
+      this.clock.now(),
+    );
+  }
+}

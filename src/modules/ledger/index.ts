@@ -1,0 +1,56 @@
+/**
+ * The ledger's application API for other modules: import from here only (the lint rule
+ * `boundaries/module-api` refuses deeper imports). docs/ARCHITECTURE.md shows how a module posts,
+ * allocates, listens and is wired.
+ */
+export { LedgerModule } from './ledger.module';
+
+// Posting: the one way lines are written (the ledger's own route uses it too).
+export { LedgerPostings } from './application/post-entry/ledger-postings';
+export type { LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
+export type { FieldPath } from './application/post-entry/field-paths';
+export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './domain/ledger-entry';
+
+// Allocations: settle open-item lines (a bank match reuses them).
+export { LedgerAllocations } from './application/ledger-allocations';
+// Reversal, unbooking and the other entry use cases (an agent's proposal, a job).
+export { LedgerEntriesService } from './application/ledger-entries.service';
+export type { AllocationInput, MatchResult } from './application/ledger-allocations';
+export type { AllocationRow as Allocation } from './domain/entry-ports';
+
+// Lifecycle: listeners told when entries leave the books; sources of the documents entries booked.
+export { LedgerDocumentSource, LedgerLifecycleListener } from './application/entry-lifecycle';
+export type {
+  BankMovementSummary,
+  EntryDocumentSource,
+  EntryLifecycleEvent,
+  EntryLifecycleListener,
+  EntryLifecycleReason,
+  InvoiceSummary,
+  RelatedDocuments,
+  ReleasedAllocation,
+  SeveredDocuments,
+  SeveredInvoice,
+  SeveredMovement,
+} from './application/entry-lifecycle';
+
+// The chart, Books and Dimensions, for modules that name accounts or read by Book.
+export { BooksService } from './application/books.service';
+export { ChartService } from './application/chart.service';
+export { DimensionsService } from './application/dimensions.service';
+export { AccountUsageProbes } from './application/account-usage';
+// A booking of another module (banking) answers its entry as the entry routes present it.
+export { EntryPresenter } from './infrastructure/http/entry-presenter';
+export { EntryResponse } from './infrastructure/http/entries.dto';
+export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/account-types';
+export type { AccountType, Tracking } from './domain/account-types';
+export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
+
+// Ports the ledger owns and another module implements.
+export { PartnerDirectory } from './application/entry-lifecycle';
+export { LedgerPartnerFacts } from './application/ledger-partner-facts';
+
+import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';
+import { LEDGER_RECORDS as CHART_RECORDS } from './infrastructure/persistence/ledger.records';
+/** The module's tables, for the schema list of the composition root (src/schema.ts). */
+export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS];

@@ -1,0 +1,136 @@
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
+import { Injectable } from '@nestjs/common';
+import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
+
+import { LINE_COLUMNS, LedgerSqlStore, toAllocation, toLine } from './ledger-sql';
+
+/** Allocations between open-item lines and the open-item reads (D38, D39). */
+@Injectable()
+export class SqlAllocationRepository extends LedgerSqlStore implements AllocationRepository {
+  async allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]> {
+    if (lineIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+         FROM reconciliation_allocations
+        WHERE entity_id = $1 AND (debit_line_id = ANY($2::uuid[]) OR credit_line_id = ANY($2::uuid[]))
+        ORDER BY created_at, id`,
+      [entityId, lineIds],
+    );
+    return rows.map(toAllocation);
+  }
+
+  async findAllocation(entityId: string, allocationId: string): Promise<AllocationRow | null> {
+    const [row] = await this.query(
+      `SELECT entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+         FROM reconciliation_allocations WHERE entity_id = $1 AND id = $2`,
+      [entityId, allocationId],
+    );
+    return row ? toAllocation(row) : null;
+  }
+
+  private openItemWhere(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>, withPartner: boolean): { where: string[]; values: unknown[] } {
+    const where = [`l.entity_id = $1`, `l.account_id = $2`, `l.is_open_item`, `l.status IN ('active', 'reversed')`];
+    const values: unknown[] = [entityId, filter.accountId];
+    if (!filter.includeSettled) where.push('l.allocated_amount < l.amount');
+    if (filter.bookId === null) where.push('l.book_id IS NULL');
+    else {
+      values.push(filter.bookId);
+      where.push(`(l.book_id IS NULL OR l.book_id = $${values.length})`);
+    }
+    if (withPartner && filter.partnerId) {
+      values.push(filter.partnerId);
+      where.push(`l.partner_id = $${values.length}`);
+    }
+    return { where, values };
+  }
+
+  /** Keyset page over (entry date, line id), oldest first: what is due first comes first. */
+  async openItemLines(entityId: string, filter: OpenItemFilter): Promise<ListedLine[]> {
+    const { where, values } = this.openItemWhere(entityId, filter, true);
+    if (filter.after) {
+      values.push(filter.after.entryDate, filter.after.id);
+      where.push(`(l.entry_date, l.id) > ($${values.length - 1}::date, $${values.length}::uuid)`);
+    }
+    values.push(filter.limit);
+    const rows = await this.query(
+      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${where.join(' AND ')} ORDER BY l.entry_date, l.id LIMIT $${values.length}`,
+      values,
+    );
+    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
+    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+  }
+
+  /** Totals of the whole filtered set (not the page), and the partners present without the partner filter. */
+  async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
+    const { where, values } = this.openItemWhere(entityId, filter, false);
+    const rows = await this.query<{ partner_id: string | null; partner_name: string | null; line_count: number; open_total: string }>(
+      `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
+              sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
+         FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
+        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
+      values,
+    );
+    const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
+    return {
+      // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
+      openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
+      lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
+      partnerOptions: rows.map((r, i) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`) })),
+    };
+  }
+
+  async insertAllocations(allocations: AllocationRow[]): Promise<void> {
+    this.requireTransaction();
+    if (allocations.length === 0) return;
+    const entityId = allocations[0].entityId;
+    await this.query(
+      `INSERT INTO reconciliation_allocations (entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at)
+       SELECT $1, a.id, a.debit_line_id, a.credit_line_id, a.account_id, a.amount, a.kind, a.created_at, a.created_at
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::timestamptz[])
+           AS a(id, debit_line_id, credit_line_id, account_id, amount, kind, created_at)`,
+      [
+        entityId,
+        allocations.map((a) => a.id),
+        allocations.map((a) => a.debitLineId),
+        allocations.map((a) => a.creditLineId),
+        allocations.map((a) => a.accountId),
+        allocations.map((a) => a.amount),
+        allocations.map((a) => a.kind),
+        allocations.map((a) => a.createdAt),
+      ],
+    );
+    await this.shiftAllocated(entityId, allocations, 1);
+  }
+
+  async removeAllocations(entityId: string, allocations: AllocationRow[]): Promise<void> {
+    this.requireTransaction();
+    if (allocations.length === 0) return;
+    // Only what this statement deleted is given back: an allocation another transaction removed
+    // after the caller read it (unbooking the other side, a DELETE) was given back there. Read
+    // through a SELECT: TypeORM answers a bare DELETE ... RETURNING as [rows, rowCount].
+    const deleted = await this.query(
+      `WITH gone AS (
+         DELETE FROM reconciliation_allocations WHERE entity_id = $1 AND id = ANY($2::uuid[])
+         RETURNING entity_id, id, debit_line_id, credit_line_id, account_id, amount, kind, created_at, updated_at
+       ) SELECT * FROM gone`,
+      [entityId, allocations.map((a) => a.id)],
+    );
+    if (deleted.length > 0) await this.shiftAllocated(entityId, deleted.map(toAllocation), -1);
+  }
+
+  /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
+  private async shiftAllocated(entityId: string, allocations: AllocationRow[], sign: 1 | -1): Promise<void> {
+    const perLine = new Map<string, number>();
+    for (const a of allocations) {
+      perLine.set(a.debitLineId, (perLine.get(a.debitLineId) ?? 0) + a.amount);
+      perLine.set(a.creditLineId, (perLine.get(a.creditLineId) ?? 0) + a.amount);
+    }
+    await this.query(
+      `UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
+         FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
+        WHERE l.entity_id = $1 AND l.id = d.line_id`,
+      [entityId, sign, [...perLine.keys()], [...perLine.values()]],
+    );
+  }
+}

@@ -1,0 +1,2 @@
+/** The reports module, for the composition root. */
+export { ReportsModule } from './reports.module';
