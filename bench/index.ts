@@ -1,8 +1,11 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { agents } from './agents';
 import { banking } from './banking';
+import { dashboards, dashboardsSeed } from './dashboards';
 import { httpBaseline } from './http-baseline';
+import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
+import { recommendationHitRate } from './recommendation-hit-rate';
 import { reports } from './reports';
 import { seed } from './seed';
 
@@ -12,6 +15,10 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
   agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
+  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections [--invoices N] [--documents N] [--seconds N]' },
+  'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
+  dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
+  'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -7,12 +7,15 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsModule } from 'nestjs-cls';
 import { AgentsModule } from './modules/agents';
 import { AuditModule } from './modules/audit';
+import { FxModule } from './modules/fx';
+import { RecommendationsModule } from './modules/recommendations';
 import { BankingModule } from './modules/banking';
 import { EntitiesModule } from './modules/entities';
 import { IdentityModule } from './modules/identity';
 import { LedgerModule } from './modules/ledger';
 import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
+import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
 import { ReferenceModule } from './modules/reference';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -80,8 +83,11 @@ export class AppModule {
         EntitiesModule,
         LedgerModule,
         PartnersModule,
+        InvoicesModule,
         ReportsModule,
         AgentsModule,
+        FxModule,
+        RecommendationsModule,
         BankingModule,
         ...(options.extraModules ?? []),
       ],

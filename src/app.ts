@@ -13,6 +13,8 @@ import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-
 import { setUpOpenApi } from './platform/openapi/openapi';
 import { sameOriginMutations } from './platform/http/same-origin';
 import { mountWebPages } from './platform/web/web-pages';
+import { rawXmlBody } from './platform/http/xml-body';
+import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
 
 /**
  * D2: request bodies above 1 MB are refused with 413. A megabyte is 1,000,000 bytes (SI), the
@@ -56,6 +58,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(authSurfaceMiddleware);
   app.use(sameOriginMutations(config.appBaseUrl));
   mountWebPages(app);
+  // D65a: the DTE import takes raw XML up to 5 MB; every other body is JSON up to 1 MB.
+  app.use(DTE_IMPORT_PATH, rawXmlBody(DTE_IMPORT_MAX_BYTES));
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);

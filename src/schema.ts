@@ -2,7 +2,9 @@ import { AGENT_RECORDS } from './modules/agents';
 import { AUDIT_RECORDS } from './modules/audit';
 import { BANKING_RECORDS } from './modules/banking';
 import { ENTITY_RECORDS } from './modules/entities';
+import { FX_RECORDS } from './modules/fx';
 import { IDENTITY_RECORDS } from './modules/identity';
+import { INVOICE_RECORDS } from './modules/invoices';
 import { LEDGER_RECORDS } from './modules/ledger';
 import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
@@ -24,6 +26,8 @@ export const RECORDS = [
   ...PARTNER_RECORDS,
   ...AGENT_RECORDS,
   ...BANKING_RECORDS,
+  ...INVOICE_RECORDS,
+  ...FX_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */

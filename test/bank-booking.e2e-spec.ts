@@ -183,6 +183,24 @@ describe('Booking and matching bank movements (D66)', () => {
       await refused(match(s, id, { lineIds: [line] }), 404, 'FX_RATE_NOT_FOUND_ERROR');
     });
 
+    it('books a movement of a foreign-currency account at the FX module\'s rate of its date, with the trio on both lines', async () => {
+      const s = await setUp();
+      const usdCash = await createLedgerAccount(staff, s.entityId, { code: '1198', type: 'asset', tracking: 'balance' });
+      const usd = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts`).send({ id: usd, name: 'USD 2', kind: 'bank', ledgerAccountId: usdCash, currency: 'USD' }).expect(201);
+      const id = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts/${usd}/movements`).send({ id, movementDate: '2026-03-10', description: 'Wire', amount: 10_000, side: 'debit' }).expect(201);
+      await staff.post('/api/fx-rates/sync').send({ from: '2026-03-01', to: '2026-03-10' }).expect(201);
+      const effective = await staff.get('/api/fx-rates/effective').query({ currency: 'USD', date: '2026-03-10' }).expect(200);
+      const rate = effective.body.rate as string;
+      const res = await book(s, id, { counterAccountId: s.income }).expect(200);
+      const expected = Math.round((10_000 / 100) * Number(rate));
+      expect(res.body.entry.lines).toHaveLength(2);
+      for (const line of res.body.entry.lines as Array<Record<string, unknown>>) {
+        expect(line).toMatchObject({ amount: expected, transactionCurrency: 'USD', transactionAmount: 10_000, exchangeRate: rate });
+      }
+    });
+
     it('refuses deleting a booked movement with 409 BANK_MOVEMENT_BOOKED_ERROR', async () => {
       const s = await setUp();
       const id = await movement(s);

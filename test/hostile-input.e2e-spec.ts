@@ -162,6 +162,42 @@ describe('hostile input never gets a 500', () => {
   /** An Entity without entries, whose identity fields may change. */
   let blankEntityId: string;
   let throwawayUserId: string;
+  let hostileInvoiceId: string;
+  const invoiceBody = () => ({
+    id: uuid(),
+    direction: 'ar',
+    documentKind: 'invoice',
+    documentNumber: String(Math.floor(Math.random() * 1e9)),
+    issueDate: '2026-06-10',
+    dueDate: '2026-07-10',
+    partnerId: fx.partnerId,
+    currency: 'CLP',
+    exchangeRate: null,
+    netAmount: 1000,
+    exemptAmount: 0,
+    taxAmount: 190,
+    totalAmount: 1190,
+    servicePeriodStart: null,
+    servicePeriodEnd: null,
+    description: 'd',
+  });
+  const INVOICE_FIELDS = {
+    direction: 'enum',
+    documentKind: 'enum',
+    documentNumber: 'string',
+    issueDate: 'date',
+    dueDate: 'date',
+    partnerId: 'uuid',
+    currency: 'string',
+    exchangeRate: 'rate',
+    netAmount: 'amount',
+    exemptAmount: 'amount',
+    taxAmount: 'amount',
+    totalAmount: 'amount',
+    servicePeriodStart: 'date',
+    servicePeriodEnd: 'date',
+    description: 'string',
+  };
 
   const ledger = (path = '') => `/api/entities/${fx.entityId}/ledger${path}`;
 
@@ -170,6 +206,7 @@ describe('hostile input never gets a 500', () => {
     fx = await buildLedgerFixture(staff, world.entityId);
     blankEntityId = (await createEntity(staff, world.organizationId)).id;
     throwawayUserId = (await onboardUser(t, staff, 'client', 'throwaway')).id;
+    hostileInvoiceId = (await staff.post(`/api/entities/${fx.entityId}/invoices`).send(invoiceBody()).expect(201)).body.id;
   });
   afterAll(() => t.close());
   // Requests outside probe() (a test's own setup) may write: count afresh in each test.
@@ -258,6 +295,12 @@ describe('hostile input never gets a 500', () => {
   };
 
   const BODY_ROUTES: Record<string, () => BodyRoute> = {
+    'POST /fx-rates/sync': () => ({
+      method: 'post',
+      path: () => '/api/fx-rates/sync',
+      body: () => ({ from: '2026-01-01', to: '2026-01-05' }),
+      fields: { from: 'date', to: 'date' },
+    }),
     'POST /entities': () => ({
       method: 'post',
       path: () => '/api/entities',
@@ -444,6 +487,33 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ entryId: uuid(), lineIds: [fx.receivableDebitLineId], bookId: null }),
       fields: { entryId: 'uuid', lineIds: 'uuids', bookId: 'uuid' },
     }),
+    'POST /invoices': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices`,
+      body: invoiceBody,
+      fields: { id: 'uuid', ...INVOICE_FIELDS },
+    }),
+    'PATCH /invoices/:id': () => ({
+      method: 'patch',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}`,
+      body: () => {
+        const { id: _id, direction: _d, ...change } = invoiceBody();
+        return change;
+      },
+      fields: Object.fromEntries(Object.entries(INVOICE_FIELDS).filter(([name]) => name !== 'direction')),
+    }),
+    'PUT /invoices/:id/dte': () => ({
+      method: 'put',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/dte`,
+      body: () => ({ dteId: uuid() }),
+      fields: { dteId: 'uuid' },
+    }),
+    'POST /invoices/:id/book': () => ({
+      method: 'post',
+      path: () => `/api/entities/${fx.entityId}/invoices/${hostileInvoiceId}/book`,
+      body: () => ({ entryId: uuid(), entryDate: '2026-06-10', counterAccountId: fx.sales, openItemAccountId: fx.receivable, taxAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [], memo: 'm', bookId: null }),
+      fields: { entryId: 'uuid', entryDate: 'date', counterAccountId: 'uuid', openItemAccountId: 'uuid', taxAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
+    }),
     'POST /ledger/entries': () => ({
       method: 'post',
       path: () => ledger('/entries'),
@@ -626,6 +696,16 @@ describe('hostile input never gets a 500', () => {
   }
 
   const QUERY_ROUTES: Record<string, () => QueryRoute> = {
+    'GET /fx-rates': () => ({
+      path: () => '/api/fx-rates',
+      query: () => ({ from: '2026-01-01', to: '2026-01-31', currency: 'USD' }),
+      params: { from: 'date', to: 'date', currency: 'enum' },
+    }),
+    'GET /fx-rates/effective': () => ({
+      path: () => '/api/fx-rates/effective',
+      query: () => ({ currency: 'USD', date: '2026-01-05' }),
+      params: { currency: 'enum', date: 'date' },
+    }),
     'GET /ledger/entries': () => ({
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),
@@ -655,6 +735,26 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/bank-movements/${fx.movementId}/match-candidates`,
       query: () => ({ limit: '5' }),
       params: { bookId: 'uuid', limit: 'limit' },
+    }),
+    'GET /invoices': () => ({
+      path: () => `/api/entities/${fx.entityId}/invoices`,
+      query: () => ({ direction: 'ar', documentKind: 'invoice', partnerId: fx.partnerId, bookStatus: 'unbooked', from: '2026-01-01', to: '2026-12-31' }),
+      params: { direction: 'enum', documentKind: 'enum', partnerId: 'uuid', bookStatus: 'enum', from: 'date', to: 'date' },
+    }),
+    'GET /invoices/pages': () => ({
+      path: () => `/api/entities/${fx.entityId}/invoices/pages`,
+      query: () => ({ direction: 'ar', search: 'd', limit: '1' }),
+      params: { direction: 'enum', documentKind: 'enum', partnerId: 'uuid', bookStatus: 'enum', from: 'date', to: 'date', search: 'string', cursor: 'cursor:keyset', limit: 'limit' },
+    }),
+    'GET /dtes': () => ({
+      path: () => `/api/entities/${fx.entityId}/dtes`,
+      query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31' }),
+      params: { linked: 'bool', from: 'date', to: 'date' },
+    }),
+    'GET /dtes/pages': () => ({
+      path: () => `/api/entities/${fx.entityId}/dtes/pages`,
+      query: () => ({ linked: 'false', from: '2026-01-01', to: '2026-12-31', limit: '1' }),
+      params: { linked: 'bool', from: 'date', to: 'date', cursor: 'cursor:keyset', limit: 'limit' },
     }),
     'GET /partners/pages': () => ({
       path: () => `/api/entities/${fx.entityId}/partners/pages`,
@@ -690,6 +790,21 @@ describe('hostile input never gets a 500', () => {
       path: () => `/api/entities/${fx.entityId}/reports/income-statement-by-dimension`,
       query: () => ({ dimensionId: fx.dimensionId, from: '2026-01-01', to: '2026-06-30' }),
       params: { dimensionId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
+    }),
+    'GET /recommendations': () => ({
+      path: () => `/api/entities/${fx.entityId}/recommendations`,
+      query: () => ({ bankMovementId: uuid() }),
+      params: { bankMovementId: 'uuid', invoiceId: 'uuid' },
+    }),
+    'GET /reports/home': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/home`,
+      query: () => ({}),
+      params: { bookId: 'uuid' },
+    }),
+    'GET /reports/revenue-realization': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/revenue-realization`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
+      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
     'GET /reports/journal': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/journal`,

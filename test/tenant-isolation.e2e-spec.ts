@@ -46,6 +46,8 @@ function missingIds(): IdSource {
     scheduledEntryId: uuid(),
     bankAccountId: uuid(),
     movementId: uuid(),
+    documentInvoiceId: uuid(),
+    dteId: uuid(),
   };
 }
 
@@ -345,12 +347,61 @@ const CASES: Record<string, IsolationCase> = {
     code: 'BOOK_NOT_FOUND_ERROR',
     probe: (h, o) => ({ method: 'get', path: e(h, '/ledger/open-item-lines'), query: { accountId: h.receivable, bookId: o.bookId } }),
   },
+  // Invoices and DTEs (issue 18)
+  'GET invoices/:invoiceId': { status: 404, code: 'INVOICE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, `/invoices/${o.documentInvoiceId}`) }) },
+  'PATCH invoices/:invoiceId': { status: 404, code: 'INVOICE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'patch', path: e(h, `/invoices/${o.documentInvoiceId}`), body: { description: 'x' } }) },
+  'DELETE invoices/:invoiceId': { status: 404, code: 'INVOICE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/invoices/${o.documentInvoiceId}`) }) },
+  'PUT invoices/:invoiceId/dte': { status: 404, code: 'INVOICE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'put', path: e(h, `/invoices/${o.documentInvoiceId}/dte`), body: { dteId: h.dteId } }) },
+  'DELETE invoices/:invoiceId/dte': { status: 404, code: 'INVOICE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'delete', path: e(h, `/invoices/${o.documentInvoiceId}/dte`) }) },
+  'POST invoices/:invoiceId/book': {
+    status: 404,
+    code: 'INVOICE_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, `/invoices/${o.documentInvoiceId}/book`), body: { entryId: f[0], counterAccountId: h.sales, taxAccountId: h.sales } }),
+  },
+  'PUT invoices/:invoiceId/dte { dteId }': { status: 404, code: 'DTE_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'put', path: e(h, `/invoices/${h.documentInvoiceId}/dte`), body: { dteId: o.dteId } }) },
+  'POST invoices { partnerId }': {
+    status: 404,
+    code: 'PARTNER_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({
+      method: 'post',
+      path: e(h, '/invoices'),
+      body: { id: f[0], direction: 'ar', documentKind: 'invoice', documentNumber: '77', issueDate: '2026-06-10', partnerId: o.partnerId, currency: 'CLP', netAmount: 1, totalAmount: 1 },
+    }),
+  },
+  'PATCH invoices/:invoiceId { partnerId }': { status: 404, code: 'PARTNER_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'patch', path: e(h, `/invoices/${h.documentInvoiceId}`), body: { partnerId: o.partnerId } }) },
+  'GET invoices?partnerId (filter)': { status: 200, probe: (h, o) => ({ method: 'get', path: e(h, '/invoices'), query: { partnerId: o.partnerId } }) },
+  'GET invoices/pages?partnerId (filter)': { status: 200, probe: (h, o) => ({ method: 'get', path: e(h, '/invoices/pages'), query: { partnerId: o.partnerId } }) },
+  ...Object.fromEntries(
+    (
+      [
+        ['counterAccountId', 'LEDGER_ACCOUNT_NOT_FOUND_ERROR', (o: IdSource) => ({ counterAccountId: o.sales })],
+        ['openItemAccountId', 'LEDGER_ACCOUNT_NOT_FOUND_ERROR', (o: IdSource) => ({ openItemAccountId: o.receivable })],
+        ['taxAccountId', 'LEDGER_ACCOUNT_NOT_FOUND_ERROR', (o: IdSource) => ({ taxAccountId: o.sales })],
+        ['partnerId', 'PARTNER_NOT_FOUND_ERROR', (o: IdSource) => ({ partnerId: o.partnerId })],
+        ['dimensionValueIds', 'DIMENSION_VALUE_NOT_FOUND_ERROR', (o: IdSource) => ({ dimensionValueIds: [o.valueId] })],
+        ['bookId', 'BOOK_NOT_FOUND_ERROR', (o: IdSource) => ({ bookId: o.bookId })],
+      ] as const
+    ).map(([field, code, ids]) => [
+      `POST invoices/:invoiceId/book { ${field} }`,
+      {
+        status: 404,
+        code,
+        probe: (h: LedgerFixture, o: IdSource, f: string[]) => ({
+          method: 'post' as const,
+          path: e(h, `/invoices/${h.documentInvoiceId}/book`),
+          body: { entryId: f[0], counterAccountId: h.sales, taxAccountId: h.sales, ...ids(o) },
+        }),
+      },
+    ]),
+  ),
   // Reports
   ...Object.fromEntries(
     [
       ['/reports/balance-sheet', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
       ['/reports/income-statement', { from: '2026-01-01', to: '2026-06-30' }],
       ['/reports/journal', {}],
+      ['/reports/home', {}],
+      ['/reports/revenue-realization', { from: '2026-01-01', to: '2026-06-30' }],
       ['/ledger/reports/eight-column-balance', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
     ].map(([path, query]) => [
       `GET ${path}?bookId`,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { singleDte } from './dte-xml';
 import type { Agent } from './world';
 
 /**
@@ -32,6 +33,9 @@ export interface LedgerFixture {
   /** A bank account mapped to `cash`, with one unbooked manual movement. */
   bankAccountId: string;
   movementId: string;
+  /** An unbooked AR invoice to the partner (issue 18) and an imported DTE, not linked. */
+  documentInvoiceId: string;
+  dteId: string;
 }
 
 export async function buildLedgerFixture(agent: Agent, entityId: string, options: { withBook?: boolean } = {}): Promise<LedgerFixture> {
@@ -87,7 +91,23 @@ export async function buildLedgerFixture(agent: Agent, entityId: string, options
   const movementId = (
     await created(`/bank-accounts/${bankAccountId}/movements`, { id: randomUUID(), movementDate: '2026-06-02', description: 'Abono', amount: 200, side: 'debit' })
   ).id;
+  const documentInvoice = await created('/invoices', {
+    id: randomUUID(),
+    direction: 'ar',
+    documentKind: 'invoice',
+    documentNumber: '1001',
+    issueDate: '2026-06-10',
+    partnerId,
+    currency: 'CLP',
+    netAmount: 1000,
+    taxAmount: 190,
+    totalAmount: 1190,
+  });
+  const imported = await agent.post(`${base}/dtes/import`).set('content-type', 'application/xml').send(singleDte({ type: 33, folio: '1001', issuerRut: '76086428-5', receiverRut: '76086428-5', net: 1000, tax: 190 }));
+  if (imported.status !== 201) throw new Error(`fixture: DTE import answered ${imported.status} ${JSON.stringify(imported.body)}`);
   return {
+    documentInvoiceId: documentInvoice.id,
+    dteId: imported.body.dtes[0].id,
     entityId,
     bookId,
     groupId,

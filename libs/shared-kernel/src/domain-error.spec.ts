@@ -1,4 +1,4 @@
-import { DomainError, statusForErrorCode } from './domain-error';
+import { DomainError, errorCatalog, statusForErrorCode } from './domain-error';
 
 describe('statusForErrorCode (D3)', () => {
   it('maps every *_NOT_FOUND_ERROR to 404', () => {
@@ -13,7 +13,7 @@ describe('statusForErrorCode (D3)', () => {
 
   it('keeps the statuses the spec and decisions fix', () => {
     expect(statusForErrorCode('VALIDATION_ERROR')).toBe(400);
-    expect(statusForErrorCode('LEDGER_ENTRY_UNBALANCED_ERROR')).toBe(400);
+    expect(statusForErrorCode('PARTNER_TAX_ID_INVALID_ERROR')).toBe(400);
     expect(statusForErrorCode('UNAUTHENTICATED_ERROR')).toBe(401);
     expect(statusForErrorCode('API_KEY_READ_ONLY_ERROR')).toBe(403);
     expect(statusForErrorCode('PAYLOAD_TOO_LARGE_ERROR')).toBe(413);
@@ -26,5 +26,17 @@ describe('statusForErrorCode (D3)', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.code).toBe('X_ERROR');
     expect(error.params).toEqual({});
+  });
+});
+
+describe('errorCatalog', () => {
+  it('builds errors of its codes carrying their declared status', () => {
+    const error = errorCatalog({ THING_NOT_FOUND_ERROR: 404, THING_BROKEN_ERROR: 400 });
+    expect(error('THING_BROKEN_ERROR', 'Broken', { id: 1 })).toMatchObject({ code: 'THING_BROKEN_ERROR', message: 'Broken', params: { id: 1 }, status: 400 });
+    expect(error('THING_NOT_FOUND_ERROR', 'No thing').status).toBe(404);
+    // @ts-expect-error a code the table does not declare
+    error('OTHER_ERROR', 'x');
+    // @ts-expect-error D3: a *_NOT_FOUND_ERROR is 404
+    errorCatalog({ THING_NOT_FOUND_ERROR: 409 });
   });
 });

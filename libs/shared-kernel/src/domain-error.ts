@@ -9,10 +9,26 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly params: ErrorParams = {},
+    /** The HTTP status, when the code's module declares it (errorCatalog); else statusForErrorCode. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = new.target.name;
   }
+}
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429;
+
+/**
+ * A module's error codes with their statuses, declared in one table next to the module. The
+ * compiler checks the table: every code ends in `_ERROR`, and D3 holds (a `*_NOT_FOUND_ERROR` is
+ * 404). The constructor it answers takes only codes of the table, and its errors carry their
+ * status (the error envelope uses it).
+ */
+export type StatusTable<T> = { readonly [C in keyof T]: C extends `${string}_NOT_FOUND_ERROR` ? 404 : C extends `${string}_ERROR` ? ErrorStatus : never };
+
+export function errorCatalog<const T extends Record<string, ErrorStatus>>(statuses: T & StatusTable<T>) {
+  return <C extends keyof T & string>(code: C, message: string, params: ErrorParams = {}): DomainError => new DomainError(code, message, params, statuses[code]);
 }
 
 /** D2: 400 VALIDATION_ERROR naming the one field (`path`) that is wrong, and why. */
@@ -30,10 +46,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   SET_PASSWORD_TOKEN_INVALID_ERROR: 400,
   ENTITY_TAX_ID_INVALID_ERROR: 400,
   PARTNER_TAX_ID_INVALID_ERROR: 400,
-  LEDGER_ENTRY_UNBALANCED_ERROR: 400,
-  LEDGER_ENTRY_LINE_COUNT_ERROR: 400,
-  LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR: 400,
-  LEDGER_LINE_DUPLICATE_DIMENSION_ERROR: 400,
+  // (the ledger's 400s are declared in its own table: src/modules/ledger/domain/ledger-errors.ts)
   BANK_ACCOUNT_KIND_LEDGER_TYPE_MISMATCH_ERROR: 400,
   BANK_IMPORT_ROW_INVALID_ERROR: 400,
   INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR: 400,
@@ -56,6 +69,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   INTERNAL_SERVER_ERROR: 500,
   BANK_PROVIDER_ERROR: 502,
   AGENT_MODEL_ERROR: 502,
+  FX_PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE_ERROR: 503,
   AGENT_NOT_CONFIGURED_ERROR: 503,
 };

@@ -5,10 +5,12 @@ import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';
 import { BankAccountRepository, BankMovementRepository, ExchangeRates, InvoiceFolios, OpenLineReader, StatementFileReader } from './application/banking-ports';
-import { NoExchangeRates } from './infrastructure/no-exchange-rates';
+import { FxModule } from '../fx';
+import { InvoicesModule } from '../invoices';
+import { FxExchangeRates } from './infrastructure/fx-exchange-rates';
 import { BankingLedgerPort } from './infrastructure/banking-ledger-port';
 import { BankBookingController } from './infrastructure/http/bank-booking.controller';
-import { NoInvoiceFolios } from './infrastructure/no-invoice-folios';
+import { InvoiceFoliosFromInvoices } from './infrastructure/invoice-folios.adapter';
 import { SqlOpenLineReader } from './infrastructure/persistence/open-line.reader';
 import { CsvStatementReader } from './infrastructure/csv-statement-reader';
 import { BankAccountsController } from './infrastructure/http/bank-accounts.controller';
@@ -19,15 +21,15 @@ import { SqlBankMovementRepository } from './infrastructure/persistence/bank-mov
 
 /** Bank accounts and their movements: statement import, booking and matching through the ledger. */
 @Module({
-  imports: [LedgerModule, ReferenceModule],
+  imports: [LedgerModule, ReferenceModule, FxModule, InvoicesModule],
   controllers: [BankAccountsController, BankMovementsController, BankBookingController],
   providers: [
     { provide: BankAccountRepository, useClass: SqlBankAccountRepository },
     { provide: BankMovementRepository, useClass: SqlBankMovementRepository },
     { provide: StatementFileReader, useClass: CsvStatementReader },
     { provide: OpenLineReader, useClass: SqlOpenLineReader },
-    { provide: InvoiceFolios, useClass: NoInvoiceFolios },
-    { provide: ExchangeRates, useClass: NoExchangeRates },
+    { provide: InvoiceFolios, useClass: InvoiceFoliosFromInvoices },
+    { provide: ExchangeRates, useClass: FxExchangeRates },
     BankAccountsService,
     BankMovementsService,
     BankBookingService,

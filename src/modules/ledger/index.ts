@@ -46,6 +46,10 @@ export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/
 export type { AccountType, Tracking } from './domain/account-types';
 export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 
+// Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
+export { LedgerReads } from './infrastructure/http/ledger-reads';
+export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectory } from './application/entry-lifecycle';
 export { LedgerPartnerFacts } from './application/ledger-partner-facts';

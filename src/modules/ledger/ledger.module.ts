@@ -23,6 +23,7 @@ import { AllocationRepository, EntryRepository, LedgerUsageQueries, PostingReade
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
+import { LedgerReads } from './infrastructure/http/ledger-reads';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
 import { SqlAllocationRepository } from './infrastructure/persistence/allocation.repository';
 import { SqlLedgerUsage } from './infrastructure/persistence/ledger-usage.queries';
@@ -59,11 +60,12 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
     LedgerAllocations,
     LedgerPartnerFacts,
     EntryPresenter,
+    LedgerReads,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

@@ -1,6 +1,10 @@
 /** The partners module's API for other modules; import from here only (eslint `boundaries` rule). */
 export { PartnersModule } from './partners.module';
 export { partnerNotFound } from './domain/partner';
+// For invoices (issue 18): a partner's RUT, name and default purchase account; the in-use probe.
+export { PartnersService } from './application/partners.service';
+export type { PartnerLedgerProbe } from './application/partners.service';
+export type { Partner } from './domain/partner';
 
 import { PartnerRecord } from './infrastructure/persistence/partner.record';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */

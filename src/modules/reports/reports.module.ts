@@ -1,14 +1,19 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
+import { BankingModule } from '../banking';
+import { InvoicesModule } from '../invoices';
+import { DashboardQueries } from './application/dashboard-ports';
+import { DashboardsService } from './application/dashboards.service';
 import { ReportQueries } from './application/report-queries';
 import { ReportsService } from './application/reports.service';
 import { ReportsController } from './infrastructure/http/reports.controller';
+import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-queries';
 
 /** Financial reports: read models over the ledger (GET only, bare JSON). */
 @Module({
-  imports: [LedgerModule, ReferenceModule],
+  imports: [LedgerModule, ReferenceModule, BankingModule, InvoicesModule],
   controllers: [ReportsController],
-  providers: [ReportQueries, ReportsService],
+  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }],
 })
 export class ReportsModule {}

@@ -38,6 +38,13 @@ export interface AppConfig {
   openApiUi: boolean;
   /** D86: the OpenAI-compatible chat-completions server of the agent gateway. */
   agents: AgentsConfig;
+  /** D80: the FX provider and its settings. */
+  fx: {
+    provider: 'offline' | 'cmf';
+    cmfApiKey: string | undefined;
+    cmfBaseUrl: string;
+    timeoutMs: number;
+  };
 }
 
 export interface AgentsConfig {
@@ -177,6 +184,10 @@ const environmentSchema = z.object({
   AGENT_MAX_TOOL_CALLS: integerString(8, 1, 100),
   AGENT_LLM_TIMEOUT_MS: integerString(60_000, 100, 600_000),
   AGENT_SERVICE_URL: urlString(['http:', 'https:']),
+  FX_PROVIDER: z.enum(['offline', 'cmf']).optional(),
+  CMF_API_KEY: optionalString,
+  CMF_BASE_URL: urlString(['http:', 'https:']),
+  FX_PROVIDER_TIMEOUT_MS: integerString(10_000, 100, 600_000),
 });
 
 /** Reads and validates the environment; throws one ConfigError naming each bad variable. */
@@ -197,6 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (e.S3_ENDPOINT && !e.S3_BUCKET) {
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  }
+  if (e.FX_PROVIDER === 'cmf' && !e.CMF_API_KEY) {
+    problems.push('CMF_API_KEY: required when FX_PROVIDER=cmf');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -239,6 +253,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxToolCalls: e.AGENT_MAX_TOOL_CALLS,
       llmTimeoutMs: e.AGENT_LLM_TIMEOUT_MS,
       serviceUrl: e.AGENT_SERVICE_URL?.replace(/\/+$/, ''),
+    },
+    fx: {
+      provider: e.FX_PROVIDER ?? (e.CMF_API_KEY ? 'cmf' : 'offline'),
+      cmfApiKey: e.CMF_API_KEY,
+      cmfBaseUrl: e.CMF_BASE_URL ?? 'https://api.cmfchile.cl/api-sbifv3/recursos_api',
+      timeoutMs: e.FX_PROVIDER_TIMEOUT_MS,
     },
   };
 }

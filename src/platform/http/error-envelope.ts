@@ -27,8 +27,8 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof (error as BodyParserError).type === 'string' || (error as BodyParserError).expose === true;
 }
 
-function envelope(code: string, message: string, params: Record<string, unknown> = {}): ErrorResponse {
-  return { statusCode: statusForErrorCode(code), body: { statusCode: statusForErrorCode(code), code, message, params }, unexpected: false };
+function envelope(code: string, message: string, params: Record<string, unknown> = {}, status = statusForErrorCode(code)): ErrorResponse {
+  return { statusCode: status, body: { statusCode: status, code, message, params }, unexpected: false };
 }
 
 /** Headers a DomainError asks for (e.g. Retry-After on 429). */
@@ -41,7 +41,7 @@ export class DomainErrorWithHeaders extends DomainError {
 /** D1-D3: the one translation of any thrown value into a status and an error envelope. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof DomainError) {
-    const response = envelope(error.code, error.message, error.params);
+    const response = envelope(error.code, error.message, error.params, error.status);
     if (error instanceof DomainErrorWithHeaders) response.headers = error.headers;
     return response;
   }

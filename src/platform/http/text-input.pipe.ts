@@ -54,7 +54,8 @@ function inputProblems(root: unknown, rootPath: string): ValidationIssue[] {
 @Injectable()
 export class TextInputPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type === 'custom') return value;
+    // Raw bytes (the DTE import's XML) are read by their route, never walked here byte by byte.
+    if (metadata.type === 'custom' || Buffer.isBuffer(value)) return value;
     const found = inputProblems(value, metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '');
     if (found.length > 0) throw new RequestValidationError(found);
     return value;

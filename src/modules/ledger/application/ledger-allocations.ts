@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { DomainError, encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
+import { encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
 import { AllocationRepository, AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
 import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
-import { ledgerAccountNotFound, validationError } from '../domain/ledger-errors';
+import { ledgerAccountNotFound, ledgerError, validationError } from '../domain/ledger-errors';
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { readDateIdCursor } from './date-id-cursor';
@@ -30,7 +30,7 @@ export interface MatchResult {
   openTotal: number;
 }
 
-const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = ledgerError;
 
 function forAllocation(line: ListedLine): LineForAllocation {
   return {

@@ -1,5 +1,6 @@
-import { compareText, DomainError } from '../../../../libs/shared-kernel/src';
+import { compareText } from '../../../../libs/shared-kernel/src';
 import { LIVE_STATUSES, type EntryStatus, type Side } from './ledger-entry';
+import { ledgerError } from './ledger-errors';
 
 /** What the allocation rules need to know of a line, read under its row lock. */
 export interface LineForAllocation {
@@ -17,7 +18,7 @@ export interface LineForAllocation {
   allocatedAmount: number;
 }
 
-const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = ledgerError;
 
 export function openAmountOf(line: Pick<LineForAllocation, 'amount' | 'allocatedAmount'>): number {
   return line.amount - line.allocatedAmount;

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { LedgerErrorCode, ledgerError } from './ledger-errors';
 
 export interface Book {
   entityId: string;
@@ -27,7 +27,7 @@ export interface DimensionValue {
   updatedAt: Date;
 }
 
-const e = (code: string, message: string) => (params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = (code: LedgerErrorCode, message: string) => (params: Record<string, unknown> = {}) => ledgerError(code, message, params);
 
 export const bookNotFound = e('BOOK_NOT_FOUND_ERROR', 'No Book with this id under the Entity');
 export const bookAlreadyExists = e('BOOK_ALREADY_EXISTS_ERROR', 'A Book with this id already exists');

@@ -1,5 +1,6 @@
 import { canonicalRate, convertMinorUnits, DomainError, isRate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, Tracking } from './account-types';
+import { LedgerErrorCode, ledgerOrValidationError } from './ledger-errors';
 
 export type Side = 'debit' | 'credit';
 export type EntryStatus = 'active' | 'reversed' | 'deleted' | 'cancelled' | 'scheduled';
@@ -56,7 +57,7 @@ export interface PostingContext {
   exponent(currency: string): number | undefined;
 }
 
-const err = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const err = ledgerOrValidationError;
 
 export const entryNotFound = (entryId: string) => err('LEDGER_ENTRY_NOT_FOUND_ERROR', 'No ledger entry with this id in the Entity', { entryId });
 export const entryAlreadyExists = (entryId: string) => err('LEDGER_ENTRY_ALREADY_EXISTS_ERROR', 'A ledger entry with this id already exists', { entryId });
@@ -73,7 +74,7 @@ export const periodLocked = (date: string, ledgerLockDate: string) =>
  */
 type LinePlace = number | { lineId: string };
 
-function lineError(code: string, message: string, at: LinePlace, params: Record<string, unknown> = {}): DomainError {
+function lineError(code: LedgerErrorCode | 'VALIDATION_ERROR', message: string, at: LinePlace, params: Record<string, unknown> = {}): DomainError {
   return err(code, message, typeof at === 'number' ? { ...params, line: at, path: `lines[${at}]` } : { ...params, lineId: at.lineId });
 }
 

@@ -19,7 +19,7 @@ export interface Presentation {
   presentationRate?: string;
 }
 
-interface Scope {
+export interface Scope {
   bookId: string | null;
   currency: string;
   presentation: { currency: string; rate: string } | null;
@@ -78,7 +78,7 @@ function incomeStatementHeader(query: { from: string; to: string }, scope: Scope
  * transaction gives every statement the snapshot of the first; it only reads, so it never fails
  * for serialization.
  */
-const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
+export const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
 
 @Injectable()
 export class ReportsService {
@@ -94,7 +94,7 @@ export class ReportsService {
    * Book rules (spec "Books") and the presentation pair (D57), the same for every report. The
    * pair is request shape, so it is judged (400) before the Book and the Entity are read (404, 409).
    */
-  private async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
+  async scope(entityId: string, bookId: string | undefined, presentation: Presentation = {}): Promise<Scope> {
     const { presentationCurrency, presentationRate } = presentation;
     if ((presentationCurrency === undefined) !== (presentationRate === undefined)) {
       // The one that is missing, named once: "presentationRate is required with presentationCurrency".

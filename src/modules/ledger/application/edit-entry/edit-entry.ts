@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { DomainError } from '../../../../../libs/shared-kernel/src';
+
 import { Clock } from '../../../../platform/clock/clock';
 import { EntitiesService } from '../../../entities';
 import { EntryRepository } from '../../domain/entry-ports';
 import { assertEntryDate, assertOpenPeriod, entryNotLive, LedgerEntry } from '../../domain/ledger-entry';
 import { EntryLocks } from '../entry-locks';
+import { ledgerError } from '../../domain/ledger-errors';
 
 /** PATCH entries/:entryId: the header of a live entry (date, memo, notes). */
 @Injectable()
@@ -45,7 +46,7 @@ export class EditEntry {
    */
   private async keepReversalOrder(entityId: string, entry: LedgerEntry, original: LedgerEntry | null, newDate: string): Promise<void> {
     const invalid = (originalDate: string, reversalDate: string) =>
-      new DomainError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: originalDate, reversalDate });
+      ledgerError('LEDGER_REVERSAL_DATE_INVALID_ERROR', 'A reversal is dated after its original', { entryDate: originalDate, reversalDate });
     if (entry.reversedByEntryId) {
       const reversal = await this.entries.lock(entityId, entry.reversedByEntryId);
       if (reversal && newDate >= reversal.entryDate) throw invalid(newDate, reversal.entryDate);

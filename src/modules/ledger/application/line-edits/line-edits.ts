@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { DomainError } from '../../../../../libs/shared-kernel/src';
+
 import { isResultType } from '../../domain/account-types';
 import { AllocationRepository, EntryRepository, ListedLine } from '../../domain/entry-ports';
 import { LedgerEntry } from '../../domain/ledger-entry';
-import { ledgerAccountNotFound } from '../../domain/ledger-errors';
+import { ledgerAccountNotFound, ledgerError } from '../../domain/ledger-errors';
 import { ChartRepository } from '../../domain/ledger-ports';
 import { EntryLifecycle, PartnerDirectory } from '../entry-lifecycle';
 import { EntryLocks } from '../entry-locks';
@@ -25,7 +25,7 @@ export class LineEdits {
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
     const line = await this.locks.editableLine(entityId, lineId);
     if (partnerId !== null && !(await this.partners.holdExisting(entityId, [partnerId])).has(partnerId)) {
-      throw new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
+      throw ledgerError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
     }
     await this.entries.updateLine(entityId, line.id, { partnerId });
     return (await this.entries.findLine(entityId, lineId))!;
@@ -36,15 +36,15 @@ export class LineEdits {
   async setLineAccount(entityId: string, lineId: string, accountId: string): Promise<ListedLine> {
     const line = await this.locks.editableLine(entityId, lineId);
     if (line.allocatedAmount > 0 || (await this.allocations.allocationsOfLines(entityId, [lineId])).length > 0) {
-      throw new DomainError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
+      throw ledgerError('LEDGER_LINE_HAS_ALLOCATIONS_ERROR', 'The line is settled by an allocation', { lineId });
     }
     if ((await this.lifecycle.documentLinkedLines(entityId, [lineId])).has(lineId)) {
-      throw new DomainError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
+      throw ledgerError('LEDGER_LINE_DOCUMENT_LINKED_ERROR', 'A document (invoice or bank movement) is linked to the line', { lineId });
     }
     const [account] = await this.chart.accountsByIds(entityId, [accountId], true);
     if (!account) throw ledgerAccountNotFound({ accountId });
     if (line.dimensionValues.length > 0 && !isResultType(account.type)) {
-      throw new DomainError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
+      throw ledgerError('LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR', 'Only lines on Result Accounts carry Dimension Values', { lineId });
     }
     await this.entries.shiftLineTotals(entityId, lineId, -1);
     await this.entries.updateLine(entityId, lineId, { accountId, isOpenItem: account.tracking === 'open_item' });

@@ -20,7 +20,7 @@ export function renameFieldPaths(error: unknown, fieldPath: FieldPath | undefine
     params.errors = (params.errors as Array<{ path: string; message: string }>).map((e) => ({ ...e, path: fieldPath(e.path) }));
   }
   const message = error.message.replace(PATH_AT_START, (path) => fieldPath(path));
-  return new DomainError(error.code, message, params as DomainError['params']);
+  return new DomainError(error.code, message, params as DomainError['params'], error.status);
 }
 
 /** The ledger route's names: `lines` is its `newLedgerEntryLines`. */

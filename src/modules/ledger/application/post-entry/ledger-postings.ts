@@ -9,7 +9,7 @@ import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
-import { validationError } from '../../domain/ledger-errors';
+import { ledgerError, validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
 import { FieldPath, renameFieldPaths } from './field-paths';
 
@@ -199,7 +199,7 @@ export class LedgerPostings {
 
   /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
   private judgeShape(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): PostingContext {
-    if (!facts) throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+    if (!facts) throw ledgerError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
     const context: PostingContext = {
       functionalCurrency: facts.currency,
       account: (id) => facts.accounts.get(id),

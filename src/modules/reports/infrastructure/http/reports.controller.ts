@@ -5,6 +5,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
+import { DashboardsService } from '../../application/dashboards.service';
 import { ReportsService } from '../../application/reports.service';
 import {
   BalanceSheetResponse,
@@ -15,6 +16,7 @@ import {
   JournalResponse,
   PartnerLedgerResponse,
 } from './reports.dto';
+import { HomeResponse, RevenueRealizationResponse } from './dashboards.dto';
 
 class BookQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' }) @IsOptional() @IsUuid() bookId?: string;
@@ -86,7 +88,26 @@ const BOOK_409 = 'BOOK_REQUIRED_ERROR; AMOUNT_OUT_OF_RANGE_ERROR (a figure past 
 @Authenticated()
 @Controller('entities/:entityId')
 export class ReportsController {
-  constructor(private readonly reports: ReportsService) {}
+  constructor(
+    private readonly reports: ReportsService,
+    private readonly dashboards: DashboardsService,
+  ) {}
+
+  @Get('reports/home')
+  @ApiOkResponse({ type: HomeResponse, description: 'D81, D81a: cash position, 60 daily balances, 6 months of income and expenses, open receivables and payables, unbooked invoices, unreconciled movements' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
+  home(@Param('entityId') entityId: string, @Query() query: BookQuery): Promise<HomeResponse> {
+    return this.dashboards.home(entityId, query);
+  }
+
+  @Get('reports/revenue-realization')
+  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b: recognized, billed, collected and outstanding by month and by invoice' })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
+  revenueRealization(@Param('entityId') entityId: string, @Query() query: RangeQuery): Promise<RevenueRealizationResponse> {
+    return this.dashboards.revenueRealization(entityId, query);
+  }
 
   @Get('reports/balance-sheet')
   @HeavyRead()

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { benchKey, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { percentile } from './lib/load';
+
+const RUNS = 25;
+
+async function time(run: () => Promise<unknown>, runs = RUNS): Promise<{ median: number; p95: number }> {
+  await run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+/**
+ * `npm run bench -- dashboards-seed`: extends the seeded Entity (`npm run bench -- seed`) with what
+ * home, revenue realization and recommendations read, straight into the tables: a bank account on
+ * the bank ledger account and one booked movement per bank line (counterparty RUT and a
+ * description naming the partner and the purpose), plus 2 % unbooked ones; an AR invoice per
+ * sale entry and an AP invoice per purchase entry, booked to that entry (30 % of AR with a
+ * 90-day service period); invoices older than 60 days before the seed's end settled (their
+ * open-item lines fully allocated, as the seed's payments would).
+ */
+export async function dashboardsSeed(): Promise<void> {
+  const seed = readSeed();
+  const env = await startBenchEnvironment();
+  await env.service.stop();
+  const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
+  const e = seed.entityId;
+  try {
+    const bankAccountId = randomUUID();
+    await pool.query(`DELETE FROM bank_movements WHERE entity_id = $1`, [e]);
+    await pool.query(`DELETE FROM bank_accounts WHERE entity_id = $1`, [e]);
+    await pool.query(`DELETE FROM invoices WHERE entity_id = $1`, [e]);
+    await pool.query(`INSERT INTO bank_accounts (entity_id, id, name, kind, ledger_account_id, currency, created_at, updated_at) VALUES ($1, $2, 'Banco de Chile', 'bank', $3, 'CLP', now(), now())`, [e, bankAccountId, seed.accounts.bank]);
+    const purposes = `ARRAY['pago factura', 'transferencia proveedor', 'abono cliente', 'servicio mensual', 'honorarios', 'arriendo oficina']`;
+    const movements = await pool.query(
+      `INSERT INTO bank_movements (entity_id, id, bank_account_id, movement_date, description, amount, side, reference, counterparty_name, counterparty_tax_id, source,
+                                   provider_movement_id, content_hash, ledger_entry_id, created_at, updated_at)
+       SELECT $1, gen_random_uuid(), $2, b.entry_date,
+              upper(coalesce(p.name, 'varios')) || ' ' || (${purposes})[1 + (get_byte(uuid_send(b.entry_id), 3) % 6)] || ' ' || to_char(b.entry_date, 'DD/MM'),
+              b.amount, b.side, NULL, p.name, p.tax_id, 'import', NULL, md5(b.id::text),
+              CASE WHEN get_byte(uuid_send(b.id), 5) < 5 THEN NULL ELSE b.entry_id END, now(), now()
+         FROM ledger_lines b
+         LEFT JOIN LATERAL (SELECT l.partner_id FROM ledger_lines l WHERE l.entity_id = b.entity_id AND l.entry_id = b.entry_id AND l.partner_id IS NOT NULL LIMIT 1) o ON true
+         LEFT JOIN partners p ON p.entity_id = b.entity_id AND p.id = o.partner_id
+        WHERE b.entity_id = $1 AND b.account_id = $3 AND b.status = 'active'`,
+      [e, bankAccountId, seed.accounts.bank],
+    );
+    const invoices = await pool.query(
+      `INSERT INTO invoices (entity_id, id, direction, document_kind, document_number, issue_date, due_date, partner_id, currency, exchange_rate, net_amount, exempt_amount,
+                             tax_amount, total_amount, service_period_start, service_period_end, description, book_status, ledger_entry_id, open_item_line_id, dte_id, created_at, updated_at)
+       SELECT $1, gen_random_uuid(), d.direction, 'invoice', (row_number() OVER ())::text, o.entry_date, o.entry_date + 30, o.partner_id, 'CLP', NULL,
+              d.total - d.tax, 0, d.tax, d.total,
+              CASE WHEN d.direction = 'ar' AND get_byte(uuid_send(o.id), 4) < 77 THEN o.entry_date END,
+              CASE WHEN d.direction = 'ar' AND get_byte(uuid_send(o.id), 4) < 77 THEN o.entry_date + 89 END,
+              NULL, 'booked', o.entry_id, o.id, NULL, now(), now()
+         FROM ledger_lines o
+         CROSS JOIN LATERAL (SELECT CASE WHEN o.account_id = $2 THEN 'ar' ELSE 'ap' END AS direction, o.amount AS total,
+                                    coalesce((SELECT sum(t.amount) FROM ledger_lines t WHERE t.entity_id = o.entity_id AND t.entry_id = o.entry_id AND t.account_id IN ($4, $5)), 0) AS tax) d
+        WHERE o.entity_id = $1 AND o.status = 'active' AND o.partner_id IS NOT NULL
+          AND ((o.account_id = $2 AND o.side = 'debit') OR (o.account_id = $3 AND o.side = 'credit'))`,
+      [e, seed.accounts.receivable, seed.accounts.payable, seed.accounts.vatDebit, seed.accounts.vatCredit],
+    );
+    const { rows: [{ last }] } = await pool.query(`SELECT max(entry_date) AS last FROM ledger_lines WHERE entity_id = $1`, [e]);
+    await pool.query(
+      `UPDATE ledger_lines SET allocated_amount = amount
+        WHERE entity_id = $1 AND is_open_item AND status IN ('active', 'reversed') AND entry_date < $2::date - 60 AND get_byte(uuid_send(id), 6) >= 13`,
+      [e, last],
+    );
+    await pool.query('VACUUM (ANALYZE)');
+    process.stdout.write(`Added ${movements.rowCount} bank movements and ${invoices.rowCount} invoices to ${e}.\n`);
+  } finally {
+    await pool.end();
+    await env.postgres.stop();
+  }
+}
+
+/**
+ * `npm run bench -- dashboards`: home and revenue realization through HTTP against the same
+ * figures computed in plain SQL from the raw lines (every bank line for the daily balances, every
+ * result line for the months, every invoice with its lines and a day series for the spread), and
+ * recommendations for booked and unbooked movements.
+ */
+export async function dashboards(): Promise<void> {
+  const seed = readSeed();
+  const env = await startBenchEnvironment();
+  const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
+  const e = seed.entityId;
+  try {
+    const base = env.service.baseUrl;
+    const headers = await benchKey(base);
+    const get = (path: string) => http(base, 'GET', `/api/entities/${e}${path}`, undefined, headers);
+    const { rows: [{ today }] } = await pool.query(`SELECT to_char(current_date, 'YYYY-MM-DD') AS today`);
+    const rawHome = async () => {
+      await pool.query(
+        `SELECT d::date, (SELECT coalesce(sum(CASE side WHEN 'debit' THEN amount ELSE -amount END), 0) FROM ledger_lines
+                           WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') AND book_id IS NULL AND entry_date <= d)
+           FROM generate_series($3::date - 59, $3::date, '1 day') d`,
+        [e, seed.accounts.bank, today],
+      );
+      await pool.query(
+        `SELECT date_trunc('month', l.entry_date), sum(CASE l.side WHEN 'credit' THEN l.amount ELSE -l.amount END) FILTER (WHERE a.type IN ('income', 'other_income')),
+                sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE a.type NOT IN ('income', 'other_income'))
+           FROM ledger_lines l JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+          WHERE l.entity_id = $1 AND l.status IN ('active', 'reversed') AND l.entry_date > $2::date - 190
+            AND a.type IN ('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense')
+          GROUP BY 1`,
+        [e, today],
+      );
+      await pool.query(
+        `SELECT i.direction, sum(l.amount - l.allocated_amount), sum(l.amount - l.allocated_amount) FILTER (WHERE i.due_date < $2::date)
+           FROM invoices i JOIN ledger_lines l ON l.entity_id = i.entity_id AND l.id = i.open_item_line_id
+          WHERE i.entity_id = $1 AND i.book_status = 'booked' AND l.status IN ('active', 'reversed') GROUP BY 1`,
+        [e, today],
+      );
+    };
+    const rawRevenue = (from: string, to: string) =>
+      pool.query(
+        `SELECT date_trunc('month', d), sum((i.net_amount + i.exempt_amount)::numeric
+                  / (coalesce(i.service_period_end, i.issue_date) - coalesce(i.service_period_start, i.issue_date) + 1))
+           FROM invoices i
+           JOIN ledger_lines l ON l.entity_id = i.entity_id AND l.id = i.open_item_line_id
+           CROSS JOIN LATERAL generate_series(coalesce(i.service_period_start, i.issue_date), coalesce(i.service_period_end, i.issue_date), '1 day') d
+          WHERE i.entity_id = $1 AND i.direction = 'ar' AND i.book_status = 'booked' AND l.status IN ('active', 'reversed') AND d BETWEEN $2::date AND $3::date
+          GROUP BY 1`,
+        [e, from, to],
+      );
+    const { rows: sample } = await pool.query(
+      `SELECT id, ledger_entry_id IS NULL AS unbooked FROM bank_movements WHERE entity_id = $1 ORDER BY md5(id::text) LIMIT 40`,
+      [e],
+    );
+    const rows: Array<[string, { median: number; p95: number }, { median: number; p95: number } | null]> = [];
+    rows.push(['home', await time(() => get('/reports/home')), await time(rawHome)]);
+    rows.push(['revenue realization, one quarter (2025-Q4)', await time(() => get('/reports/revenue-realization?from=2025-10-01&to=2025-12-31')), await time(() => rawRevenue('2025-10-01', '2025-12-31'))]);
+    rows.push(['revenue realization, one year (2025)', await time(() => get('/reports/revenue-realization?from=2025-01-01&to=2025-12-31'), 10), await time(() => rawRevenue('2025-01-01', '2025-12-31'), 10)]);
+    let k = 0;
+    rows.push(['recommendations, a bank movement', await time(() => get(`/recommendations?bankMovementId=${sample[k++ % sample.length].id}`), 40), null]);
+
+    const { rows: [{ lines }] } = await pool.query(`SELECT count(*)::int AS lines FROM ledger_lines WHERE entity_id = $1`, [e]);
+    process.stdout.write(`\nSeeded Entity: ${lines.toLocaleString('en')} lines. Times in ms, median / p95 (HTTP for the API; one connection for plain SQL).\n\n`);
+    process.stdout.write('| Read | API | plain SQL from raw lines | API faster by |\n|---|---|---|---|\n');
+    const ms = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)}`;
+    for (const [name, api, raw] of rows) process.stdout.write(`| ${name} | ${ms(api)} | ${raw ? ms(raw) : ''} | ${raw ? `${(raw.median / api.median).toFixed(1)}x` : ''} |\n`);
+  } finally {
+    await pool.end();
+    await env.stop();
+  }
+}

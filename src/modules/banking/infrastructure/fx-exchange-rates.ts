@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../../../libs/shared-kernel/src';
+import { FxRatesService } from '../../fx';
+import { BankAccountRepository, ExchangeRates } from '../application/banking-ports';
+
+/**
+ * The FX module's rate of the movement's date under its staleness rule (D80a: the last published
+ * rate at most 7 days earlier, else 409 FX_RATE_STALE_ERROR; none stored 404). The FX module
+ * quotes every currency in one currency (CLP); an Entity keeping its books in another currency
+ * gets 404 FX_RATE_NOT_FOUND_ERROR rather than a rate crossed through a third currency.
+ */
+@Injectable()
+export class FxExchangeRates extends ExchangeRates {
+  constructor(
+    private readonly fx: FxRatesService,
+    private readonly accounts: BankAccountRepository,
+  ) {
+    super();
+  }
+
+  async rateOn(entityId: string, currency: string, date: string): Promise<string> {
+    const functional = await this.accounts.functionalCurrency(entityId);
+    const found = await this.fx.rateOn(currency, date);
+    if (found.functionalCurrency !== functional) {
+      throw new DomainError('FX_RATE_NOT_FOUND_ERROR', `No exchange rate from ${currency} to ${functional} on ${date}`, { currency, date });
+    }
+    return found.rate;
+  }
+}

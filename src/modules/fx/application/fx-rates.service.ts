@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { validationError } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { addDays, daysBetween, EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
+import { FxRateProvider, FxRateRepository } from './fx-ports';
+
+/** D79: the FX list's parameters are all optional; the default range is the last 30 days. */
+const DEFAULT_DAYS = 30;
+
+/**
+ * The FX application API: syncing rates from the configured provider, listing them, and looking
+ * up the rate of a day under the staleness rule. Other modules use `rateOn` (through the fx
+ * module's index) to convert.
+ */
+@Injectable()
+export class FxRatesService {
+  constructor(
+    private readonly provider: FxRateProvider,
+    private readonly rates: FxRateRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The currency every rate is quoted in (1 currency = rate functional currency). */
+  get functionalCurrency(): string {
+    return this.provider.functionalCurrency;
+  }
+
+  private range(from: string | undefined, to: string | undefined): { from: string; to: string } {
+    const end = to ?? (from && from > this.clock.today() ? from : this.clock.today());
+    const start = from ?? addDays(end, -(DEFAULT_DAYS - 1));
+    if (end < start) throw validationError('to', 'must be on or after from');
+    return { from: start, to: end };
+  }
+
+  /** D80, D80a: fetches the range (default the 30 days ending today) and stores what is new. */
+  async sync(input: { from?: string; to?: string }): Promise<{ fetchedCount: number; storedCount: number }> {
+    const { from, to } = this.range(input.from, input.to);
+    const today = this.clock.today();
+    if (to > today) throw validationError('to', 'must not be after today: no rate is published for a later day');
+    if (daysBetween(from, to) + 1 > MAX_SYNC_DAYS) throw validationError('from', `must be at most ${MAX_SYNC_DAYS} days before to`);
+    const fetched = await this.provider.fetchRates(from, to);
+    const storedCount = await this.rates.insertNew(fetched);
+    return { fetchedCount: fetched.length, storedCount };
+  }
+
+  /** D80, D64a: rates of the configured source, `from`..`to` inclusive, by date then currency. */
+  list(query: { from?: string; to?: string; currency?: string }): Promise<FxRate[]> {
+    const { from, to } = this.range(query.from, query.to);
+    return this.rates.list({ from, to, currency: query.currency, source: this.provider.source });
+  }
+
+  /**
+   * The rate of `currency` for `date`: the one published that day, or the last one at most
+   * MAX_RATE_AGE_DAYS earlier (the answer names its `rateDate`); FX_RATE_STALE_ERROR when the
+   * last one is older, FX_RATE_NOT_FOUND_ERROR when none is stored. The functional currency
+   * itself is 1, published every day.
+   */
+  async rateOn(currency: string, date: string): Promise<EffectiveFxRate> {
+    const functionalCurrency = this.provider.functionalCurrency;
+    if (currency === functionalCurrency) {
+      return { date, currency, functionalCurrency, rate: '1', source: this.provider.source, requestedDate: date, rateDate: date, ageDays: 0 };
+    }
+    return effectiveRate(currency, date, await this.rates.latestOnOrBefore(currency, date, this.provider.source));
+  }
+}

@@ -1,0 +1,94 @@
+import { DomainError, isIsoDate } from '../../../../libs/shared-kernel/src';
+
+/** D80: the currencies the FX providers publish against the Chilean peso. */
+export const FX_CURRENCIES = ['USD', 'EUR', 'CLF'] as const;
+export type FxCurrency = (typeof FX_CURRENCIES)[number];
+
+/** Where a stored rate came from: the provider that published it. */
+export type FxSource = 'offline' | 'cmf';
+
+/** One published rate: 1 `currency` = `rate` `functionalCurrency` on `date`. */
+export interface FxRate {
+  date: string;
+  currency: string;
+  functionalCurrency: string;
+  /** A plain decimal string (D7), never a float. */
+  rate: string;
+  source: FxSource;
+}
+
+/**
+ * A rate looked up for a day: the rate published on `rateDate`, the last one on or before the
+ * day asked (`date`), at most MAX_RATE_AGE_DAYS earlier.
+ */
+export interface EffectiveFxRate extends FxRate {
+  /** The day asked for. */
+  requestedDate: string;
+  /** The day the rate was published (equal to `requestedDate` unless none was published that day). */
+  rateDate: string;
+  /** Whole days from `rateDate` to `requestedDate` (0 when published that day). */
+  ageDays: number;
+}
+
+/**
+ * No rate is published on weekends and holidays (dollar, euro). A day without one takes the last
+ * rate published at most this many days earlier (a long weekend plus holidays fits); an older
+ * one is refused, never silently used (ERPNext's "last rate however old" is the counter-example).
+ */
+export const MAX_RATE_AGE_DAYS = 7;
+
+/** The longest range one sync fetches (the CMF allows 10,000 requests a month per key). */
+export const MAX_SYNC_DAYS = 366;
+
+export const fxRateNotFound = (params: { currency: string; date: string }) =>
+  new DomainError('FX_RATE_NOT_FOUND_ERROR', `No ${params.currency} rate is stored on or before ${params.date}`, params);
+
+export const fxRateStale = (params: { currency: string; date: string; lastRateDate: string; maxAgeDays: number }) =>
+  new DomainError(
+    'FX_RATE_STALE_ERROR',
+    `The last ${params.currency} rate on or before ${params.date} was published on ${params.lastRateDate}, more than ${params.maxAgeDays} days earlier`,
+    params,
+  );
+
+export const fxProviderError = (params: { source: FxSource; reason: string }) =>
+  new DomainError('FX_PROVIDER_ERROR', `The FX provider ${params.source} failed: ${params.reason}`, params);
+
+/** Whole days from `earlier` to `later`, both ISO dates. */
+export function daysBetween(earlier: string, later: string): number {
+  return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 86_400_000);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The staleness rule: the last published rate (`latest`, on or before `date`, or null when none
+ * is stored) answers for `date` when it is at most MAX_RATE_AGE_DAYS older; otherwise a refusal.
+ */
+export function effectiveRate(currency: string, date: string, latest: FxRate | null): EffectiveFxRate {
+  if (!latest) throw fxRateNotFound({ currency, date });
+  const ageDays = daysBetween(latest.date, date);
+  if (ageDays < 0) throw new Error(`a rate of ${latest.date} cannot answer for the earlier ${date}`);
+  if (ageDays > MAX_RATE_AGE_DAYS) throw fxRateStale({ currency, date, lastRateDate: latest.date, maxAgeDays: MAX_RATE_AGE_DAYS });
+  return { ...latest, requestedDate: date, rateDate: latest.date, ageDays };
+}
+
+/**
+ * A number as the CMF writes it (`38.500,12`: dots group thousands, a comma before the
+ * decimals) as a plain decimal string (`38500.12`), exactly: by text, never through a float.
+ * Anything else (a sign, letters, misplaced dots, empty) is null.
+ */
+export function parseChileanDecimal(text: string): string | null {
+  const trimmed = text.trim();
+  const match = /^(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d+))?$/.exec(trimmed);
+  if (!match) return null;
+  const whole = match[1].replace(/\./g, '').replace(/^0+(?=\d)/, '');
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/** A date range of a sync: both ISO dates, `from` on or before `to`. */
+export function isDateRange(from: string, to: string): boolean {
+  return isIsoDate(from) && isIsoDate(to) && from <= to;
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { newId, validationError } from '../../../../libs/shared-kernel/src';
+import { Clock } from '../../../platform/clock/clock';
+import { EntitiesService } from '../../entities';
+import { LedgerPostings, LedgerReads, PostedEntry } from '../../ledger';
+import { PartnersService } from '../../partners';
+import { ReferenceDataService } from '../../reference';
+import { bookingLines } from '../domain/booking';
+import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
+import { DteRepository, InvoiceRepository } from '../domain/ports';
+import type { InvoiceView } from './invoices.service';
+
+export interface BookingInstructions {
+  entryId: string;
+  entryDate?: string;
+  counterAccountId?: string;
+  openItemAccountId?: string;
+  taxAccountId?: string;
+  partnerId?: string;
+  dimensionValueIds?: string[];
+  memo?: string;
+  bookId?: string | null;
+}
+
+/** A posting's field path (`lines[2].ledgerAccountId`) as the booking body names it. */
+function bookingFieldOf(path: string, lines: Array<{ isOpenItem: boolean; ledgerAccountId: string }>, counterAccountId: string): string {
+  const match = /^lines\[(\d+)\](?:\.([A-Za-z]+))?/.exec(path);
+  const line = match ? lines[Number(match[1])] : undefined;
+  if (!match || !line) return path;
+  if (match[2] === 'partnerId' || match[2] === 'dimensionValueIds') return path.slice(match[0].length - match[2].length);
+  if (match[2] === 'ledgerAccountId' || match[2] === undefined) {
+    return line.isOpenItem ? 'openItemAccountId' : line.ledgerAccountId === counterAccountId ? 'counterAccountId' : 'taxAccountId';
+  }
+  return `entryLines[${match[1]}].${match[2]}`;
+}
+
+const kindLabel = (invoice: Invoice) => {
+  const words = invoice.documentKind.replace(/_/g, ' ');
+  return words[0].toUpperCase() + words.slice(1);
+};
+
+/**
+ * D62, D64: books an invoice through the ledger's posting API, in the caller's transaction (the
+ * HTTP mutation's): the entry and the invoice's new state commit together or not at all.
+ */
+@Injectable()
+export class InvoiceBookingService {
+  constructor(
+    private readonly invoices: InvoiceRepository,
+    private readonly dtes: DteRepository,
+    private readonly postings: LedgerPostings,
+    private readonly ledger: LedgerReads,
+    private readonly partners: PartnersService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entry: PostedEntry }> {
+    // Locked: a second booking of the same invoice waits, then finds it booked.
+    const invoice = await this.invoices.lock(entityId, invoiceId);
+    if (!invoice) throw invoiceNotFound({ invoiceId });
+    if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
+    const partner = await this.partners.get(entityId, invoice.partnerId);
+    // AR names its counter (income) account; AP defaults to the partner's default purchase account.
+    const counterAccountId = input.counterAccountId ?? (invoice.direction === 'ap' ? partner.defaultPurchaseAccountId : null);
+    if (!counterAccountId) throw invoiceCounterAccountRequired({ invoiceId, direction: invoice.direction });
+    if (invoice.taxAmount > 0 && !input.taxAccountId) throw invoiceTaxAccountRequired({ invoiceId, taxAmount: invoice.taxAmount });
+    const openItemAccountId = input.openItemAccountId ?? (await this.defaultOpenItemAccount(entityId, invoice));
+    const functional = (await this.entities.get(entityId)).snapshot().currency;
+    const lines = bookingLines(
+      invoice,
+      {
+        openItemAccountId,
+        counterAccountId,
+        taxAccountId: invoice.taxAmount > 0 ? input.taxAccountId! : null,
+        partnerId: input.partnerId ?? invoice.partnerId,
+        dimensionValueIds: input.dimensionValueIds ?? [],
+      },
+      { functional, exponentOf: (code) => this.reference.findCurrency(code)!.minorUnits },
+    ).map((line) => ({ ...line, id: newId() }));
+    const entry = await this.postings.post(
+      entityId,
+      {
+        id: input.entryId,
+        source: 'invoice',
+        entryDate: input.entryDate ?? invoice.issueDate,
+        memo: input.memo ?? `${kindLabel(invoice)} ${invoice.documentNumber} ${partner.name}`,
+        bookId: input.bookId ?? null,
+        lines: lines.map(({ isOpenItem: _open, ...line }) => line),
+      },
+      // The lines are the service's: a refusal about one names the booking field it came from.
+      { fieldPath: (path) => bookingFieldOf(path, lines, counterAccountId) },
+    );
+    const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
+    await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, this.clock.now());
+    const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: this.clock.now() };
+    const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
+    return { invoice: { invoice: booked, dte }, entry };
+  }
+
+  /** D62: the Entity's only account of subtype `receivable` (AR) or `payable` (AP); otherwise 400. */
+  private async defaultOpenItemAccount(entityId: string, invoice: Invoice): Promise<string> {
+    const subtype = invoice.direction === 'ar' ? 'receivable' : 'payable';
+    const ids = await this.ledger.accountIdsWithSubtype(entityId, subtype);
+    if (ids.length !== 1) {
+      throw validationError('openItemAccountId', `is required: the Entity has ${ids.length === 0 ? 'no' : 'more than one'} account of subtype ${subtype}`);
+    }
+    return ids[0];
+  }
+}

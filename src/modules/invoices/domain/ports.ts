@@ -1,0 +1,66 @@
+import type { Dte, DteDocument } from './dte';
+import type { Invoice, InvoiceListFilter } from './invoice';
+
+export interface InvoiceLinkSummary {
+  id: string;
+  direction: Invoice['direction'];
+  documentKind: Invoice['documentKind'];
+  documentNumber: string;
+  partnerName: string | null;
+}
+
+export interface InvoicePageKey {
+  issueDate: string;
+  id: string;
+}
+
+export abstract class InvoiceRepository {
+  abstract find(entityId: string, invoiceId: string): Promise<Invoice | null>;
+  /** The row locked for the rest of the transaction (FOR UPDATE). */
+  abstract lock(entityId: string, invoiceId: string): Promise<Invoice | null>;
+  abstract insert(invoice: Invoice): Promise<'inserted' | 'id_taken' | 'number_taken'>;
+  abstract save(invoice: Invoice): Promise<'saved' | 'number_taken'>;
+  abstract delete(entityId: string, invoiceId: string): Promise<void>;
+  /** Every invoice matching the filter, newest issue date first (then id, descending). */
+  abstract list(entityId: string, filter: InvoiceListFilter): Promise<Invoice[]>;
+  /** Keyset page in the list's order after `after`, at most `limit` + 1 rows. */
+  abstract page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]>;
+  abstract hasAny(entityId: string): Promise<boolean>;
+  abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
+  /** Booked invoices whose entry is one of these, locked. */
+  abstract lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
+  /** Invoices booked by these entries (any status of the entry), for the entry detail. */
+  abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
+  abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void>;
+  abstract findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]>;
+  abstract byOpenItemLines(entityId: string, lineIds: string[]): Promise<Invoice[]>;
+  /** Unbooked invoices by direction. */
+  abstract unbookedCounts(entityId: string): Promise<{ ar: number; ap: number }>;
+  /** Invoices whose document number is one of these (banking: folios printed in a description). */
+  abstract byDocumentNumbers(entityId: string, documentNumbers: string[], direction?: Invoice['direction']): Promise<Invoice[]>;
+  /** The link fields the entry routes show (D34 related and severed invoices), with the partner's name. */
+  abstract summaries(entityId: string, invoiceIds: string[]): Promise<InvoiceLinkSummary[]>;
+  /** Which of these lines are open-item lines of a booked invoice's entry. */
+  abstract openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>>;
+  /** The invoice linked to this DTE, if any. */
+  abstract linkedToDte(entityId: string, dteId: string): Promise<string | null>;
+}
+
+export interface DtePageFilter {
+  linked?: boolean;
+  from?: string;
+  to?: string;
+}
+
+export abstract class DteRepository {
+  abstract find(entityId: string, dteId: string): Promise<Dte | null>;
+  /** Held (key-share) for the rest of the transaction, so it cannot be linked twice at once. */
+  abstract lock(entityId: string, dteId: string): Promise<Dte | null>;
+  abstract findMany(entityId: string, dteIds: string[]): Promise<Map<string, Dte>>;
+  /** Inserts those not stored yet (by their natural key); returns the inserted ones. */
+  abstract insertNew(entityId: string, documents: Array<DteDocument & { id: string; direction: Dte['direction'] }>, now: Date): Promise<Dte[]>;
+  /** Every DTE matching the filter, newest issue date first (then id, descending). */
+  abstract list(entityId: string, filter: DtePageFilter): Promise<Dte[]>;
+  /** Newest issue date first; keyset after `after`; at most `limit` + 1 rows. */
+  abstract page(entityId: string, filter: DtePageFilter, after: InvoicePageKey | null, limit: number): Promise<Dte[]>;
+}

@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { validationError } from '../../../../../libs/shared-kernel/src';
+import { Audit } from '../../../../platform/audit/audit.decorator';
+import { Authenticated } from '../../../../platform/auth/decorators';
+import { NoBody } from '../../../../platform/http/validation';
+import { LedgerReads } from '../../../ledger';
+import { InvoicesService, InvoiceView } from '../../application/invoices.service';
+import { InvoiceBookingService } from '../../application/invoice-booking.service';
+import { presentInvoice } from './invoice-presenter';
+import {
+  BookInvoiceBody,
+  BookInvoiceResponse,
+  CreateInvoiceBody,
+  InvoiceDetailResponse,
+  InvoiceListQuery,
+  InvoicePageQuery,
+  InvoicePageResponse,
+  InvoiceResponse,
+  LinkDteBody,
+  UpdateInvoiceBody,
+} from './invoices.dto';
+
+@ApiTags('invoices')
+@Authenticated()
+@Controller('entities/:entityId/invoices')
+export class InvoicesController {
+  constructor(
+    private readonly invoices: InvoicesService,
+    private readonly ledger: LedgerReads,
+    private readonly booking: InvoiceBookingService,
+  ) {}
+
+  /** D64: detail, PATCH and the DTE link routes answer the invoice with its entry. */
+  private async detail(entityId: string, view: InvoiceView): Promise<InvoiceDetailResponse> {
+    const entryId = view.invoice.ledgerEntryId;
+    return { ...presentInvoice(view), entry: entryId === null ? null : await this.ledger.entryWithLines(entityId, entryId) };
+  }
+
+  @Get()
+  @ApiOkResponse({ type: InvoiceResponse, isArray: true, description: 'Every invoice matching the filters, newest issue date first' })
+  async list(@Param('entityId') entityId: string, @Query() query: InvoiceListQuery): Promise<InvoiceResponse[]> {
+    return (await this.invoices.list(entityId, query)).map(presentInvoice);
+  }
+
+  /** Declared before `:invoiceId` so that `/pages` is not read as an id. */
+  @Get('pages')
+  @ApiOkResponse({ type: InvoicePageResponse, description: 'Keyset page, newest issue date first' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (a filter, the cursor or the limit)' })
+  async pages(@Param('entityId') entityId: string, @Query() query: InvoicePageQuery): Promise<InvoicePageResponse> {
+    const page = await this.invoices.page(entityId, query);
+    return { rows: page.rows.map(presentInvoice), nextCursor: page.nextCursor };
+  }
+
+  @Post()
+  @Audit('invoice.create', 'invoice')
+  @ApiCreatedResponse({ type: InvoiceDetailResponse, description: 'The new invoice, unbooked (entry null)' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: totals that do not add up, a foreign currency without exchangeRate, ...' })
+  @ApiNotFoundResponse({ description: 'PARTNER_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'INVOICE_ALREADY_EXISTS_ERROR or INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR' })
+  async create(@Param('entityId') entityId: string, @Body() body: CreateInvoiceBody): Promise<InvoiceDetailResponse> {
+    const view = await this.invoices.create(entityId, {
+      ...body,
+      dueDate: body.dueDate ?? null,
+      exchangeRate: body.exchangeRate ?? null,
+      exemptAmount: body.exemptAmount ?? 0,
+      taxAmount: body.taxAmount ?? 0,
+      servicePeriodStart: body.servicePeriodStart ?? null,
+      servicePeriodEnd: body.servicePeriodEnd ?? null,
+      description: body.description ?? null,
+    });
+    // The detail's shape (D64), `entry` null: a new invoice is unbooked.
+    return { ...presentInvoice(view), entry: null };
+  }
+
+  @Get(':invoiceId')
+  @ApiOkResponse({ type: InvoiceDetailResponse, description: 'The invoice with its DTE and its booked entry (or null)' })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR' })
+  async get(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string): Promise<InvoiceDetailResponse> {
+    return this.detail(entityId, await this.invoices.get(entityId, invoiceId));
+  }
+
+  @Patch(':invoiceId')
+  @Audit('invoice.update', 'invoice')
+  @ApiOkResponse({ type: InvoiceDetailResponse, description: 'The updated invoice with its entry' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (also for naming id or direction, D61a)' })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR or PARTNER_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'INVOICE_BOOKED_ERROR, INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR or DTE_INVOICE_MISMATCH_ERROR' })
+  async update(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: UpdateInvoiceBody): Promise<InvoiceDetailResponse> {
+    if (Object.keys(body).length === 0) throw validationError('body', 'must name at least one field');
+    return this.detail(entityId, await this.invoices.update(entityId, invoiceId, body));
+  }
+
+  @Delete(':invoiceId')
+  @HttpCode(204)
+  @Audit('invoice.delete', 'invoice')
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'INVOICE_BOOKED_ERROR' })
+  async delete(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @NoBody() _body: unknown): Promise<void> {
+    await this.invoices.delete(entityId, invoiceId);
+  }
+
+  @Put(':invoiceId/dte')
+  @Audit('invoice.dte.link', 'invoice')
+  @ApiOkResponse({ type: InvoiceDetailResponse, description: 'The invoice with its linked DTE' })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR or DTE_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({ description: 'DTE_ALREADY_LINKED_ERROR or DTE_INVOICE_MISMATCH_ERROR (checked in that order)' })
+  async linkDte(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: LinkDteBody): Promise<InvoiceDetailResponse> {
+    return this.detail(entityId, await this.invoices.linkDte(entityId, invoiceId, body.dteId));
+  }
+
+  @Delete(':invoiceId/dte')
+  @Audit('invoice.dte.unlink', 'invoice')
+  @ApiOkResponse({ type: InvoiceDetailResponse, description: 'The invoice without a DTE (the DTE stays imported)' })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR' })
+  async unlinkDte(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @NoBody() _body: unknown): Promise<InvoiceDetailResponse> {
+    return this.detail(entityId, await this.invoices.unlinkDte(entityId, invoiceId));
+  }
+
+  @Post(':invoiceId/book')
+  @HttpCode(200)
+  @Audit('invoice.book', 'invoice')
+  @ApiOkResponse({ type: BookInvoiceResponse, description: 'The booked invoice and the entry posted for it (D62)' })
+  @ApiBadRequestResponse({
+    description:
+      'VALIDATION_ERROR (also a missing default open-item account), INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR, INVOICE_TAX_ACCOUNT_REQUIRED_ERROR, LEDGER_ENTRY_LINE_COUNT_ERROR',
+  })
+  @ApiNotFoundResponse({ description: 'INVOICE_NOT_FOUND_ERROR, LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR' })
+  @ApiConflictResponse({
+    description: 'INVOICE_ALREADY_BOOKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
+  })
+  async book(@Param('entityId') entityId: string, @Param('invoiceId') invoiceId: string, @Body() body: BookInvoiceBody): Promise<BookInvoiceResponse> {
+    const { invoice, entry } = await this.booking.book(entityId, invoiceId, body);
+    return { invoice: presentInvoice(invoice), entry: await this.ledger.presentPosted(entityId, entry) };
+  }
+}

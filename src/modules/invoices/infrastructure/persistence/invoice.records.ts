@@ -1,0 +1,192 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import type { DteReference } from '../../domain/dte';
+
+// Relations to another module's records name them by class name: the foreign key is declared
+// (and stays in the database) without importing that module's infrastructure.
+
+/** bigint columns hold minor units within Number.MAX_SAFE_INTEGER (D6). */
+const bigintAsNumber = {
+  to: (value: number | null) => value,
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
+};
+
+/** D63: imported SII documents; (issuer RUT, type, folio) is the SII's natural key. */
+@Entity('dtes')
+@Unique('dtes_natural_key', ['entityId', 'issuerTaxId', 'dteType', 'folio'])
+@Index('dtes_issue_date_idx', ['entityId', 'issueDate', 'id'])
+@Check('dtes_direction_check', `"direction" IN ('ar', 'ap')`)
+@Check('dtes_amounts_check', `"net_amount" >= 0 AND "exempt_amount" >= 0 AND "tax_amount" >= 0 AND "total_amount" >= 0`)
+export class DteRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'dtes_entity_fk' })
+  entity?: object;
+
+  @Column('smallint')
+  dteType: number;
+
+  @Column('text')
+  folio: string;
+
+  @Column('text')
+  issuerTaxId: string;
+
+  @Column('text')
+  issuerName: string;
+
+  @Column('text')
+  receiverTaxId: string;
+
+  @Column('text', { nullable: true })
+  receiverName: string | null;
+
+  @Column('date')
+  issueDate: string;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  netAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  exemptAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  taxAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  totalAmount: number;
+
+  @Column('text')
+  direction: 'ar' | 'ap';
+
+  @Column('jsonb')
+  references: DteReference[];
+
+  @Column('timestamptz')
+  createdAt: Date;
+}
+
+const KIND_CHECK = `"document_kind" IN ('invoice', 'exempt_invoice', 'receipt', 'exempt_receipt', 'purchase_invoice', 'debit_note', 'credit_note', 'export_invoice', 'export_debit_note', 'export_credit_note', 'other')`;
+
+/** D60: AR and AP invoices; booked ones name their entry and its open-item line. */
+@Entity('invoices')
+@Unique('invoices_document_number_key', ['entityId', 'direction', 'documentKind', 'partnerId', 'documentNumber'])
+@Unique('invoices_dte_key', ['entityId', 'dteId'])
+@Index('invoices_issue_date_idx', ['entityId', 'issueDate', 'id'])
+@Index('invoices_partner_idx', ['entityId', 'partnerId', 'issueDate', 'id'])
+@Index('invoices_entry_idx', ['entityId', 'ledgerEntryId'], { where: `"ledger_entry_id" IS NOT NULL` })
+@Index('invoices_open_item_line_idx', ['entityId', 'openItemLineId'], { where: `"open_item_line_id" IS NOT NULL` })
+@Check('invoices_direction_check', `"direction" IN ('ar', 'ap')`)
+@Check('invoices_document_kind_check', KIND_CHECK)
+@Check('invoices_book_status_check', `"book_status" IN ('unbooked', 'booked')`)
+@Check('invoices_booked_check', `("book_status" = 'booked') = ("ledger_entry_id" IS NOT NULL)`)
+@Check('invoices_amounts_check', `"net_amount" >= 0 AND "exempt_amount" >= 0 AND "tax_amount" >= 0 AND "total_amount" = "net_amount" + "exempt_amount" + "tax_amount"`)
+export class InvoiceRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'invoices_entity_fk' })
+  entity?: object;
+
+  @Column('text')
+  direction: 'ar' | 'ap';
+
+  @Column('text')
+  documentKind: string;
+
+  @Column('text')
+  documentNumber: string;
+
+  @Column('date')
+  issueDate: string;
+
+  @Column('date', { nullable: true })
+  dueDate: string | null;
+
+  @Column('uuid')
+  partnerId: string;
+
+  @ManyToOne('PartnerRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'partner_id', referencedColumnName: 'id' },
+  ])
+  partner?: object;
+
+  @Column('text')
+  currency: string;
+
+  @Column('numeric', { nullable: true, precision: 24, scale: 12 })
+  exchangeRate: string | null;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  netAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  exemptAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  taxAmount: number;
+
+  @Column('bigint', { transformer: bigintAsNumber })
+  totalAmount: number;
+
+  @Column('date', { nullable: true })
+  servicePeriodStart: string | null;
+
+  @Column('date', { nullable: true })
+  servicePeriodEnd: string | null;
+
+  @Column('text', { nullable: true })
+  description: string | null;
+
+  @Column('text')
+  bookStatus: 'unbooked' | 'booked';
+
+  @Column('uuid', { nullable: true })
+  ledgerEntryId: string | null;
+
+  @ManyToOne('LedgerEntryRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'ledger_entry_id', referencedColumnName: 'id' },
+  ])
+  ledgerEntry?: object;
+
+  /** The receivable or payable line of the booked entry: it keeps its account (D33a). */
+  @Column('uuid', { nullable: true })
+  openItemLineId: string | null;
+
+  @ManyToOne('LedgerLineRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'open_item_line_id', referencedColumnName: 'id' },
+  ])
+  openItemLine?: object;
+
+  @Column('uuid', { nullable: true })
+  dteId: string | null;
+
+  @ManyToOne(() => DteRecord, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'dte_id', referencedColumnName: 'id' },
+  ])
+  dte?: DteRecord;
+
+  @Column('timestamptz')
+  createdAt: Date;
+
+  @Column('timestamptz')
+  updatedAt: Date;
+}
+
+export const INVOICE_RECORDS = [DteRecord, InvoiceRecord];

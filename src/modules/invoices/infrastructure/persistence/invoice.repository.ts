@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { isUniqueViolation } from '../../../../platform/database/pg-errors';
+import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
+import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
+import { InvoiceLinkSummary, InvoicePageKey, InvoiceRepository } from '../../domain/ports';
+
+const COLUMNS = `i.entity_id, i.id, i.direction, i.document_kind, i.document_number, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date,
+  to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.partner_id, i.currency, i.exchange_rate::text AS exchange_rate,
+  i.net_amount::text AS net_amount, i.exempt_amount::text AS exempt_amount, i.tax_amount::text AS tax_amount, i.total_amount::text AS total_amount,
+  to_char(i.service_period_start, 'YYYY-MM-DD') AS service_period_start, to_char(i.service_period_end, 'YYYY-MM-DD') AS service_period_end,
+  i.description, i.book_status, i.ledger_entry_id, i.open_item_line_id, i.dte_id, i.created_at, i.updated_at`;
+
+interface Row {
+  entity_id: string;
+  id: string;
+  direction: Invoice['direction'];
+  document_kind: Invoice['documentKind'];
+  document_number: string;
+  issue_date: string;
+  due_date: string | null;
+  partner_id: string;
+  currency: string;
+  exchange_rate: string | null;
+  net_amount: string;
+  exempt_amount: string;
+  tax_amount: string;
+  total_amount: string;
+  service_period_start: string | null;
+  service_period_end: string | null;
+  description: string | null;
+  book_status: Invoice['bookStatus'];
+  ledger_entry_id: string | null;
+  open_item_line_id: string | null;
+  dte_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** numeric(24,12) reads back with trailing zeros: the written form of a rate has none (D7). */
+const plainRate = (rate: string | null) => (rate === null ? null : rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate);
+
+const toInvoice = (r: Row): Invoice => ({
+  entityId: r.entity_id,
+  id: r.id,
+  direction: r.direction,
+  documentKind: r.document_kind,
+  documentNumber: r.document_number,
+  issueDate: r.issue_date,
+  dueDate: r.due_date,
+  partnerId: r.partner_id,
+  currency: r.currency,
+  exchangeRate: plainRate(r.exchange_rate),
+  netAmount: Number(r.net_amount),
+  exemptAmount: Number(r.exempt_amount),
+  taxAmount: Number(r.tax_amount),
+  totalAmount: Number(r.total_amount),
+  servicePeriodStart: r.service_period_start,
+  servicePeriodEnd: r.service_period_end,
+  description: r.description,
+  bookStatus: r.book_status,
+  ledgerEntryId: r.ledger_entry_id,
+  openItemLineId: r.open_item_line_id,
+  dteId: r.dte_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const WRITABLE = [
+  'document_kind',
+  'document_number',
+  'issue_date',
+  'due_date',
+  'partner_id',
+  'currency',
+  'exchange_rate',
+  'net_amount',
+  'exempt_amount',
+  'tax_amount',
+  'total_amount',
+  'service_period_start',
+  'service_period_end',
+  'description',
+  'dte_id',
+  'updated_at',
+] as const;
+
+function writableValues(i: Invoice): unknown[] {
+  return [
+    i.documentKind,
+    i.documentNumber,
+    i.issueDate,
+    i.dueDate,
+    i.partnerId,
+    i.currency,
+    i.exchangeRate,
+    i.netAmount,
+    i.exemptAmount,
+    i.taxAmount,
+    i.totalAmount,
+    i.servicePeriodStart,
+    i.servicePeriodEnd,
+    i.description,
+    i.dteId,
+    i.updatedAt,
+  ];
+}
+
+const NUMBER_KEY = 'invoices_document_number_key';
+/** The primary key's name, as TypeORM wrote it in the migration. */
+const INVOICES_PKEY = 'PK_1105f999d9ff3ab69a26430a22d';
+
+@Injectable()
+export class SqlInvoiceRepository extends InvoiceRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private async rows(sql: string, values: unknown[]): Promise<Invoice[]> {
+    return ((await this.txHost.tx.query(sql, values)) as Row[]).map(toInvoice);
+  }
+
+  async find(entityId: string, invoiceId: string): Promise<Invoice | null> {
+    return (await this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.id = $2`, [entityId, invoiceId]))[0] ?? null;
+  }
+
+  async lock(entityId: string, invoiceId: string): Promise<Invoice | null> {
+    return (await this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.id = $2 FOR UPDATE`, [entityId, invoiceId]))[0] ?? null;
+  }
+
+  /** In a savepoint, so that a key taken by a concurrent writer is a conflict, not an aborted transaction. */
+  private async guarded<T extends string>(write: () => Promise<unknown>, ok: T): Promise<T | 'id_taken' | 'number_taken'> {
+    try {
+      await this.txHost.withTransaction(Propagation.Nested, write);
+      return ok;
+    } catch (error) {
+      if (isUniqueViolation(error, NUMBER_KEY)) return 'number_taken';
+      if (isUniqueViolation(error, INVOICES_PKEY)) return 'id_taken';
+      throw error;
+    }
+  }
+
+  async insert(invoice: Invoice): Promise<'inserted' | 'id_taken' | 'number_taken'> {
+    const columns = ['entity_id', 'id', 'direction', 'book_status', 'ledger_entry_id', 'created_at', ...WRITABLE];
+    const values = [invoice.entityId, invoice.id, invoice.direction, invoice.bookStatus, invoice.ledgerEntryId, invoice.createdAt, ...writableValues(invoice)];
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    return this.guarded(() => this.txHost.tx.query(`INSERT INTO invoices (${columns.join(', ')}) VALUES (${placeholders})`, values), 'inserted');
+  }
+
+  async save(invoice: Invoice): Promise<'saved' | 'number_taken'> {
+    const sets = WRITABLE.map((column, i) => `${column} = $${i + 3}`).join(', ');
+    const result = await this.guarded(
+      () => this.txHost.tx.query(`UPDATE invoices SET ${sets} WHERE entity_id = $1 AND id = $2`, [invoice.entityId, invoice.id, ...writableValues(invoice)]),
+      'saved',
+    );
+    return result === 'id_taken' ? 'number_taken' : result;
+  }
+
+  async delete(entityId: string, invoiceId: string): Promise<void> {
+    await this.txHost.tx.query(`DELETE FROM invoices WHERE entity_id = $1 AND id = $2`, [entityId, invoiceId]);
+  }
+
+  private where(entityId: string, filter: InvoiceListFilter, values: unknown[]): string {
+    values.push(entityId);
+    const conditions = ['i.entity_id = $1'];
+    const add = (sql: string, value: unknown) => {
+      values.push(value);
+      conditions.push(sql.replace('?', `$${values.length}`));
+    };
+    if (filter.direction) add('i.direction = ?', filter.direction);
+    if (filter.documentKind) add('i.document_kind = ?', filter.documentKind);
+    if (filter.partnerId) add('i.partner_id = ?', filter.partnerId);
+    if (filter.bookStatus) add('i.book_status = ?', filter.bookStatus);
+    if (filter.from) add('i.issue_date >= ?', filter.from);
+    if (filter.to) add('i.issue_date <= ?', filter.to);
+    return conditions.join(' AND ');
+  }
+
+  async list(entityId: string, filter: InvoiceListFilter): Promise<Invoice[]> {
+    const values: unknown[] = [];
+    const where = this.where(entityId, filter, values);
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values);
+  }
+
+  async page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]> {
+    const values: unknown[] = [];
+    let where = this.where(entityId, filter, values);
+    if (after) {
+      values.push(after.issueDate, after.id);
+      where += ` AND (i.issue_date, i.id) < ($${values.length - 1}::date, $${values.length}::uuid)`;
+    }
+    if (search) {
+      // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
+      values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+      const like = `CAST($${values.length} AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
+      where += ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
+        SELECT 1 FROM partners p WHERE p.entity_id = i.entity_id AND p.id = i.partner_id AND p.name ILIKE ${like}))`;
+    }
+    values.push(limit + 1);
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC LIMIT $${values.length}`, values);
+  }
+
+  async hasAny(entityId: string): Promise<boolean> {
+    return ((await this.txHost.tx.query(`SELECT 1 FROM invoices WHERE entity_id = $1 LIMIT 1`, [entityId])) as unknown[]).length > 0;
+  }
+
+  async partnerIsNamed(entityId: string, partnerId: string): Promise<boolean> {
+    return ((await this.txHost.tx.query(`SELECT 1 FROM invoices WHERE entity_id = $1 AND partner_id = $2 LIMIT 1`, [entityId, partnerId])) as unknown[]).length > 0;
+  }
+
+  async lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]> {
+    if (entryIds.length === 0) return [];
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id FOR UPDATE`, [entityId, entryIds]);
+  }
+
+  async bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]> {
+    if (entryIds.length === 0) return [];
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id`, [entityId, entryIds]);
+  }
+
+  async summaries(entityId: string, invoiceIds: string[]): Promise<InvoiceLinkSummary[]> {
+    if (invoiceIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `SELECT i.id, i.direction, i.document_kind, i.document_number, p.name AS partner_name
+         FROM invoices i LEFT JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
+        WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`,
+      [entityId, [...new Set(invoiceIds)]],
+    )) as Array<{ id: string; direction: Invoice['direction']; document_kind: Invoice['documentKind']; document_number: string; partner_name: string | null }>;
+    return rows.map((r) => ({ id: r.id, direction: r.direction, documentKind: r.document_kind, documentNumber: r.document_number, partnerName: r.partner_name }));
+  }
+
+  /** The open-item lines of booked invoices' entries (one or, split by rounding, two per invoice). */
+  async openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>> {
+    if (lineIds.length === 0) return new Set();
+    const rows = (await this.txHost.tx.query(
+      `SELECT l.id FROM ledger_lines l
+         JOIN invoices i ON i.entity_id = l.entity_id AND i.ledger_entry_id = l.entry_id
+        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.is_open_item`,
+      [entityId, lineIds],
+    )) as Array<{ id: string }>;
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void> {
+    await this.txHost.tx.query(
+      `UPDATE invoices SET book_status = $3, ledger_entry_id = $4, open_item_line_id = $5, updated_at = $6 WHERE entity_id = $1 AND id = $2`,
+      [entityId, invoiceId, booking ? 'booked' : 'unbooked', booking?.ledgerEntryId ?? null, booking?.openItemLineId ?? null, now],
+    );
+  }
+
+  async findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]> {
+    if (invoiceIds.length === 0) return [];
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`, [entityId, [...new Set(invoiceIds)]]);
+  }
+
+  async byOpenItemLines(entityId: string, lineIds: string[]): Promise<Invoice[]> {
+    if (lineIds.length === 0) return [];
+    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.open_item_line_id = ANY($2::uuid[]) ORDER BY i.id`, [entityId, [...new Set(lineIds)]]);
+  }
+
+  async unbookedCounts(entityId: string): Promise<{ ar: number; ap: number }> {
+    const rows = (await this.txHost.tx.query(
+      `SELECT direction, count(*)::int AS n FROM invoices WHERE entity_id = $1 AND book_status = 'unbooked' GROUP BY direction`,
+      [entityId],
+    )) as Array<{ direction: 'ar' | 'ap'; n: number }>;
+    return { ar: rows.find((r) => r.direction === 'ar')?.n ?? 0, ap: rows.find((r) => r.direction === 'ap')?.n ?? 0 };
+  }
+
+  async byDocumentNumbers(entityId: string, documentNumbers: string[], direction?: Invoice['direction']): Promise<Invoice[]> {
+    if (documentNumbers.length === 0) return [];
+    const values: unknown[] = [entityId, [...new Set(documentNumbers)]];
+    if (direction) values.push(direction);
+    return this.rows(
+      `SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.document_number = ANY($2::text[])${direction ? ' AND i.direction = $3' : ''} ORDER BY i.issue_date DESC, i.id DESC`,
+      values,
+    );
+  }
+
+  async linkedToDte(entityId: string, dteId: string): Promise<string | null> {
+    const rows = (await this.txHost.tx.query(`SELECT id FROM invoices WHERE entity_id = $1 AND dte_id = $2`, [entityId, dteId])) as Array<{ id: string }>;
+    return rows[0]?.id ?? null;
+  }
+}

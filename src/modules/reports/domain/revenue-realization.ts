@@ -1,0 +1,125 @@
+/**
+ * D82, D82a, D82b: revenue realization of AR invoices, in functional minor units, as exact
+ * integers (bigint inside, never floats).
+ *
+ * Rounding rule (recognized revenue): an invoice's amount T (net + exempt, negative for a credit
+ * note) is spread over the N days of its recognition period (the service period, or the issue
+ * day when it has none). What is recognized through day k (1..N) is sign(T) × floor(|T| × k / N):
+ * each day gets its share rounded down and what rounding leaves accrues to the later days, so
+ * the last day completes T. Any split of the period (months, the report's range) adds up to the
+ * cumulative figures at its edges, so the months add up exactly to T and no minor unit is lost.
+ */
+
+export interface RevenueInvoice {
+  invoiceId: string;
+  /** +1 for invoices and debit notes, -1 for credit notes. */
+  sign: 1 | -1;
+  issueDate: string;
+  /** Inclusive recognition period. */
+  periodStart: string;
+  periodEnd: string;
+  /** |net + exempt| in functional minor units. */
+  amount: bigint;
+  /** The receivable line: its amount (functional) and the date it was booked. */
+  receivableAmount: bigint;
+  bookedOn: string;
+  /** Settlements of the receivable line: amount and the date of the settling entry. */
+  settlements: Array<{ date: string; amount: bigint }>;
+}
+
+export interface RevenueFigures {
+  recognized: bigint;
+  billed: bigint;
+  collected: bigint;
+  outstanding: bigint;
+}
+
+export interface MonthSpan {
+  /** `YYYY-MM` */
+  month: string;
+  /** Inclusive days of the month inside the report's range (D82b). */
+  from: string;
+  to: string;
+}
+
+const DAY = 86_400_000;
+
+function dayNumber(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`) / DAY;
+}
+
+function isoOfDay(day: number): string {
+  return new Date(day * DAY).toISOString().slice(0, 10);
+}
+
+/** The months of `from`..`to`, the first and last cut to the range (D82b). */
+export function monthSpans(from: string, to: string): MonthSpan[] {
+  const spans: MonthSpan[] = [];
+  let start = from;
+  while (start <= to) {
+    const [y, m] = start.split('-').map(Number);
+    const nextMonth = isoOfDay(Date.UTC(y, m, 1) / DAY);
+    const monthEnd = isoOfDay(dayNumber(nextMonth) - 1);
+    const end = monthEnd < to ? monthEnd : to;
+    spans.push({ month: start.slice(0, 7), from: start, to: end });
+    start = nextMonth;
+  }
+  return spans;
+}
+
+/** Recognized through the end of `date` (0 before the period, the whole amount after it). */
+export function recognizedThrough(invoice: Pick<RevenueInvoice, 'periodStart' | 'periodEnd' | 'amount' | 'sign'>, date: string): bigint {
+  if (date < invoice.periodStart) return 0n;
+  if (date >= invoice.periodEnd) return BigInt(invoice.sign) * invoice.amount;
+  const days = BigInt(dayNumber(invoice.periodEnd) - dayNumber(invoice.periodStart) + 1);
+  const k = BigInt(dayNumber(date) - dayNumber(invoice.periodStart) + 1);
+  return BigInt(invoice.sign) * ((invoice.amount * k) / days);
+}
+
+/** Recognized on the days `from`..`to` (inclusive). */
+export function recognizedBetween(invoice: RevenueInvoice, from: string, to: string): bigint {
+  return recognizedThrough(invoice, to) - recognizedThrough(invoice, isoOfDay(dayNumber(from) - 1));
+}
+
+/** The open amount of the receivable line at the end of `date` (0 before it was booked). */
+export function openAt(invoice: RevenueInvoice, date: string): bigint {
+  if (date < invoice.bookedOn) return 0n;
+  let open = invoice.receivableAmount;
+  for (const s of invoice.settlements) if (s.date <= date) open -= s.amount;
+  return BigInt(invoice.sign) * open;
+}
+
+/** One invoice's figures on one span of days; `outstanding` at the span's last day. */
+export function figuresOn(invoice: RevenueInvoice, span: { from: string; to: string }): RevenueFigures {
+  const billed = invoice.issueDate >= span.from && invoice.issueDate <= span.to ? BigInt(invoice.sign) * invoice.amount : 0n;
+  let collected = 0n;
+  for (const s of invoice.settlements) if (s.date >= span.from && s.date <= span.to) collected += s.amount;
+  return {
+    recognized: recognizedBetween(invoice, span.from, span.to),
+    billed,
+    collected: BigInt(invoice.sign) * collected,
+    outstanding: openAt(invoice, span.to),
+  };
+}
+
+export interface RevenueCell extends RevenueFigures {
+  invoiceId: string;
+  month: string;
+}
+
+/**
+ * Every (invoice, month) cell of the range with a figure that is not zero. A month row is the
+ * sum of its cells, an invoice row the sum of its cells' flows and its last month's outstanding:
+ * with a presentation currency each cell is converted once and everything still adds up.
+ */
+export function revenueCells(invoices: RevenueInvoice[], from: string, to: string): RevenueCell[] {
+  const spans = monthSpans(from, to);
+  const cells: RevenueCell[] = [];
+  for (const invoice of invoices) {
+    for (const span of spans) {
+      const f = figuresOn(invoice, span);
+      if (f.recognized !== 0n || f.billed !== 0n || f.collected !== 0n || f.outstanding !== 0n) cells.push({ invoiceId: invoice.invoiceId, month: span.month, ...f });
+    }
+  }
+  return cells;
+}

@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'supertest';
+import { checkAccessMatrix } from './harness/access-matrix';
+import { expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
+import type { TestApp } from './harness/test-app';
+import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
+
+const PARTNER_RUT = '96874030-K';
+const TABLES = ['invoices', 'ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'audit_trail'];
+
+interface Chart {
+  entityId: string;
+  partnerId: string;
+  receivable: string;
+  payable: string;
+  income: string;
+  expense: string;
+  vatDebit: string;
+  vatCredit: string;
+  cash: string;
+}
+
+describe('Invoice booking (D62, D64)', () => {
+  let t: TestApp;
+  let world: World;
+  let staff: Agent;
+
+  beforeAll(async () => {
+    ({ t, world, staff } = await createWorldApp());
+  });
+  afterAll(() => t.close());
+
+  const invoicesPath = (entityId: string, suffix = '') => `/api/entities/${entityId}/invoices${suffix}`;
+  const refused = (req: Test, status: number, code: string) => expectRefused(t, TABLES, req, status, code);
+
+  /** An Entity with a receivable, a payable, income, expense, VAT accounts and a partner whose default purchase account is the expense. */
+  const setup = async (): Promise<Chart> => {
+    const entityId = await freshEntity(world);
+    const account = (code: string, type: string, tracking: string, subtype: string | null = null) => createLedgerAccount(staff, entityId, { code, type, tracking, subtype });
+    const chart = {
+      entityId,
+      receivable: await account('1105', 'asset', 'open_item', 'receivable'),
+      payable: await account('2105', 'liability', 'open_item', 'payable'),
+      income: await account('4101', 'income', 'balance'),
+      expense: await account('5101', 'operating_expense', 'balance'),
+      vatDebit: await account('2110', 'liability', 'balance'),
+      vatCredit: await account('1110', 'asset', 'balance'),
+      cash: await account('1101', 'asset', 'balance'),
+    };
+    const partnerId = randomUUID();
+    await staff
+      .post(`/api/entities/${entityId}/partners`)
+      .send({ id: partnerId, name: 'Comercial Ñuble Ltda.', type: 'company', country: 'CL', taxId: PARTNER_RUT, defaultPurchaseAccountId: chart.expense })
+      .expect(201);
+    return { ...chart, partnerId };
+  };
+
+  const createInvoice = async (c: Chart, overrides: Record<string, unknown> = {}) => {
+    const res = await staff.post(invoicesPath(c.entityId)).send({
+      id: randomUUID(),
+      direction: 'ar',
+      documentKind: 'invoice',
+      documentNumber: String(Math.floor(Math.random() * 1e9)),
+      issueDate: '2026-06-10',
+      partnerId: c.partnerId,
+      currency: 'CLP',
+      netAmount: 100000,
+      exemptAmount: 0,
+      taxAmount: 19000,
+      totalAmount: 119000,
+      ...overrides,
+    });
+    expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
+    return res.body as { id: string; documentNumber: string };
+  };
+
+  const book = (c: Chart, invoiceId: string, body: Record<string, unknown> = {}) => staff.post(invoicesPath(c.entityId, `/${invoiceId}/book`)).send({ entryId: randomUUID(), ...body });
+
+  /** The entry's lines as [side, account, amount, trio, partner] in line order. */
+  const linesOf = (entry: { lines: Array<Record<string, unknown>> }) =>
+    entry.lines.map((l) => [l.side, l.ledgerAccountId, l.amount, l.transactionCurrency ? [l.transactionCurrency, l.transactionAmount, l.exchangeRate] : null, l.partnerId]);
+
+  it('POST /invoices/:invoiceId/book: access matrix', async () => {
+    const receivable = await createLedgerAccount(staff, world.entityId, { code: `1199${Math.floor(Math.random() * 100)}`, type: 'asset', tracking: 'open_item' });
+    const income = await createLedgerAccount(staff, world.entityId, { code: `4199${Math.floor(Math.random() * 100)}`, type: 'income', tracking: 'balance' });
+    const partnerId = randomUUID();
+    await staff.post(`/api/entities/${world.entityId}/partners`).send({ id: partnerId, name: 'M', type: 'company', country: 'CL', taxId: '12345678-5' }).expect(201);
+    await checkAccessMatrix(t, world, {
+      method: 'post',
+      path: (e) => invoicesPath(e, `/${randomUUID()}/book`),
+      body: () => ({ entryId: randomUUID(), counterAccountId: income, openItemAccountId: receivable, partnerId }),
+    });
+  });
+
+  it('books an AR invoice: debit receivable for the total, credit income for net + exempt, credit VAT for the tax; 200 { invoice, entry }, audited', async () => {
+    const c = await setup();
+    const invoice = await createInvoice(c, { netAmount: 100000, exemptAmount: 5000, taxAmount: 19000, totalAmount: 124000 });
+    const entryId = randomUUID();
+    const res = await expectAudited(t, book(c, invoice.id, { entryId, counterAccountId: c.income, taxAccountId: c.vatDebit }), 200, {
+      action: 'invoice.book',
+      resource_type: 'invoice',
+      resource_id: invoice.id,
+    });
+    expect(res.body.invoice).toMatchObject({ id: invoice.id, bookStatus: 'booked', ledgerEntryId: entryId });
+    expect(res.body.entry).toMatchObject({ id: entryId, source: 'invoice', status: 'active', entryDate: '2026-06-10', bookId: null, memo: `Invoice ${invoice.documentNumber} Comercial Ñuble Ltda.` });
+    expect(linesOf(res.body.entry)).toEqual([
+      ['debit', c.receivable, 124000, null, c.partnerId],
+      ['credit', c.income, 105000, null, c.partnerId],
+      ['credit', c.vatDebit, 19000, null, c.partnerId],
+    ]);
+    expect(res.body.entry.lines[0].openAmount).toBe(124000);
+    // The detail shows the entry; the entry's detail shows the invoice.
+    const detail = await staff.get(invoicesPath(c.entityId, `/${invoice.id}`)).expect(200);
+    expect(detail.body.entry).toMatchObject({ id: entryId, lines: expect.any(Array) });
+    const entry = await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
+    expect(entry.body.relatedInvoices).toEqual([{ id: invoice.id, direction: 'ar', documentKind: 'invoice', documentNumber: invoice.documentNumber, partnerName: 'Comercial Ñuble Ltda.' }]);
+  });
+
+  it("books an AP invoice on the partner's default purchase account: debit expense and VAT credit, credit payable", async () => {
+    const c = await setup();
+    const invoice = await createInvoice(c, { direction: 'ap' });
+    const res = await book(c, invoice.id, { taxAccountId: c.vatCredit, entryDate: '2026-06-12', memo: 'Compra junio' }).expect(200);
+    expect(res.body.entry).toMatchObject({ entryDate: '2026-06-12', memo: 'Compra junio' });
+    expect(linesOf(res.body.entry)).toEqual([
+      ['credit', c.payable, 119000, null, c.partnerId],
+      ['debit', c.expense, 100000, null, c.partnerId],
+      ['debit', c.vatCredit, 19000, null, c.partnerId],
+    ]);
+  });
+
+  it('books an AR credit note with the sides swapped, and an AP credit note likewise', async () => {
+    const c = await setup();
+    const ar = await createInvoice(c, { documentKind: 'credit_note', netAmount: 10000, taxAmount: 1900, totalAmount: 11900 });
+    const res = await book(c, ar.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+    expect(linesOf(res.body.entry)).toEqual([
+      ['credit', c.receivable, 11900, null, c.partnerId],
+      ['debit', c.income, 10000, null, c.partnerId],
+      ['debit', c.vatDebit, 1900, null, c.partnerId],
+    ]);
+    const ap = await createInvoice(c, { direction: 'ap', documentKind: 'credit_note', netAmount: 10000, taxAmount: 1900, totalAmount: 11900 });
+    const apRes = await book(c, ap.id, { taxAccountId: c.vatCredit }).expect(200);
+    expect(linesOf(apRes.body.entry)).toEqual([
+      ['debit', c.payable, 11900, null, c.partnerId],
+      ['credit', c.expense, 10000, null, c.partnerId],
+      ['credit', c.vatCredit, 1900, null, c.partnerId],
+    ]);
+  });
+
+  it('books a debit note like an invoice and an exempt invoice without a tax line (no taxAccountId needed)', async () => {
+    const c = await setup();
+    const debitNote = await createInvoice(c, { documentKind: 'debit_note', netAmount: 2000, taxAmount: 380, totalAmount: 2380 });
+    expect(linesOf((await book(c, debitNote.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry)).toEqual([
+      ['debit', c.receivable, 2380, null, c.partnerId],
+      ['credit', c.income, 2000, null, c.partnerId],
+      ['credit', c.vatDebit, 380, null, c.partnerId],
+    ]);
+    const exempt = await createInvoice(c, { documentKind: 'exempt_invoice', netAmount: 0, exemptAmount: 50000, taxAmount: 0, totalAmount: 50000 });
+    expect(linesOf((await book(c, exempt.id, { counterAccountId: c.income }).expect(200)).body.entry)).toEqual([
+      ['debit', c.receivable, 50000, null, c.partnerId],
+      ['credit', c.income, 50000, null, c.partnerId],
+    ]);
+  });
+
+  it('books a foreign-currency invoice with the trio on every line, each amount converted by D7', async () => {
+    const c = await setup();
+    // USD cents at 950.5 CLP per USD: 100.00 -> 95050, 19.00 -> 18059.5 -> 18060, 119.00 -> 113109.5 -> 113110.
+    const usd = await createInvoice(c, { currency: 'USD', exchangeRate: '950.5', netAmount: 10000, taxAmount: 1900, totalAmount: 11900 });
+    const res = await book(c, usd.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+    expect(linesOf(res.body.entry)).toEqual([
+      ['debit', c.receivable, 113110, ['USD', 11900, '950.5'], c.partnerId],
+      ['credit', c.income, 95050, ['USD', 10000, '950.5'], c.partnerId],
+      ['credit', c.vatDebit, 18060, ['USD', 1900, '950.5'], c.partnerId],
+    ]);
+    // Where the total and its parts round apart (0.02 -> 19, 0.01 -> 10 twice), the open item is written per part.
+    const tiny = await createInvoice(c, { currency: 'USD', exchangeRate: '950.5', netAmount: 1, taxAmount: 1, totalAmount: 2 });
+    const split = await book(c, tiny.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+    expect(linesOf(split.body.entry)).toEqual([
+      ['debit', c.receivable, 10, ['USD', 1, '950.5'], c.partnerId],
+      ['debit', c.receivable, 10, ['USD', 1, '950.5'], c.partnerId],
+      ['credit', c.income, 10, ['USD', 1, '950.5'], c.partnerId],
+      ['credit', c.vatDebit, 10, ['USD', 1, '950.5'], c.partnerId],
+    ]);
+  });
+
+  it('puts dimension values on the counter line, another partner on every line, and the entry in the Book named', async () => {
+    const c = await setup();
+    const dimensionId = randomUUID();
+    await staff.post(`/api/entities/${c.entityId}/dimensions`).send({ id: dimensionId, name: 'Centro de costo' }).expect(201);
+    const valueId = randomUUID();
+    await staff.post(`/api/entities/${c.entityId}/dimensions/${dimensionId}/values`).send({ id: valueId, code: 'SANT', name: 'Santiago' }).expect(201);
+    const bookId = randomUUID();
+    await staff.post(`/api/entities/${c.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+    const other = randomUUID();
+    await staff.post(`/api/entities/${c.entityId}/partners`).send({ id: other, name: 'Otro', type: 'company', country: 'CL', taxId: '77879240-0' }).expect(201);
+    const invoice = await createInvoice(c);
+    const res = await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit, dimensionValueIds: [valueId], partnerId: other, bookId }).expect(200);
+    expect(res.body.entry.bookId).toBe(bookId);
+    expect(res.body.entry.lines.map((l: { dimensionValues: Array<{ id: string }>; partnerId: string }) => [l.dimensionValues.map((v) => v.id), l.partnerId])).toEqual([
+      [[], other],
+      [[valueId], other],
+      [[], other],
+    ]);
+  });
+
+  describe('refusals write nothing', () => {
+    it('404 INVOICE_NOT_FOUND_ERROR, 409 INVOICE_ALREADY_BOOKED_ERROR', async () => {
+      const c = await setup();
+      await refused(book(c, randomUUID(), { counterAccountId: c.income, taxAccountId: c.vatDebit }), 404, 'INVOICE_NOT_FOUND_ERROR');
+      const invoice = await createInvoice(c);
+      await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+      await refused(book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+    });
+
+    it('400 INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR (AR without one; AP whose partner has no default), 400 INVOICE_TAX_ACCOUNT_REQUIRED_ERROR', async () => {
+      const c = await setup();
+      const ar = await createInvoice(c);
+      await refused(book(c, ar.id, { taxAccountId: c.vatDebit }), 400, 'INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR');
+      await refused(book(c, ar.id, { counterAccountId: c.income }), 400, 'INVOICE_TAX_ACCOUNT_REQUIRED_ERROR');
+      await staff.patch(`/api/entities/${c.entityId}/partners/${c.partnerId}`).send({ defaultPurchaseAccountId: null }).expect(200);
+      const ap = await createInvoice(c, { direction: 'ap' });
+      await refused(book(c, ap.id, { taxAccountId: c.vatCredit }), 400, 'INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR');
+    });
+
+    it('400 VALIDATION_ERROR when no single receivable account is the default, and for a bad body', async () => {
+      const c = await setup();
+      await createLedgerAccount(staff, c.entityId, { code: '1106', type: 'asset', tracking: 'open_item', subtype: 'receivable' });
+      const invoice = await createInvoice(c);
+      const res = await refused(book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }), 400, 'VALIDATION_ERROR');
+      expect(res.body.params.errors[0].path).toBe('openItemAccountId');
+      for (const body of [{ entryId: 'x' }, { entryDate: '2026-02-30' }, { dimensionValueIds: 'x' }, { bookId: 1 }, { counterAccountId: c.income, extra: 1 }]) {
+        await refused(staff.post(invoicesPath(c.entityId, `/${invoice.id}/book`)).send({ entryId: randomUUID(), ...body }), 400, 'VALIDATION_ERROR');
+      }
+    });
+
+    it("404 for an account, partner or Book of another Entity; 409 for a reused entry id, a locked period or a future date", async () => {
+      const c = await setup();
+      const other = await setup();
+      const invoice = await createInvoice(c);
+      const ok = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      await refused(book(c, invoice.id, { ...ok, counterAccountId: other.income }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      await refused(book(c, invoice.id, { ...ok, partnerId: other.partnerId }), 404, 'PARTNER_NOT_FOUND_ERROR');
+      const otherBook = randomUUID();
+      await staff.post(`/api/entities/${other.entityId}/books`).send({ id: otherBook, name: 'Other' }).expect(201);
+      await refused(book(c, invoice.id, { ...ok, bookId: otherBook }), 404, 'BOOK_NOT_FOUND_ERROR');
+      const manual = randomUUID();
+      await staff
+        .post(`/api/entities/${c.entityId}/ledger/entries`)
+        .send({ id: manual, entryDate: '2026-06-01', memo: 'm', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: c.cash, amount: 1 }, { side: 'credit', ledgerAccountId: c.income, amount: 1 }] })
+        .expect(201);
+      await refused(book(c, invoice.id, { ...ok, entryId: manual }), 409, 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR');
+      await refused(book(c, invoice.id, { ...ok, entryDate: '2999-01-01' }), 409, 'LEDGER_ENTRY_DATE_IN_FUTURE_ERROR');
+      await staff.patch(`/api/entities/${c.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-30' }).expect(200);
+      await refused(book(c, invoice.id, ok), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+    });
+  });
+
+  describe('the ledger lifecycle', () => {
+    it('unbooking the entry returns the invoice to unbooked and lists it in severedInvoices; it can be booked again', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const entryId = (await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry.id;
+      const res = await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
+      expect(res.body.severedInvoices).toEqual([
+        { id: invoice.id, direction: 'ar', documentKind: 'invoice', documentNumber: invoice.documentNumber, partnerName: 'Comercial Ñuble Ltda.', entryId },
+      ]);
+      expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null, entry: null });
+      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body.relatedInvoices).toEqual([]);
+      await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+    });
+
+    it('reversing the entry returns the invoice to unbooked and lists it in severedInvoices', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const entryId = (await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry.id;
+      const res = await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-20' }).expect(201);
+      expect(res.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId })]);
+      expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
+      // Unbooked again, it can be deleted.
+      await staff.delete(invoicesPath(c.entityId, `/${invoice.id}`)).expect(204);
+    });
+
+    it("keeps the account of the invoice's receivable line (409 LEDGER_LINE_DOCUMENT_LINKED_ERROR); the income line may move", async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const entry = (await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry;
+      const other = await createLedgerAccount(staff, c.entityId, { code: '1107', type: 'asset', tracking: 'open_item' });
+      await refused(staff.patch(`/api/entities/${c.entityId}/ledger/lines/${entry.lines[0].id}/account`).send({ ledgerAccountId: other }), 409, 'LEDGER_LINE_DOCUMENT_LINKED_ERROR');
+      const income2 = await createLedgerAccount(staff, c.entityId, { code: '4102', type: 'income', tracking: 'balance' });
+      await staff.patch(`/api/entities/${c.entityId}/ledger/lines/${entry.lines[1].id}/account`).send({ ledgerAccountId: income2 }).expect(200);
+    });
+
+    it('a booked invoice cannot be deleted nor its amounts changed', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+      await refused(staff.delete(invoicesPath(c.entityId, `/${invoice.id}`)), 409, 'INVOICE_BOOKED_ERROR');
+      await refused(staff.patch(invoicesPath(c.entityId, `/${invoice.id}`)).send({ netAmount: 1, taxAmount: 0, totalAmount: 1 }), 409, 'INVOICE_BOOKED_ERROR');
+    });
+  });
+
+  it('books an invoice once when two bookings race: one 200, one 409 INVOICE_ALREADY_BOOKED_ERROR, one entry', async () => {
+    const c = await setup();
+    const invoice = await createInvoice(c);
+    const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+    const [a, b] = await whileTableLocked(t, 'invoices', 2, () => Promise.all([book(c, invoice.id, body), book(c, invoice.id, body)]));
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r.status === 409)!.body.code).toBe('INVOICE_ALREADY_BOOKED_ERROR');
+    expect(await t.sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1 AND source = 'invoice'`, [c.entityId])).toEqual([{ n: 1 }]);
+  });
+});
