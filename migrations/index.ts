@@ -9,15 +9,16 @@ import { MonthlyTotals1795338209499 as M6 } from './1795338209499-MonthlyTotals'
 import { PartnerAccountIndex1795339959321 as M7 } from './1795339959321-PartnerAccountIndex';
 import { ApiKeyAuthenticationWithTenant1795340000000 as M8 } from './1795340000000-ApiKeyAuthenticationWithTenant';
 import { PartnerLedgerCoveringIndex1795437098623 as M9 } from './1795437098623-PartnerLedgerCoveringIndex';
-import { AgentGateway1795500000023 as M10 } from './1795500000023-AgentGateway';
-import { FxRates1795500022000 as M11 } from './1795500022000-FxRates';
-import { AuditTrailByEntity1795512160016 as M12 } from './1795512160016-AuditTrailByEntity';
-import { Invoices1795702463288 as M13 } from './1795702463288-Invoices';
-import { Banking1795702486988 as M14 } from './1795702486988-Banking';
-import { BankMatchCandidates1795702486990 as M15 } from './1795702486990-BankMatchCandidates';
-import { Attachments1795702771925 as M16 } from './1795702771925-Attachments';
-import { TodosComments1795703230869 as M17 } from './1795703230869-TodosComments';
-import { BankFeeds1795705307251 as M18 } from './1795705307251-BankFeeds';
+import { SignInFailuresPerAddress1795500000017 as M10 } from './1795500000017-SignInFailuresPerAddress';
+import { AgentGateway1795500000023 as M11 } from './1795500000023-AgentGateway';
+import { FxRates1795500022000 as M12 } from './1795500022000-FxRates';
+import { AuditTrailByEntity1795512160016 as M13 } from './1795512160016-AuditTrailByEntity';
+import { Invoices1795702463288 as M14 } from './1795702463288-Invoices';
+import { Banking1795702486988 as M15 } from './1795702486988-Banking';
+import { BankMatchCandidates1795702486990 as M16 } from './1795702486990-BankMatchCandidates';
+import { Attachments1795702771925 as M17 } from './1795702771925-Attachments';
+import { TodosComments1795703230869 as M18 } from './1795703230869-TodosComments';
+import { BankFeeds1795705307251 as M19 } from './1795705307251-BankFeeds';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19];

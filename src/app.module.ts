@@ -40,6 +40,7 @@ import { DatabaseModule } from './platform/database/database.module';
 import { RECORDS } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { HeavyReadsModule } from './platform/http/heavy-reads';
 import { JsonBodyGuard } from './platform/http/media-type';
 import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
@@ -78,6 +79,7 @@ export class AppModule {
         }),
         ClockModule.forRoot(options.clock ?? new SystemClock(config.businessTimezone)),
         ObjectStoreModule,
+        HeavyReadsModule,
         AuditModule,
         HealthModule,
         ReferenceModule,

@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { SessionMiddleware } from './modules/identity';
@@ -7,7 +9,7 @@ import type { RuntimeConfig } from './platform/config/app-config';
 import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
-import { requestIdMiddleware } from './platform/http/request-id';
+import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-id';
 import { setUpOpenApi } from './platform/openapi/openapi';
 import { sameOriginMutations } from './platform/http/same-origin';
 import { mountWebPages } from './platform/web/web-pages';
@@ -20,9 +22,29 @@ import { DTE_IMPORT_PATH, DTE_IMPORT_MAX_BYTES } from './modules/invoices';
  */
 export const BODY_LIMIT = 1_000_000;
 
+/** D2a: a request whose headers and body are not complete 30 seconds after it began is answered 408. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Node checks for expired requests every `connectionsCheckingInterval` (30 s by default, so a
+ * trickled request could be held a minute): here every second, so the 408 (answered with the D1
+ * envelope by answerClientErrorsWithEnvelope, connection closed) comes at most a second late.
+ */
+class TimedExpressAdapter extends ExpressAdapter {
+  constructor(private readonly requestTimeoutMs: number) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions) return super.initHttpServer(options);
+    const timeout = this.requestTimeoutMs;
+    this.setHttpServer(createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(1000, timeout) }, this.getInstance()));
+  }
+}
+
 /** Builds the application with its whole request pipeline; `main.ts` and the tests share it. */
-export async function createApp(config: RuntimeConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
+export async function createApp(config: RuntimeConfig, options: AppModuleOptions & { requestTimeoutMs?: number } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), new TimedExpressAdapter(options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
@@ -30,8 +52,9 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   answerClientErrorsWithEnvelope(app.getHttpServer());
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(noStoreMiddleware);
   app.use(authSurfaceMiddleware);
   app.use(sameOriginMutations(config.appBaseUrl));
   mountWebPages(app);
@@ -41,6 +64,6 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(expressErrorHandler);
   app.use(app.get(SessionMiddleware).handler);
   app.setGlobalPrefix('api');
-  setUpOpenApi(app);
+  setUpOpenApi(app, config.openApiUi);
   return app;
 }

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import pino from 'pino';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './platform/config/app-config';
-import { startEmbeddedParts } from './platform/embedded/embedded-parts';
+import { startupFailureLine } from './platform/embedded/embedded-part-error';
+import { startEmbeddedParts, StartedParts } from './platform/embedded/embedded-parts';
 
 async function main(): Promise<void> {
   let config;
@@ -16,7 +17,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel, name: 'bootstrap' });
-  const parts = await startEmbeddedParts(config, (message) => log.info(message));
+  let parts: StartedParts;
+  try {
+    parts = await startEmbeddedParts(config, (message) => log.info(message));
+  } catch (error) {
+    // One line that says what failed and what to do (an embedded part), never a stack trace.
+    process.stderr.write(`${startupFailureLine(error)}\n`);
+    process.exit(1);
+  }
 
   let app;
   try {
@@ -54,4 +62,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', (signal) => void stop(signal));
 }
 
-void main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${startupFailureLine(error)}\n`);
+  process.exit(1);
+});

@@ -68,7 +68,7 @@ describe('ledger entries and lines', () => {
   afterAll(() => t.close());
 
   describe('posting (D33, D34)', () => {
-    it('refuses with 400 VALIDATION_ERROR, writing nothing, a posting whose account totals would pass what the books hold', async () => {
+    it('refuses with 409 AMOUNT_OUT_OF_RANGE_ERROR (D6a), writing nothing, a posting whose account totals would pass what the books hold', async () => {
       const b = await setUpBooks(await freshEntity(world));
       // Every slot of the receivable's June totals a little below bigint's limit: no entry of
       // valid amounts could reach it in a test, but the rule is that it is never a 500.
@@ -77,8 +77,9 @@ describe('ledger entries and lines', () => {
          SELECT $1, $2, '00000000-0000-0000-0000-000000000000', '2026-06-01', s, 9223372036854775000, 0, 1 FROM generate_series(0, 31) AS s`,
         [b.entityId, b.receivable],
       );
-      const res = await expectRefused(t, ['ledger_entries', 'ledger_lines', 'audit_trail'], staff.post(`${base(b.entityId)}/entries`).send(sale(b, 1000)), 400, 'VALIDATION_ERROR');
+      const res = await expectRefused(t, ['ledger_entries', 'ledger_lines', 'audit_trail'], staff.post(`${base(b.entityId)}/entries`).send(sale(b, 1000)), 409, 'AMOUNT_OUT_OF_RANGE_ERROR');
       expect(res.body.message).toMatch(/largest amount/);
+      expect(res.body.params).toEqual({ field: 'accountTotal' });
     });
 
     it('posts a balanced entry 201 in the D34 shape, with open amounts on open-item lines', async () => {

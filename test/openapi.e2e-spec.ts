@@ -1,7 +1,7 @@
 import { createTestApp, TestApp } from './harness/test-app';
 
 interface Operation {
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>;
 }
 
 /** Every route the application serves, read from the Express router. */
@@ -29,13 +29,20 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  it('is served as JSON at /api/docs-json and as Swagger UI at /api/docs', async () => {
+  it('is served as JSON at /api/docs-json; Swagger UI at /api/docs only when OPENAPI_UI is on (off by default outside development)', async () => {
     const json = await t.http.get('/api/docs-json');
     expect(json.status).toBe(200);
     expect(json.body.openapi).toMatch(/^3\./);
-    const ui = await t.http.get('/api/docs/');
-    expect(ui.status).toBe(200);
-    expect(ui.text).toContain('swagger');
+    expect((await t.http.get('/api/docs/')).status).toBe(404);
+    const withUi = await createTestApp({ databaseUrl: t.databaseUrl, env: { OPENAPI_UI: 'true' } });
+    try {
+      const ui = await withUi.http.get('/api/docs/');
+      expect(ui.status).toBe(200);
+      expect(ui.text).toContain('swagger');
+      expect((await withUi.http.get('/api/docs-json')).status).toBe(200);
+    } finally {
+      await withUi.close();
+    }
   });
 
   it('documents every served route with at least one described response', async () => {
@@ -49,5 +56,28 @@ describe('OpenAPI document', () => {
       if (!described) undocumented.push(`${method.toUpperCase()} ${path}`);
     }
     expect(undocumented).toEqual([]);
+  });
+
+  it('publishes a response schema for every route that answers a body (issue 17), with the schemas it names', async () => {
+    const document = (await t.http.get('/api/docs-json')).body as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+    const missing: string[] = [];
+    const dangling: string[] = [];
+    for (const { method, path } of servedRoutes(t)) {
+      const responses = document.paths[path]?.[method]?.responses ?? {};
+      for (const [status, response] of Object.entries(responses)) {
+        if (!/^2\d\d$/.test(status) || status === '204') continue;
+        const schema = response.content?.['application/json']?.schema;
+        if (!schema || Object.keys(schema).length === 0) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+        for (const ref of JSON.stringify(schema ?? {}).match(/#\/components\/schemas\/[A-Za-z0-9_]+/g) ?? []) {
+          if (!(ref.split('/').pop()! in document.components.schemas)) dangling.push(`${method.toUpperCase()} ${path}: ${ref}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(dangling).toEqual([]);
+    // The seven reports name their body's schema, down to the group tree.
+    const balanceSheet = document.paths['/api/entities/{entityId}/reports/balance-sheet'].get.responses!['200'].content!['application/json'].schema;
+    expect(balanceSheet).toEqual({ $ref: '#/components/schemas/BalanceSheetResponse' });
+    expect(JSON.stringify(document.components.schemas.GroupNodeResponse)).toContain('#/components/schemas/GroupNodeResponse');
   });
 });

@@ -1082,7 +1082,7 @@ describe('financial reports', () => {
   });
 
   describe('balances beyond bigint', () => {
-    it('are read, not a 500: sums are numeric, never cast to bigint', async () => {
+    it('are summed exactly, never cast to bigint, and a figure JSON cannot hold exactly is 409 AMOUNT_OUT_OF_RANGE_ERROR naming it (D6a), not a 500', async () => {
       // 2 x 9e18 on one account: about 2,000 entries of the largest total, written here straight
       // into the monthly totals the reports read.
       const other = (await createEntity(staff, world.organizationId)).id;
@@ -1102,7 +1102,7 @@ describe('financial reports', () => {
         ['/ledger/general-ledger', { accountId: cash, from: '2025-06-01' }],
       ] as const) {
         const res = await staff.get(`${base}${path}`).query(query);
-        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect({ path, status: res.status, code: res.body.code, field: typeof res.body.params?.field }).toEqual({ path, status: 409, code: 'AMOUNT_OUT_OF_RANGE_ERROR', field: 'string' });
       }
     });
   });

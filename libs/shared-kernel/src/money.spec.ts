@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { canonicalRate, convertMinorUnits, isRate } from './money';
+import { DomainError } from './domain-error';
+import { canonicalRate, convertMinorUnits, convertMinorUnitsExact, exactAmounts, isRate } from './money';
 
 describe('money (D6, D7)', () => {
   it('converts between exponents with round half up', () => {
@@ -38,5 +39,25 @@ describe('money (D6, D7)', () => {
         return canonicalRate(once) === once && /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(once);
       }),
     );
+  });
+
+  it('converts exact amounts of any size with round half away from zero (D6a)', () => {
+    expect(convertMinorUnitsExact(27021597764222974n, '1', 0, 0)).toBe(27021597764222974n);
+    expect(convertMinorUnitsExact(-3n, '0.5', 0, 0)).toBe(-2n);
+    expect(convertMinorUnitsExact(3n, '0.5', 0, 0)).toBe(2n);
+    expect(convertMinorUnitsExact(9007199254740991n, '123456789012.123456789012', 0, 2)).toBe(111199989798271416649277249417n);
+    fc.assert(fc.property(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), (amount) => convertMinorUnitsExact(amount, '1', 2, 2) === amount));
+  });
+
+  it('answers every figure as an exact number, or refuses one past 2^53 - 1 with AMOUNT_OUT_OF_RANGE_ERROR naming it (D6a)', () => {
+    expect(exactAmounts({ a: [{ total: 9007199254740991n }, { total: -9007199254740991n }], n: 1, s: 'x', z: null })).toEqual({ a: [{ total: 9007199254740991 }, { total: -9007199254740991 }], n: 1, s: 'x', z: null });
+    let error: unknown;
+    try {
+      exactAmounts({ assets: { groups: [{ total: 1n }, { total: 9007199254740992n }] } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE_ERROR', params: { field: 'assets.groups[1].total' } });
   });
 });

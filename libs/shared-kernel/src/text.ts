@@ -29,3 +29,31 @@ export function compareText(a: string, b: string): number {
     if (difference !== 0) return difference < 0 ? -1 : 1;
   }
 }
+
+/** Characters that render as nothing though Unicode calls them letters (D30b): Braille blank, Hangul fillers. */
+const BLANK_LOOK_ALIKES = /[\u2800\u3164\u115F\u1160\uFFA0]/gu;
+/** Control and format characters (Cc, Cf): tabs, newlines, zero-width spaces and joiners, bidi marks. */
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+/** A letter, digit, punctuation or symbol: something a person can see. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** D30b: a name as stored: NFC, trimmed. */
+export function normalizeName(raw: string): string {
+  return raw.normalize('NFC').trim();
+}
+
+/** D30b: the form names unique ignoring case are compared by. */
+export function nameKey(raw: string): string {
+  return normalizeName(raw).toLowerCase().normalize('NFC');
+}
+
+/**
+ * D30b: why a name (after normalizeName) is refused, or null: it may not hold control or
+ * format characters, and needs a letter, digit, punctuation or symbol that is not a blank
+ * look-alike (U+2800, U+3164, U+115F, U+1160, U+FFA0).
+ */
+export function nameProblem(name: string): string | null {
+  if (CONTROL_OR_FORMAT.test(name)) return 'must not contain control or format characters (such as zero-width ones)';
+  if (!VISIBLE.test(name.replace(BLANK_LOOK_ALIKES, ''))) return 'must contain a visible character';
+  return null;
+}

@@ -1,6 +1,18 @@
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
+  it('serves Swagger UI by default in development only, and reads OPENAPI_UI, heavy-read limits and TRUST_PROXY (issue 17)', () => {
+    expect(loadConfig({}).openApiUi).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).openApiUi).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', OPENAPI_UI: 'true' }).openApiUi).toBe(true);
+    expect(loadConfig({ OPENAPI_UI: 'no' }).openApiUi).toBe(false);
+    expect(() => loadConfig({ OPENAPI_UI: 'maybe' })).toThrow(/OPENAPI_UI/);
+    expect(loadConfig({})).toMatchObject({ heavyReadsPerUser: 2, heavyReadsTotal: 8, trustProxy: 'loopback' });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
   it('runs on embedded defaults with an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);

@@ -33,6 +33,13 @@ export interface AppConfig {
   attachmentSweepIntervalSeconds: number;
   /** Bank connections and feeds (D67, D67a, D69, D77). */
   bankFeeds: BankFeedsConfig;
+  /** D2a: heavy reads (unpaged lines, partner ledger, reports) running at once per User and per instance. */
+  heavyReadsPerUser: number;
+  heavyReadsTotal: number;
+  /** Express `trust proxy` (D11a): which peers' X-Forwarded-For names the client address. */
+  trustProxy: boolean | number | string;
+  /** Serve Swagger UI at /api/docs (the OpenAPI document at /api/docs-json is always served). */
+  openApiUi: boolean;
   /** D86: the OpenAI-compatible chat-completions server of the agent gateway. */
   agents: AgentsConfig;
   /** D80: the FX provider and its settings. */
@@ -96,18 +103,19 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
-const booleanString = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const lowered = v.toLowerCase();
-      if (['true', '1', 'yes'].includes(lowered)) return true;
-      if (['false', '0', 'no'].includes(lowered)) return false;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got "${v}")` });
-      return z.NEVER;
-    });
+const optionalBooleanString = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const lowered = v.toLowerCase();
+    if (['true', '1', 'yes'].includes(lowered)) return true;
+    if (['false', '0', 'no'].includes(lowered)) return false;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got "${v}")` });
+    return z.NEVER;
+  });
+
+const booleanString = (fallback: boolean) => optionalBooleanString.transform((v) => v ?? fallback);
 
 const integerString = (fallback: number, min: number, max: number) =>
   z
@@ -188,6 +196,10 @@ const environmentSchema = z.object({
   FINTOC_PUBLIC_KEY: optionalString,
   FINTOC_REQUEST_BUDGET_MS: integerString(20_000, 1, 600_000),
   BANK_SYNC_INTERVAL_MINUTES: integerString(0, 0, 7 * 24 * 60),
+  HEAVY_READS_PER_USER: integerString(2, 1, 1000),
+  HEAVY_READS_TOTAL: integerString(8, 1, 10_000),
+  OPENAPI_UI: optionalBooleanString,
+  TRUST_PROXY: optionalString,
   AGENT_LLM_BASE_URL: urlString(['http:', 'https:']),
   AGENT_LLM_API_KEY: optionalString,
   AGENT_MODELS: optionalString.transform((v, ctx) => {
@@ -289,6 +301,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       fintocRequestBudgetMs: e.FINTOC_REQUEST_BUDGET_MS,
       syncIntervalMinutes: e.BANK_SYNC_INTERVAL_MINUTES,
     },
+    heavyReadsPerUser: e.HEAVY_READS_PER_USER,
+    heavyReadsTotal: e.HEAVY_READS_TOTAL,
+    openApiUi: e.OPENAPI_UI ?? e.NODE_ENV === 'development',
+    trustProxy: trustProxySetting(e.TRUST_PROXY),
     agents: {
       llmBaseUrl: e.AGENT_LLM_BASE_URL?.replace(/\/+$/, ''),
       llmApiKey: e.AGENT_LLM_API_KEY,
@@ -304,4 +320,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: e.FX_PROVIDER_TIMEOUT_MS,
     },
   };
+}
+
+/**
+ * TRUST_PROXY: unset: `loopback` (a proxy on the same host, the usual TLS front, names the
+ * client); `false`: always the socket's address; `true`; a hop count; or addresses and subnets.
+ */
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  if (value === undefined) return 'loopback';
+  if (value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppConfig, RuntimeConfig } from '../config/app-config';
+import { EmbeddedPartError } from './embedded-part-error';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { startEmbeddedS3 } from './embedded-s3';
 
@@ -36,6 +37,7 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
         directory: join(dataDir, 'postgres'),
         password: secrets!.postgresPassword,
         persistent: true,
+        onNotice: log,
       });
       stops.push(() => postgres.stop());
       await ensureDatabase(postgres.urlFor('postgres'), 'accounting');
@@ -45,7 +47,12 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
 
     let s3 = config.s3;
     if (!s3.endpoint) {
-      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket);
+      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket).catch((error: unknown) => {
+        throw new EmbeddedPartError(
+          `the embedded S3 server could not start in ${join(dataDir, 's3')} (${error instanceof Error ? error.message : String(error)})`,
+          'check that this folder can be written, set DATA_DIR to another folder, or set S3_ENDPOINT to use an S3 server of your own',
+        );
+      });
       stops.push(() => server.stop());
       s3 = {
         ...s3,
@@ -76,20 +83,27 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
 }
 
 function readOrCreateSecrets(dataDir: string): LocalSecrets {
-  mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
-    if (kept.credentialsEncryptionKey) return kept;
-    const completed = { ...kept, credentialsEncryptionKey: randomBytes(32).toString('base64url') };
-    writeFileSync(file, JSON.stringify(completed, null, 2), { mode: 0o600 });
-    return completed;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    if (existsSync(file)) {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+      if (kept.credentialsEncryptionKey) return kept;
+      const completed = { ...kept, credentialsEncryptionKey: randomBytes(32).toString('base64url') };
+      writeFileSync(file, JSON.stringify(completed, null, 2), { mode: 0o600 });
+      return completed;
+    }
+    const secrets: LocalSecrets = {
+      postgresPassword: randomBytes(18).toString('base64url'),
+      sessionSecret: randomBytes(48).toString('base64url'),
+      credentialsEncryptionKey: randomBytes(32).toString('base64url'),
+    };
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    return secrets;
+  } catch (error) {
+    throw new EmbeddedPartError(
+      `the data folder ${dataDir} could not be prepared (${error instanceof Error ? error.message : String(error)})`,
+      `set DATA_DIR to a folder you can write${existsSync(file) ? `, or remove the damaged ${file} (a new session secret signs everyone out)` : ''}`,
+    );
   }
-  const secrets: LocalSecrets = {
-    postgresPassword: randomBytes(18).toString('base64url'),
-    sessionSecret: randomBytes(48).toString('base64url'),
-    credentialsEncryptionKey: randomBytes(32).toString('base64url'),
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
 }

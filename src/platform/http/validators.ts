@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { canonicalUuid, isIsoDate, isIsoDateTime, isRate, isUuid } from '../../../libs/shared-kernel/src';
+import { canonicalUuid, isIsoDate, isIsoDateTime, isRate, isUuid, nameProblem, normalizeName } from '../../../libs/shared-kernel/src';
 
 /**
  * A calendar date `YYYY-MM-DD` that exists, from 1000-01-01 through 9999-12-31. Dates are judged
@@ -73,6 +73,25 @@ export const IfPresent = () => ValidateIf((_, value) => value !== undefined);
 
 /** Names and codes are stored trimmed: one of only spaces would be stored empty. */
 export const NotBlank = () => Matches(/\S/, { message: '$property must not be blank' });
+
+/**
+ * D30b, for every name and code: normalised to NFC and trimmed before it is judged and stored
+ * (so NFC and NFD spellings are one name), no control or format characters (zero-width ones
+ * included), and a visible character other than a blank look-alike (U+2800, U+3164...).
+ */
+export function VisibleName(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? normalizeName(value) : value)),
+    ValidateBy({
+      name: 'visibleName',
+      validator: {
+        // A value that is not a string is IsString's to report, an empty one IsNotEmpty's.
+        validate: (value: unknown) => typeof value !== 'string' || value === '' || nameProblem(value) === null,
+        defaultMessage: (args) => `${args?.property} ${nameProblem(String(args?.value))}`,
+      },
+    }),
+  );
+}
 
 /** An optional reference that `null` clears: absent, null, or a UUID (documented for OpenAPI). */
 export function OptionalNullableUuid(description?: string): PropertyDecorator {

@@ -15,9 +15,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, config);
 }
 
-/** Swagger UI at /api/docs and the document at /api/docs-json. */
-export function setUpOpenApi(app: INestApplication): void {
+/** The document at /api/docs-json (and -yaml); Swagger UI at /api/docs when `ui` (OPENAPI_UI). */
+export function setUpOpenApi(app: INestApplication, ui: boolean): void {
   SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {
+    swaggerUiEnabled: ui,
     jsonDocumentUrl: 'api/docs-json',
     yamlDocumentUrl: 'api/docs-yaml',
   });

@@ -60,6 +60,7 @@ export class OnboardingService {
     const now = this.clock.now();
     const token = this.secrets.token();
     const expiresAt = new Date(now.getTime() + this.config.get('setPasswordLinkTtlHours', { infer: true }) * 3600_000);
+    await this.tokens.endAll(userId, now); // D15a: only the newest link works
     await this.tokens.issue(userId, hashSecret(token), expiresAt, now);
     return { url: setPasswordUrl(this.config.get('appBaseUrl', { infer: true }), token), expiresAt };
   }

@@ -22,6 +22,7 @@ export class SetPasswordService {
     if (!user) throw setPasswordTokenInvalid();
     user.setPasswordHash(await this.hasher.hash(newPassword), now);
     await this.users.save(user);
+    await this.tokens.endAll(user.id, now); // D15a: setting the password ends every link
     await this.sessions.revokeAll(user.id);
     return user.id;
   }

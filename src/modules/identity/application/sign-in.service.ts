@@ -5,8 +5,13 @@ import { invalidEmailOrPassword } from '../domain/identity-errors';
 import { PasswordHasher, SignInFailures, UserRepository } from '../domain/identity-ports';
 import { normalizeEmail, User } from '../domain/user';
 
-/** D11: 10 failures for one e-mail within 15 minutes slow sign-in down (429). */
+/**
+ * D11a: 10 failures for one e-mail from one client address within 15 minutes slow that pair down
+ * (429), and so do 100 failures from one address across e-mails; a User is never locked out
+ * from elsewhere.
+ */
 export const SIGN_IN_FAILURE_LIMIT = 10;
+export const SIGN_IN_ADDRESS_FAILURE_LIMIT = 100;
 export const SIGN_IN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 @Injectable()
@@ -19,13 +24,18 @@ export class SignInService {
   ) {}
 
   /** The User whose e-mail and password match; the same refusal (and similar time) otherwise. */
-  async verify(emailInput: string, password: string): Promise<User> {
+  async verify(emailInput: string, password: string, clientAddress: string): Promise<User> {
     const email = normalizeEmail(emailInput);
     const now = this.clock.now();
-    const recent = await this.failures.countSince(email, new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MS));
-    if (recent.count >= SIGN_IN_FAILURE_LIMIT) {
-      const reopensAt = (recent.oldest?.getTime() ?? now.getTime()) + SIGN_IN_FAILURE_WINDOW_MS;
-      throw rateLimited(Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)));
+    const recent = await this.failures.countSince(email, clientAddress, new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MS));
+    for (const [count, limit] of [
+      [recent.pair, SIGN_IN_FAILURE_LIMIT],
+      [recent.address, SIGN_IN_ADDRESS_FAILURE_LIMIT],
+    ] as const) {
+      if (count.count >= limit) {
+        const reopensAt = (count.oldest?.getTime() ?? now.getTime()) + SIGN_IN_FAILURE_WINDOW_MS;
+        throw rateLimited(Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)));
+      }
     }
     // Held until the sign-in commits, its new session written: a password change racing it
     // either comes first (the old password fails here) or waits and then ends that session.
@@ -33,10 +43,10 @@ export class SignInService {
     // Unknown e-mail or no password yet: verify against nothing, taking the same time.
     const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
     if (!user || !matches) {
-      await this.failures.record(email, now);
+      await this.failures.record(email, clientAddress, now);
       throw invalidEmailOrPassword();
     }
-    if (recent.count > 0) await this.failures.clear(email);
+    if (recent.pair.count > 0) await this.failures.clear(email, clientAddress);
     return user;
   }
 }

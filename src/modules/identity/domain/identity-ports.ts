@@ -59,6 +59,8 @@ export abstract class SetPasswordTokens {
   abstract issue(userId: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void>;
   /** Marks the token used and returns its user, or null when unknown, used or expired. */
   abstract consume(tokenHash: string, now: Date): Promise<string | null>;
+  /** D15a: ends every unused link of the User (a newer link was made, or the password was set). */
+  abstract endAll(userId: string, now: Date): Promise<void>;
 }
 
 export abstract class UserSessions {
@@ -66,11 +68,18 @@ export abstract class UserSessions {
   abstract revokeAll(userId: string): Promise<number>;
 }
 
+export interface FailureCount {
+  count: number;
+  oldest: Date | null;
+}
+
+/** D11a: failures per (e-mail, client address) and per client address across e-mails. */
 export abstract class SignInFailures {
-  abstract countSince(email: string, since: Date): Promise<{ count: number; oldest: Date | null }>;
+  abstract countSince(email: string, clientAddress: string, since: Date): Promise<{ pair: FailureCount; address: FailureCount }>;
   /** Recorded outside the request's transaction: a refused sign-in still counts. */
-  abstract record(email: string, now: Date): Promise<void>;
-  abstract clear(email: string): Promise<void>;
+  abstract record(email: string, clientAddress: string, now: Date): Promise<void>;
+  /** A successful sign-in clears its own pair's failures (not the address's others). */
+  abstract clear(email: string, clientAddress: string): Promise<void>;
 }
 
 /** Random material for credentials, behind a port like every side effect. */

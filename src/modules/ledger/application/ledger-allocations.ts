@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { encodeDateIdCursor, newId } from '../../../../libs/shared-kernel/src';
+import { encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
@@ -172,7 +172,7 @@ export class LedgerAllocations {
     return {
       allocations,
       settledLines,
-      openTotal: lines.reduce((sum, l) => sum + (l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0),
+      openTotal: exactAmount(lines.reduce((sum, l) => sum + BigInt(l.side === 'debit' ? open.get(l.id)! : -open.get(l.id)!), 0n), 'openTotal'),
     };
   }
 

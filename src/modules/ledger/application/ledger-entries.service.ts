@@ -36,9 +36,10 @@ export class LedgerEntriesService {
     return this.queries.list(...args);
   }
 
-  lines(...args: Parameters<EntryQueries['lines']>): Promise<ListedLine[]> {
-    return this.queries.lines(...args);
+  streamLines(...args: Parameters<EntryQueries['streamLines']>): Promise<void> {
+    return this.queries.streamLines(...args);
   }
+
 
   editHeader(entityId: string, entryId: string, change: { entryDate?: string; memo?: string; notes?: string | null }): Promise<LedgerEntry> {
     return this.edits.editHeader(entityId, entryId, change);

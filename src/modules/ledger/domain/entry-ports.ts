@@ -133,7 +133,8 @@ export abstract class EntryRepository {
   /** Replaces the whole line set of a (scheduled) entry. */
   abstract replaceLines(entry: LedgerEntry): Promise<void>;
   abstract list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]>;
-  abstract listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]>;
+  /** D2a: `use` gets the count (up to `filter.limit`) and then the lines in batches, from a cursor. */
+  abstract readLines<R>(entityId: string, filter: LineListFilter, signal: AbortSignal, use: (count: number, batches: AsyncIterable<ListedLine[]>) => Promise<R>): Promise<R>;
   abstract findLine(entityId: string, lineId: string): Promise<ListedLine | null>;
   /** Locks lines (FOR UPDATE) in id order, the one order every writer uses. */
   abstract lockLines(entityId: string, lineIds: string[]): Promise<ListedLine[]>;

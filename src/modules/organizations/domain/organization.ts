@@ -1,22 +1,20 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { DomainError, nameKey, nameProblem, normalizeName } from '../../../../libs/shared-kernel/src';
 
 export const ORGANIZATION_NAME_MAX = 200;
-/** A letter, digit, punctuation or symbol: something a person can see. */
-const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
-/** Why a name is refused, or null; the name is judged after trimming. */
+/** Why a name is refused, or null; the name is judged as stored: NFC and trimmed (D30b). */
 export function organizationNameProblem(raw: string): string | null {
-  const name = raw.trim();
+  const name = normalizeName(raw);
   // Characters as a person counts them (code points), not UTF-16 units: an emoji is one.
   const length = [...name].length;
   if (length < 1 || length > ORGANIZATION_NAME_MAX) return `name must be 1 to ${ORGANIZATION_NAME_MAX} characters after trimming`;
-  if (!VISIBLE.test(name)) return 'name must contain a visible character';
-  return null;
+  const problem = nameProblem(name);
+  return problem ? `name ${problem}` : null;
 }
 
-/** Names are unique ignoring case: this is the key they are compared by. */
+/** Names are unique ignoring case, in their normalised form (D30b): this is the key they are compared by. */
 export function organizationNameKey(name: string): string {
-  return name.trim().toLowerCase();
+  return nameKey(name);
 }
 
 export interface OrganizationState {
@@ -41,7 +39,7 @@ export class Organization {
   private static acceptName(raw: string): string {
     const problem = organizationNameProblem(raw);
     if (problem) throw new DomainError('VALIDATION_ERROR', problem, { errors: [{ path: 'name', message: problem }] });
-    return raw.trim();
+    return normalizeName(raw);
   }
 
   get id(): string {

@@ -133,7 +133,7 @@ export class DashboardsService {
     });
 
     // Each (invoice, month) cell is a leaf: converted once (D57), every row a sum of leaves.
-    const convert = (value: bigint) => (scope.presentation ? BigInt(scope.convert(exact(value, 'revenueRealization'))) : value);
+    const convert = (value: bigint) => (scope.presentation ? scope.convert(value) : value); // exact at any size (D6a)
     const cells: RevenueCell[] = revenueCells(invoices, query.from, query.to).map((c) => ({
       ...c,
       recognized: convert(c.recognized),

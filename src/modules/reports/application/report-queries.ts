@@ -20,9 +20,9 @@ export interface AccountPeriodFigures {
   name: string;
   type: AccountType;
   /** Σdebit − Σcredit of lines dated before `from` (all before `to` when there is no `from`). */
-  openingRaw: number;
-  periodDebit: number;
-  periodCredit: number;
+  openingRaw: bigint;
+  periodDebit: bigint;
+  periodCredit: bigint;
   periodLines: number;
 }
 
@@ -115,9 +115,9 @@ export class ReportQueries {
       code: r.code as string,
       name: r.name as string,
       type: r.type as AccountType,
-      openingRaw: Number(r.opening_raw),
-      periodDebit: Number(r.period_debit),
-      periodCredit: Number(r.period_credit),
+      openingRaw: BigInt(r.opening_raw as string),
+      periodDebit: BigInt(r.period_debit as string),
+      periodCredit: BigInt(r.period_credit as string),
       periodLines: Number(r.period_lines),
     }));
   }
@@ -126,7 +126,7 @@ export class ReportQueries {
    * Σdebit − Σcredit and the line count of one account over [from, to] (either end open):
    * whole months from the monthly totals, edge days from the lines.
    */
-  async accountRange(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null): Promise<{ raw: number; lines: number }> {
+  async accountRange(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null): Promise<{ raw: bigint; lines: number }> {
     const start = from ?? '0001-01-01';
     const end = to ?? '9999-12-31';
     const range = splitRange(start, end);
@@ -144,7 +144,7 @@ export class ReportQueries {
                    AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)))::bigint AS lines`,
       [entityId, bookId, accountId, months.first, months.last, range.days[0].from, range.days[0].to, range.days[1].from, range.days[1].to],
     );
-    return { raw: Number(row.raw), lines: Number(row.lines) };
+    return { raw: BigInt(row.raw), lines: Number(row.lines) };
   }
 
   /**
@@ -152,7 +152,7 @@ export class ReportQueries {
    * monthly totals, then the lines of the key's month on the shorter side of the key, so a page
    * at any depth reads at most half a month of lines.
    */
-  async balanceThrough(entityId: string, bookId: string | null, accountId: string, key: { entryDate: string; entryId: string; lineId: string }): Promise<number> {
+  async balanceThrough(entityId: string, bookId: string | null, accountId: string, key: { entryDate: string; entryId: string; lineId: string }): Promise<bigint> {
     const start = monthStart(key.entryDate);
     const early = Number(key.entryDate.slice(8, 10)) <= 15;
     // Early in the month: months before it plus its lines up to the key; late: months through it minus its lines after the key.
@@ -169,7 +169,7 @@ export class ReportQueries {
                             }), 0))::numeric AS raw`,
       [entityId, bookId, accountId, start, key.entryDate, key.entryId, key.lineId],
     );
-    return Number(row.raw);
+    return BigInt(row.raw);
   }
 
   /**
@@ -182,7 +182,7 @@ export class ReportQueries {
     dimensionId: string,
     from: string,
     to: string,
-  ): Promise<Array<{ valueId: string | null; accountId: string; raw: number; lines: number }>> {
+  ): Promise<Array<{ valueId: string | null; accountId: string; raw: bigint; lines: number }>> {
     const rows = await this.query<{ value_id: string | null; account_id: string; raw: string; lines: number }>(
       `WITH RECURSIVE tree(root, id, depth) AS (
          SELECT v.id, v.id, 0 FROM dimension_values v WHERE v.entity_id = $1 AND v.dimension_id = $3
@@ -205,7 +205,7 @@ export class ReportQueries {
         GROUP BY p.account_id`,
       [entityId, bookId, dimensionId, from, to],
     );
-    return rows.map((r) => ({ valueId: r.value_id, accountId: r.account_id, raw: Number(r.raw), lines: r.lines }));
+    return rows.map((r) => ({ valueId: r.value_id, accountId: r.account_id, raw: BigInt(r.raw), lines: r.lines }));
   }
 
   async dimensionValues(entityId: string, dimensionId: string): Promise<Array<{ id: string; code: string; name: string }>> {
@@ -281,7 +281,7 @@ export class ReportQueries {
     partnerIds: string[] | null,
     includeUnassigned: boolean,
     lineLimit: number,
-  ): Promise<{ openings: Map<string | null, number>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
+  ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
     const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
     const openings = await this.query<{ partner_id: string | null; raw: string }>(
@@ -312,7 +312,7 @@ export class ReportQueries {
     const ids = [...new Set([...openings.map((o) => o.partner_id), ...lines.keys(), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
     const names = await this.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])', [entityId, ids]);
     return {
-      openings: new Map(openings.map((o) => [o.partner_id, Number(o.raw)])),
+      openings: new Map(openings.map((o) => [o.partner_id, BigInt(o.raw as string)])),
       lines,
       lineCount: rows.length,
       names: new Map(names.map((n) => [n.id, n.name])),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRate, compareText, DomainError, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, compareText, DomainError, exactAmounts, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities';
 import { BooksService } from '../../ledger';
 import { isResultType } from '../../ledger';
@@ -35,11 +35,12 @@ function checkRange(from: string, to: string, fromName = 'from', toName = 'to'):
  * Ledger rows as lines with the balance after each, debit-positive (D55, D56): the common fields,
  * then the report's own, in the order its decision lists them.
  */
-function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: number, own: (row: Record<string, unknown>, runningBalance: number) => T) {
+function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: bigint, own: (row: Record<string, unknown>, runningBalance: bigint) => T) {
   let running = start;
   return rows.map((row) => {
     const amount = Number(row.amount);
-    running += row.side === 'debit' ? amount : -amount;
+    // D6a: summed exactly (a balance past 2^53 moves by 1 too); the answer refuses what JSON cannot hold.
+    running += row.side === 'debit' ? BigInt(row.amount as string) : -BigInt(row.amount as string);
     return {
       lineId: row.line_id as string,
       entryId: row.entry_id as string,
@@ -124,14 +125,14 @@ export class ReportsService {
     const scope = await this.scope(entityId, query.bookId, query);
     const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
     const statement = balanceSheet(figures, await this.queries.groups(entityId), scope.convert, scope.presentation !== null);
-    return {
+    return exactAmounts({
       exerciseStart: query.exerciseStart,
       cutoffDate: query.cutoffDate,
       currency: scope.currency,
       bookId: scope.bookId,
       presentation: scope.presentation,
       ...statement,
-    };
+    });
   }
 
   /** D52 */
@@ -140,7 +141,7 @@ export class ReportsService {
     const scope = await this.scope(entityId, query.bookId, query);
     const figures = await this.queries.accountFigures(entityId, scope.bookId, query.from, query.to);
     const accounts = figures.filter((f) => isResultType(f.type)).map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
-    return { ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert) };
+    return exactAmounts({ ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert) });
   }
 
   /** D52: one income statement per value of the Dimension, and one for the lines without a value. */
@@ -161,10 +162,10 @@ export class ReportsService {
     // Each column's `statement` is a whole income statement body, as GET income-statement gives it (D52).
     const statementFor = (valueId: string | null) => {
       const mine = new Map(rows.filter((r) => r.valueId === valueId).map((r) => [r.accountId, r]));
-      const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
+      const accounts = results.map((a) => ({ ...a, raw: mine.get(a.accountId)?.raw ?? 0n, moved: (mine.get(a.accountId)?.lines ?? 0) > 0 }));
       return { ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, groups, scope.convert) };
     };
-    return {
+    return exactAmounts({
       dimensionId: query.dimensionId,
       from: query.from,
       to: query.to,
@@ -173,7 +174,7 @@ export class ReportsService {
       presentation: scope.presentation,
       columns: values.map((v) => ({ dimensionValueId: v.id, code: v.code, name: v.name, statement: statementFor(v.id) })),
       unassigned: statementFor(null),
-    };
+    });
   }
 
   /** D53 */
@@ -181,14 +182,14 @@ export class ReportsService {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
     const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
-    return {
+    return exactAmounts({
       exerciseStart: query.exerciseStart,
       cutoffDate: query.cutoffDate,
       currency: scope.currency,
       bookId: scope.bookId,
       presentation: scope.presentation,
       ...eightColumnBalance(figures, scope.convert),
-    };
+    });
   }
 
   /** D54 */
@@ -247,7 +248,7 @@ export class ReportsService {
       if (!key || !ends) throw validationError('cursor', 'must be the id of the last line of a previous page');
       after = { entryDate: key.entryDate, entryId: key.entryId, lineId: query.cursor };
     }
-    const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0;
+    const opening = query.from ? (await this.queries.accountRange(entityId, scope.bookId, query.accountId, null, addDays(query.from, -1))).raw : 0n;
     const range = await this.queries.accountRange(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null);
     const rows = await this.queries.accountLines(entityId, scope.bookId, query.accountId, { from: query.from, to: query.to, after, limit: limit + 1 });
     const page = rows.slice(0, limit);
@@ -255,13 +256,13 @@ export class ReportsService {
     const start = after ? await this.queries.balanceThrough(entityId, scope.bookId, query.accountId, after) : opening;
     // D55's order: runningBalance last.
     const lines = withRunningBalance(page, start, (r, runningBalance) => ({ partnerId: r.partner_id as string | null, description: r.description as string | null, runningBalance }));
-    return {
+    return exactAmounts({
       lines,
       nextCursor: rows.length > limit && page.length > 0 ? (page[page.length - 1].line_id as string) : null,
       openingBalance: opening,
       closingBalance: opening + range.raw,
       lineCount: range.lines,
-    };
+    });
   }
 
   /** D56 */
@@ -286,10 +287,10 @@ export class ReportsService {
     // Otherwise D56: every partner with an opening balance (not zero) or a line in the range.
     const partners = ids
       ? ids
-      : [...new Set([...[...openings].filter(([, opening]) => opening !== 0).map(([id]) => id), ...lines.keys()])].filter((id): id is string => id !== null);
+      : [...new Set([...[...openings].filter(([, opening]) => opening !== 0n).map(([id]) => id), ...lines.keys()])].filter((id): id is string => id !== null);
     partners.sort((a, b) => compareText(names.get(a) ?? '', names.get(b) ?? '') || compareText(a, b));
     const group = (partnerId: string | null) => {
-      const openingBalance = openings.get(partnerId) ?? 0;
+      const openingBalance = openings.get(partnerId) ?? 0n;
       const mine = withRunningBalance(lines.get(partnerId) ?? [], openingBalance, (row, runningBalance) => ({
         runningBalance,
         openAmount: Number(row.amount) - Number(row.allocated_amount),
@@ -297,14 +298,14 @@ export class ReportsService {
       const closingBalance = mine.length > 0 ? mine[mine.length - 1].runningBalance : openingBalance;
       return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance, lines: mine };
     };
-    return {
+    return exactAmounts({
       accountId: query.accountId,
       from: query.from,
       to: query.to,
       currency: scope.currency,
       bookId: scope.bookId,
       partners: [...partners.map(group), ...(includeUnassigned ? [group(null)] : [])],
-    };
+    });
   }
 }
 

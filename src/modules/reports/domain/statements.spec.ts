@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ACCOUNT_TYPES, AccountType } from '../../ledger';
 import { isResultType } from '../../ledger';
-import { balanceSheet, eightColumnBalance, incomeStatement, PeriodFigures, PRESENTATION_ROUNDING_ROW, presentationConverter } from './statements';
+import { balanceSheet, eightColumnBalance, GroupInfo, GroupNode, incomeStatement, PeriodFigures, PRESENTATION_ROUNDING_ROW, presentationConverter, Section } from './statements';
 
 const ACCOUNTS = ACCOUNT_TYPES.flatMap((type, i) => [0, 1].map((n) => ({ accountId: `${type}-${n}`, code: `${i + 1}${n}`, name: `${type} ${n}`, type, groupId: null })));
 const identity = presentationConverter(null);
@@ -11,14 +11,15 @@ const ledger = fc
   .array(
     fc.record({
       before: fc.boolean(),
-      amount: fc.integer({ min: 1, max: 1_000_000 }),
+      // D6a: amounts near the limit too, whose sums pass 2^53 (exact only as bigint).
+      amount: fc.oneof(fc.bigInt({ min: 1n, max: 1_000_000n }), fc.bigInt({ min: 2n ** 53n - 1000n, max: 2n ** 53n - 1n })),
       debit: fc.nat(ACCOUNTS.length - 1),
       credit: fc.nat(ACCOUNTS.length - 1),
     }),
     { maxLength: 40 },
   )
   .map((entries) => {
-    const figures = new Map<string, PeriodFigures>(ACCOUNTS.map((a) => [a.accountId, { ...a, type: a.type as AccountType, openingRaw: 0, periodDebit: 0, periodCredit: 0, periodLines: 0 }]));
+    const figures = new Map<string, PeriodFigures>(ACCOUNTS.map((a) => [a.accountId, { ...a, type: a.type as AccountType, openingRaw: 0n, periodDebit: 0n, periodCredit: 0n, periodLines: 0 }]));
     for (const e of entries) {
       const debit = figures.get(ACCOUNTS[e.debit].accountId)!;
       const credit = figures.get(ACCOUNTS[e.credit].accountId)!;
@@ -47,7 +48,7 @@ describe('statements on any valid ledger', () => {
 
   it('keep the identity in a presentation currency, rounding going to equity', () => {
     fc.assert(
-      fc.property(ledger, fc.constantFrom('0.001', '1.5', '0.000123', '950.25'), (figures, rate) => {
+      fc.property(ledger, fc.constantFrom('0.001', '1.5', '0.000123', '950.25', '123456789012.123456789012'), (figures, rate) => {
         const sheet = balanceSheet(figures, [], presentationConverter({ rate, fromExponent: 0, toExponent: 2 }), true);
         expect(sheet.totals.assets).toBe(sheet.totals.liabilitiesAndEquity);
       }),
@@ -78,7 +79,7 @@ describe('statements on any valid ledger', () => {
 
   it('give an eight-column balance in a presentation currency whose rows are converted and whose four pairs are equal', () => {
     fc.assert(
-      fc.property(ledger, fc.constantFrom('0.001', '0.3', '1.5', '0.000123', '950.25'), (figures, rate) => {
+      fc.property(ledger, fc.constantFrom('0.001', '0.3', '1.5', '0.000123', '950.25', '123456789012.123456789012'), (figures, rate) => {
         const convert = presentationConverter({ rate, fromExponent: 0, toExponent: 2 });
         const functional = eightColumnBalance(figures, identity);
         const { rows, subtotals, result, totals } = eightColumnBalance(figures, convert);
@@ -87,15 +88,15 @@ describe('statements on any valid ledger', () => {
           functional.rows.map((r) => [r.accountId, r.name, convert(r.debit), convert(r.credit)]),
         );
         for (const r of rows) {
-          expect(r.debtorBalance).toBe(Math.max(r.debit - r.credit, 0));
-          expect(r.creditorBalance).toBe(Math.max(r.credit - r.debit, 0));
+          expect(r.debtorBalance).toBe(r.debit > r.credit ? r.debit - r.credit : 0n);
+          expect(r.creditorBalance).toBe(r.credit > r.debit ? r.credit - r.debit : 0n);
           expect(r.asset + r.liability + r.loss + r.profit).toBe(r.debtorBalance + r.creditorBalance);
         }
         // At most one more row: the rounding difference, in equity, never zero.
-        expect(rows.slice(functional.rows.length).map((r) => [r.name, r.type, r.debit + r.credit > 0])).toEqual(
+        expect(rows.slice(functional.rows.length).map((r) => [r.name, r.type, r.debit + r.credit > 0n])).toEqual(
           rows.length > functional.rows.length ? [[PRESENTATION_ROUNDING_ROW, 'equity', true]] : [],
         );
-        expect(result.amount).toBe(Math.abs(subtotals.profit - subtotals.loss));
+        expect(result.amount).toBe(subtotals.profit >= subtotals.loss ? subtotals.profit - subtotals.loss : subtotals.loss - subtotals.profit);
         expect(totals.debit).toBe(totals.credit);
         expect(totals.debtorBalance).toBe(totals.creditorBalance);
         expect(totals.asset).toBe(totals.liability);
@@ -106,7 +107,7 @@ describe('statements on any valid ledger', () => {
 
   it('give a balance sheet whose period results equal the converted income statements', () => {
     fc.assert(
-      fc.property(ledger, fc.constantFrom('0.001', '0.3', '0.000123', '950.25'), (figures, rate) => {
+      fc.property(ledger, fc.constantFrom('0.001', '0.3', '0.000123', '950.25', '123456789012.123456789012'), (figures, rate) => {
         const convert = presentationConverter({ rate, fromExponent: 0, toExponent: 2 });
         const sheet = balanceSheet(figures, [], convert, true);
         const results = figures.filter((f) => isResultType(f.type));
@@ -115,9 +116,50 @@ describe('statements on any valid ledger', () => {
         expect(sheet.equity.currentPeriodResult).toBe(current.netResult);
         expect(sheet.equity.priorPeriodsResult).toBe(prior.netResult);
         expect(sheet.equity.total).toBe(
-          sheet.equity.accounts.reduce((s, a) => s + a.balance, 0) + sheet.equity.currentPeriodResult + sheet.equity.priorPeriodsResult + (sheet.equity.presentationRoundingDifference ?? 0),
+          sheet.equity.accounts.reduce((s, a) => s + a.balance, 0n) + sheet.equity.currentPeriodResult + sheet.equity.priorPeriodsResult + (sheet.equity.presentationRoundingDifference ?? 0n),
         );
         expect(sheet.totals.assets).toBe(sheet.totals.liabilitiesAndEquity);
+      }),
+    );
+  });
+
+  it('give group totals that are exactly the sums of their children, near the limits and at any presentation rate (D6a, D57)', () => {
+    // Two levels of groups over every family, so that each section has nested totals.
+    const groups: GroupInfo[] = ACCOUNT_TYPES.flatMap((type, i) => [
+      { id: `${type}-g`, parentGroupId: null, codePrefix: `${i + 1}`, name: `${type} group`, type },
+      { id: `${type}-s`, parentGroupId: `${type}-g`, codePrefix: `${i + 1}1`, name: `${type} subgroup`, type },
+    ]);
+    const grouped = (figures: PeriodFigures[]) => figures.map((f) => ({ ...f, groupId: f.code.endsWith('1') ? `${f.type}-s` : `${f.type}-g` }));
+    const checkNode = (node: GroupNode): void => {
+      expect(node.total).toBe(node.accounts.reduce((s, a) => s + a.balance, 0n) + node.groups.reduce((s, g) => s + g.total, 0n));
+      node.groups.forEach(checkNode);
+    };
+    const checkSection = (section: Section) => {
+      expect(section.total).toBe(section.accounts.reduce((s, a) => s + a.balance, 0n) + section.groups.reduce((s, g) => s + g.total, 0n));
+      section.groups.forEach(checkNode);
+    };
+    fc.assert(
+      fc.property(ledger, fc.constantFrom('1', '0.000123', '950.25', '123456789012.123456789012'), (figures, rate) => {
+        const convert = presentationConverter({ rate, fromExponent: 0, toExponent: 2 });
+        const sheet = balanceSheet(grouped(figures), groups, convert, true);
+        [sheet.assets, sheet.liabilities].forEach(checkSection);
+        sheet.equity.groups.forEach(checkNode);
+        expect(sheet.equity.total).toBe(
+          sheet.equity.accounts.reduce((s, a) => s + a.balance, 0n) +
+            sheet.equity.groups.reduce((s, g) => s + g.total, 0n) +
+            sheet.equity.currentPeriodResult +
+            sheet.equity.priorPeriodsResult +
+            (sheet.equity.presentationRoundingDifference ?? 0n),
+        );
+        expect(sheet.totals.assets).toBe(sheet.totals.liabilitiesAndEquity);
+        const results = grouped(figures).filter((f) => isResultType(f.type)).map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
+        const statement = incomeStatement(results, groups, convert);
+        [statement.income, statement.costOfGoodsSold, statement.operatingExpense, statement.otherIncome, statement.otherExpense].forEach(checkSection);
+        expect(statement.netResult).toBe(statement.income.total - statement.costOfGoodsSold.total - statement.operatingExpense.total + statement.otherIncome.total - statement.otherExpense.total);
+        const eight = eightColumnBalance(figures, convert);
+        for (const column of ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'] as const) {
+          expect(eight.subtotals[column]).toBe(eight.rows.reduce((s, r) => s + r[column], 0n));
+        }
       }),
     );
   });

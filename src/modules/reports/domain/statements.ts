@@ -1,4 +1,4 @@
-import { compareText, convertMinorUnits } from '../../../../libs/shared-kernel/src';
+import { compareText, convertMinorUnitsExact } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger';
 
 /** An account of the chart with its raw movements (debit and credit sums) for a report. */
@@ -8,8 +8,8 @@ export interface AccountFigures {
   code: string;
   name: string;
   type: AccountType;
-  /** Σdebit − Σcredit over the report's balance range. */
-  raw: number;
+  /** Σdebit − Σcredit over the report's balance range (D6a: exact, bigint). */
+  raw: bigint;
   /** Any line in the report's range (an account with a zero balance but movement is shown). */
   moved: boolean;
 }
@@ -26,34 +26,38 @@ export interface AccountNode {
   accountId: string;
   code: string;
   name: string;
-  balance: number;
+  balance: bigint;
 }
 
 export interface GroupNode {
   groupId: string;
   codePrefix: string;
   name: string;
-  total: number;
+  total: bigint;
   groups: GroupNode[];
   accounts: AccountNode[];
 }
 
 export interface Section {
-  total: number;
+  total: bigint;
   groups: GroupNode[];
   accounts: AccountNode[];
 }
 
-/** D57: presentation-currency conversion of leaves; identity when there is none. */
-export type Convert = (functionalAmount: number) => number;
+/**
+ * D57: presentation-currency conversion of leaves; identity when there is none. Every figure is a
+ * bigint (D6a: sums exact at any size); the answer turns them into JSON numbers, or refuses with
+ * 409 AMOUNT_OUT_OF_RANGE_ERROR a figure past 2^53 − 1 (exactAmounts).
+ */
+export type Convert = (functionalAmount: bigint) => bigint;
 
 export function presentationConverter(presentation: { rate: string; fromExponent: number; toExponent: number } | null): Convert {
   if (!presentation) return (amount) => amount;
-  return (amount) => convertMinorUnits(amount, presentation.rate, presentation.fromExponent, presentation.toExponent);
+  return (amount) => convertMinorUnitsExact(amount, presentation.rate, presentation.fromExponent, presentation.toExponent);
 }
 
 /** D50: an account's balance shown in its normal-side sign. */
-export function normalBalance(type: AccountType, raw: number): number {
+export function normalBalance(type: AccountType, raw: bigint): bigint {
   return normalSideOf(type) === 'debit' ? raw : -raw;
 }
 
@@ -62,8 +66,8 @@ export function normalBalance(type: AccountType, raw: number): number {
  * converted leaves. Accounts with a zero balance and no movement, and groups left empty, are
  * left out. `sign` turns the account's normal balance into the section's sign.
  */
-export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert, sign: (a: AccountFigures) => number = (a) => normalBalance(a.type, a.raw)): Section {
-  const shown = accounts.filter((a) => a.raw !== 0 || a.moved).sort((a, b) => compareText(a.code, b.code));
+export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert, sign: (a: AccountFigures) => bigint = (a) => normalBalance(a.type, a.raw)): Section {
+  const shown = accounts.filter((a) => a.raw !== 0n || a.moved).sort((a, b) => compareText(a.code, b.code));
   const leaf = (a: AccountFigures): AccountNode => ({ accountId: a.accountId, code: a.code, name: a.name, balance: convert(sign(a)) });
   const groupIds = new Set(groups.map((g) => g.id));
   const byGroup = new Map<string | null, AccountNode[]>();
@@ -83,7 +87,7 @@ export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], co
       .filter((g): g is GroupNode => g !== null);
     const own = byGroup.get(group.id) ?? [];
     if (subgroups.length === 0 && own.length === 0) return null;
-    const total = own.reduce((s, a) => s + a.balance, 0) + subgroups.reduce((s, g) => s + g.total, 0);
+    const total = own.reduce((s, a) => s + a.balance, 0n) + subgroups.reduce((s, g) => s + g.total, 0n);
     return { groupId: group.id, codePrefix: group.codePrefix, name: group.name, total, groups: subgroups, accounts: own };
   };
   const roots = (children.get(null) ?? [])
@@ -91,7 +95,7 @@ export function buildSection(accounts: AccountFigures[], groups: GroupInfo[], co
     .map(build)
     .filter((g): g is GroupNode => g !== null);
   const loose = byGroup.get(null) ?? [];
-  return { total: roots.reduce((s, g) => s + g.total, 0) + loose.reduce((s, a) => s + a.balance, 0), groups: roots, accounts: loose };
+  return { total: roots.reduce((s, g) => s + g.total, 0n) + loose.reduce((s, a) => s + a.balance, 0n), groups: roots, accounts: loose };
 }
 
 /** The groups of one section: those whose type is in the section's family. */
@@ -102,12 +106,12 @@ export function groupsOf(groups: GroupInfo[], types: AccountType[]): GroupInfo[]
 export interface IncomeStatement {
   income: Section;
   costOfGoodsSold: Section;
-  grossProfit: number;
+  grossProfit: bigint;
   operatingExpense: Section;
-  operatingResult: number;
+  operatingResult: bigint;
   otherIncome: Section;
   otherExpense: Section;
-  netResult: number;
+  netResult: bigint;
 }
 
 /** D52: sections in normal sign; profit positive. */
@@ -137,14 +141,14 @@ export interface EightColumnRow {
   code: string | null;
   name: string;
   type: AccountType;
-  debit: number;
-  credit: number;
-  debtorBalance: number;
-  creditorBalance: number;
-  asset: number;
-  liability: number;
-  loss: number;
-  profit: number;
+  debit: bigint;
+  credit: bigint;
+  debtorBalance: bigint;
+  creditorBalance: bigint;
+  asset: bigint;
+  liability: bigint;
+  loss: bigint;
+  profit: bigint;
 }
 
 export type EightColumns = Omit<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>;
@@ -155,9 +159,9 @@ export interface EightColumnFigures {
   name: string;
   type: AccountType;
   /** Σdebit − Σcredit before the exercise (balance-sheet accounts' opening; Result Accounts' prior result). */
-  openingRaw: number;
-  periodDebit: number;
-  periodCredit: number;
+  openingRaw: bigint;
+  periodDebit: bigint;
+  periodCredit: bigint;
 }
 
 /** Name of the eight-column row that takes the presentation rounding difference (D57). */
@@ -165,11 +169,13 @@ export const PRESENTATION_ROUNDING_ROW = 'Presentation rounding difference';
 
 const COLUMNS: Array<keyof EightColumns> = ['debit', 'credit', 'debtorBalance', 'creditorBalance', 'asset', 'liability', 'loss', 'profit'];
 
-function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>, debit: number, credit: number, convert: Convert): EightColumnRow {
+const max0 = (value: bigint): bigint => (value > 0n ? value : 0n);
+
+function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>, debit: bigint, credit: bigint, convert: Convert): EightColumnRow {
   const d = convert(debit);
   const c = convert(credit);
-  const debtorBalance = Math.max(d - c, 0);
-  const creditorBalance = Math.max(c - d, 0);
+  const debtorBalance = max0(d - c);
+  const creditorBalance = max0(c - d);
   const result = isResultType(base.type);
   // Only D53's fields: `base` may be an account's whole figures (group, opening, period sums).
   return {
@@ -181,10 +187,10 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
     credit: c,
     debtorBalance,
     creditorBalance,
-    asset: result ? 0 : debtorBalance,
-    liability: result ? 0 : creditorBalance,
-    loss: result ? debtorBalance : 0,
-    profit: result ? creditorBalance : 0,
+    asset: result ? 0n : debtorBalance,
+    liability: result ? 0n : creditorBalance,
+    loss: result ? debtorBalance : 0n,
+    profit: result ? creditorBalance : 0n,
   };
 }
 
@@ -203,32 +209,32 @@ function row(base: Pick<EightColumnRow, 'accountId' | 'code' | 'name' | 'type'>,
  */
 export function eightColumnBalance(figures: EightColumnFigures[], convert: Convert) {
   const rows: EightColumnRow[] = [];
-  let priorResult = 0;
+  let priorResult = 0n;
   for (const f of [...figures].sort((a, b) => compareText(a.code, b.code))) {
     if (isResultType(f.type)) {
       priorResult += f.openingRaw;
-      if (f.periodDebit === 0 && f.periodCredit === 0) continue;
+      if (f.periodDebit === 0n && f.periodCredit === 0n) continue;
       rows.push(row(f, f.periodDebit, f.periodCredit, convert));
     } else {
-      const debit = f.periodDebit + Math.max(f.openingRaw, 0);
-      const credit = f.periodCredit + Math.max(-f.openingRaw, 0);
-      if (debit === 0 && credit === 0) continue;
+      const debit = f.periodDebit + max0(f.openingRaw);
+      const credit = f.periodCredit + max0(-f.openingRaw);
+      if (debit === 0n && credit === 0n) continue;
       rows.push(row(f, debit, credit, convert));
     }
   }
-  if (priorResult !== 0) {
-    rows.push(row({ accountId: null, code: null, name: 'Prior periods result', type: 'equity' }, Math.max(priorResult, 0), Math.max(-priorResult, 0), convert));
+  if (priorResult !== 0n) {
+    rows.push(row({ accountId: null, code: null, name: 'Prior periods result', type: 'equity' }, max0(priorResult), max0(-priorResult), convert));
   }
   // Zero in the functional currency (the ledger balances); in a presentation currency, what
   // rounding the converted rows left.
-  const rounding = rows.reduce((s, r) => s + r.debit - r.credit, 0);
-  if (rounding !== 0) {
-    rows.push(row({ accountId: null, code: null, name: PRESENTATION_ROUNDING_ROW, type: 'equity' }, Math.max(-rounding, 0), Math.max(rounding, 0), (amount) => amount));
+  const rounding = rows.reduce((s, r) => s + r.debit - r.credit, 0n);
+  if (rounding !== 0n) {
+    rows.push(row({ accountId: null, code: null, name: PRESENTATION_ROUNDING_ROW, type: 'equity' }, max0(-rounding), max0(rounding), (amount) => amount));
   }
-  const subtotals = Object.fromEntries(COLUMNS.map((c) => [c, rows.reduce((s, r) => s + r[c], 0)])) as EightColumns;
-  const zero = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as EightColumns;
+  const subtotals = Object.fromEntries(COLUMNS.map((c) => [c, rows.reduce((s, r) => s + r[c], 0n)])) as EightColumns;
+  const zero = Object.fromEntries(COLUMNS.map((c) => [c, 0n])) as EightColumns;
   const profit = subtotals.profit >= subtotals.loss;
-  const amount = Math.abs(subtotals.profit - subtotals.loss);
+  const amount = profit ? subtotals.profit - subtotals.loss : subtotals.loss - subtotals.profit;
   const resultRow: EightColumns = profit ? { ...zero, loss: amount, liability: amount } : { ...zero, profit: amount, asset: amount };
   const totals = Object.fromEntries(COLUMNS.map((c) => [c, subtotals[c] + resultRow[c]])) as EightColumns;
   return { rows, subtotals, result: { kind: profit ? ('profit' as const) : ('loss' as const), amount }, totals };
@@ -241,9 +247,9 @@ export interface PeriodFigures {
   code: string;
   name: string;
   type: AccountType;
-  openingRaw: number;
-  periodDebit: number;
-  periodCredit: number;
+  openingRaw: bigint;
+  periodDebit: bigint;
+  periodCredit: bigint;
   periodLines: number;
 }
 
@@ -263,7 +269,7 @@ export function balanceSheet(figures: PeriodFigures[], groups: GroupInfo[], conv
   const equityAccounts = section('equity');
   // The results are sums of converted Result Account balances, exactly as the income statement
   // of the same range and presentation pair gives its net result (D57: totals of converted leaves).
-  const netResult = (raw: (f: PeriodFigures) => number) =>
+  const netResult = (raw: (f: PeriodFigures) => bigint) =>
     incomeStatement(
       result.map((f) => ({ ...f, raw: raw(f), moved: false })),
       [],
@@ -272,7 +278,7 @@ export function balanceSheet(figures: PeriodFigures[], groups: GroupInfo[], conv
   const currentPeriodResult = netResult((f) => f.periodDebit - f.periodCredit);
   const priorPeriodsResult = netResult((f) => f.openingRaw);
   let total = equityAccounts.total + currentPeriodResult + priorPeriodsResult;
-  const equity: Section & { currentPeriodResult: number; priorPeriodsResult: number; presentationRoundingDifference?: number } = {
+  const equity: Section & { currentPeriodResult: bigint; priorPeriodsResult: bigint; presentationRoundingDifference?: bigint } = {
     ...equityAccounts,
     currentPeriodResult,
     priorPeriodsResult,

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { DomainError, isUuid } from '../../../../libs/shared-kernel/src';
+import { DomainError, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { IS_PUBLIC, IS_STAFF_ONLY } from '../decorators';
 import { CredentialVerifier } from '../ports';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../principal';
@@ -125,6 +125,8 @@ export class ReadOnlyKeyGuard implements CanActivate {
   }
 }
 
+const AUDIT_ACTOR_MAX = 200;
+
 /** 5. A key-authenticated mutation must declare its software actor. */
 @Injectable()
 export class AuditActorGuard implements CanActivate {
@@ -137,6 +139,10 @@ export class AuditActorGuard implements CanActivate {
         throw new DomainError('AUDIT_ACTOR_REQUIRED_ERROR', 'Header x-audit-actor is required on API key mutations', {
           header: 'x-audit-actor',
         });
+      }
+      // D2a: 1 to 200 visible characters, recorded verbatim in the audit trail.
+      if ([...actor].length > AUDIT_ACTOR_MAX || /[\p{Cc}\p{Cf}]/u.test(actor)) {
+        throw validationError('headers.x-audit-actor', `must be 1 to ${AUDIT_ACTOR_MAX} visible characters`);
       }
     }
     return true;

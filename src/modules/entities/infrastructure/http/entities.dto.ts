@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import type { Entity, EntityEditability } from '../../../../../libs/contracts/src';
-import { IfPresent, IsIsoDate, IsUuid, NotBlank } from '../../../../platform/http/validators';
+import { IfPresent, IsIsoDate, IsUuid, NotBlank, VisibleName } from '../../../../platform/http/validators';
 
 
 export class CreateEntityBody {
@@ -12,7 +12,7 @@ export class CreateEntityBody {
   @ApiProperty({ example: 'Comercial Andes SpA' })
   @IsString()
   @IsNotEmpty()
-  @NotBlank()
+  @VisibleName()
   @MaxLength(200)
   name: string;
 
@@ -44,7 +44,7 @@ export class UpdateEntityBody {
   @IfPresent()
   @IsString()
   @IsNotEmpty()
-  @NotBlank()
+  @VisibleName()
   @MaxLength(200)
   name?: string;
 

@@ -35,9 +35,9 @@ export class AuthController {
   @Audit('auth.sign_in', 'user')
   @ApiOkResponse({ type: SignInResult, description: 'Signed in: the session cookie is set' })
   @ApiUnauthorizedResponse({ description: 'INVALID_EMAIL_OR_PASSWORD_ERROR (same answer for an unknown e-mail)' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMIT_EXCEEDED_ERROR: 10 failures for this e-mail in 15 minutes' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMIT_EXCEEDED_ERROR: 10 failures for this e-mail from this client address, or 100 from this address, in 15 minutes (D11a)' })
   async signInWithEmail(@Body() body: SignInBody, @Req() request: Request): Promise<SignInResponse> {
-    const user = await this.signIn.verify(body.email, body.password);
+    const user = await this.signIn.verify(body.email, body.password, request.ip ?? 'unknown');
     await startSession(request, user.id, user.passwordStamp!);
     this.audit.describe({ actorUserId: user.id, resourceId: user.id });
     return { user: presentSessionUser(user) };

@@ -26,7 +26,7 @@ import type {
   SetPasswordLink,
   SignInResponse,
 } from '../../../../../libs/contracts/src';
-import { IsIsoDateTime, NotBlank } from '../../../../platform/http/validators';
+import { IsIsoDateTime, VisibleName } from '../../../../platform/http/validators';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/user';
 
 export class SignInBody {
@@ -86,7 +86,7 @@ export class MintApiKeyBody {
   @ApiProperty({ example: 'Accounting sync' })
   @IsString()
   @IsNotEmpty()
-  @NotBlank()
+  @VisibleName()
   @MaxLength(200)
   name: string;
 
@@ -143,7 +143,7 @@ export class CreateUserBody {
   @ApiProperty({ example: 'Ana Pérez' })
   @IsString()
   @IsNotEmpty()
-  @NotBlank()
+  @VisibleName()
   @MaxLength(200)
   name: string;
 

@@ -87,13 +87,18 @@ export class ApiKeyUsageRecord {
 }
 
 @Entity('sign_in_failures')
-@Index('sign_in_failures_email_idx', ['email', 'failedAt'])
+@Index('sign_in_failures_pair_idx', ['email', 'clientAddress', 'failedAt'])
+@Index('sign_in_failures_address_idx', ['clientAddress', 'failedAt'])
 export class SignInFailureRecord {
   @PrimaryColumn('uuid')
   id: string;
 
   @Column('text')
   email: string;
+
+  /** D11a: the client's address (the socket's, or the one TRUST_PROXY allows). */
+  @Column('text')
+  clientAddress: string;
 
   @Column('timestamptz')
   failedAt: Date;

@@ -9,6 +9,7 @@ import {
   ApiKeyRepository,
   AuthenticatedKey,
   SetPasswordTokens,
+  FailureCount,
   SignInFailures,
   UserRepository,
   UserSessions,
@@ -144,6 +145,10 @@ export class TypeOrmSetPasswordTokens extends SetPasswordTokens {
     );
     return rows[0]?.user_id ?? null;
   }
+
+  async endAll(userId: string, now: Date): Promise<void> {
+    await this.txHost.tx.query(`UPDATE set_password_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, [userId, now]);
+  }
 }
 
 @Injectable()
@@ -171,19 +176,21 @@ export class PgSignInFailures extends SignInFailures {
     this.manager = dataSource.manager;
   }
 
-  async countSince(email: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
-    const [row]: Array<{ count: number; oldest: Date | null }> = await this.manager.query(
-      `SELECT count(*)::int AS count, min(failed_at) AS oldest FROM sign_in_failures WHERE email = $1 AND failed_at > $2`,
-      [email, since],
+  async countSince(email: string, clientAddress: string, since: Date): Promise<{ pair: FailureCount; address: FailureCount }> {
+    const [row]: Array<{ pair_count: number; pair_oldest: Date | null; address_count: number; address_oldest: Date | null }> = await this.manager.query(
+      `SELECT count(*) FILTER (WHERE email = $1)::int AS pair_count, min(failed_at) FILTER (WHERE email = $1) AS pair_oldest,
+              count(*)::int AS address_count, min(failed_at) AS address_oldest
+         FROM sign_in_failures WHERE client_address = $2 AND failed_at > $3`,
+      [email, clientAddress, since],
     );
-    return row;
+    return { pair: { count: row.pair_count, oldest: row.pair_oldest }, address: { count: row.address_count, oldest: row.address_oldest } };
   }
 
-  async record(email: string, now: Date): Promise<void> {
-    await this.manager.getRepository(SignInFailureRecord).insert({ id: newId(), email, failedAt: now });
+  async record(email: string, clientAddress: string, now: Date): Promise<void> {
+    await this.manager.getRepository(SignInFailureRecord).insert({ id: newId(), email, clientAddress, failedAt: now });
   }
 
-  async clear(email: string): Promise<void> {
-    await this.manager.getRepository(SignInFailureRecord).delete({ email });
+  async clear(email: string, clientAddress: string): Promise<void> {
+    await this.manager.getRepository(SignInFailureRecord).delete({ email, clientAddress });
   }
 }

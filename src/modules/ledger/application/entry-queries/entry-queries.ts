@@ -51,12 +51,22 @@ export class EntryQueries {
     return { entries: page, nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null };
   }
 
-  async lines(entityId: string, query: { accountId?: string; partnerId?: string; from?: string; to?: string; status?: string; bookId?: string }): Promise<ListedLine[]> {
+  /**
+   * The unpaged lines list (D2a): refused before the first byte when more than the most lines of
+   * one answer match; otherwise `send` gets the lines in batches from a database cursor.
+   */
+  async streamLines(
+    entityId: string,
+    query: { accountId?: string; partnerId?: string; from?: string; to?: string; status?: string; bookId?: string },
+    signal: AbortSignal,
+    send: (batches: AsyncIterable<ListedLine[]>) => Promise<void>,
+  ): Promise<void> {
     refuseReversedRange(query);
     const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
     const max = this.config.get('linesPerAnswerMax', { infer: true });
-    const lines = await this.entries.listLines(entityId, { ...query, bookId, limit: max + 1 });
-    if (lines.length > max) throw tooManyLines(max);
-    return lines;
+    await this.entries.readLines(entityId, { ...query, bookId, limit: max + 1 }, signal, async (count, batches) => {
+      if (count > max) throw tooManyLines(max);
+      await send(batches);
+    });
   }
 }

@@ -1,7 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
+import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { LedgerEntriesService } from '../../application/ledger-entries.service';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
@@ -174,8 +177,12 @@ export class EntriesController {
 
   @Get('lines')
   @ApiOkResponse({ type: ListedLineResponse, isArray: true, description: 'Lines with their entry date, memo, status and Book; live by default (D38)' })
-  async lines(@Param('entityId') entityId: string, @Query() query: LinesQuery): Promise<ListedLineResponse[]> {
-    return this.present.lines(entityId, await this.ledger.lines(entityId, query));
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
+  @HeavyRead()
+  async lines(@Param('entityId') entityId: string, @Query() query: LinesQuery, @Res() res: Response): Promise<void> {
+    await streamJsonArray(res, (signal, send) =>
+      this.ledger.streamLines(entityId, query, signal, (batches) => send(batches, (lines) => this.present.lines(entityId, lines))),
+    );
   }
 
   @Patch('lines/:lineId/partner')

@@ -1,13 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { IfPresent, IsUuid, NotBlank, OptionalNullableIn, OptionalNullableUuid } from '../../../../platform/http/validators';
+import { IfPresent, IsUuid, OptionalNullableIn, OptionalNullableUuid, VisibleName } from '../../../../platform/http/validators';
 import { ACCOUNT_TYPES, AccountType, NormalSide, SUBTYPES, Subtype, Tracking, TRACKINGS } from '../../domain/account-types';
 
 /** A non-empty display name. */
-const Name = () => applyDecorators(IsString(), IsNotEmpty(), NotBlank(), MaxLength(200));
+const Name = () => applyDecorators(IsString(), IsNotEmpty(), VisibleName(), MaxLength(200));
 /** A non-empty code. */
-const Code = () => applyDecorators(IsString(), IsNotEmpty(), NotBlank(), MaxLength(50));
+const Code = () => applyDecorators(IsString(), IsNotEmpty(), VisibleName(), MaxLength(50));
 
 export class CreateGroupBody {
   @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;

@@ -1,3 +1,4 @@
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
 
@@ -72,9 +73,10 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
     );
     const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
     return {
-      openTotal: selected.reduce((sum, r) => sum + Number(r.open_total), 0),
+      // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
+      openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
       lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
-      partnerOptions: rows.map((r) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: Number(r.open_total) })),
+      partnerOptions: rows.map((r, i) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`) })),
     };
   }
 

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntryListFilter, EntryRepository, LineListFilter, ListedLine } from '../../domain/entry-ports';
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry } from '../../domain/ledger-entry';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { ENTRY_COLUMNS, LINES_INSERT, LINE_COLUMNS, LedgerSqlStore, Row, TAGS_INSERT, TOTALS_UPSERT, escapeLike, lineKeysFree, statusCondition, toLine } from './ledger-sql';
+
+/** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
+const LINE_BATCH = 250;
 
 /** Entries and their lines: reads, locks, header and line changes, the monthly totals they move. */
 @Injectable()
@@ -145,7 +149,12 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
     return this.hydrate(entityId, rows);
   }
 
-  async listLines(entityId: string, filter: LineListFilter): Promise<ListedLine[]> {
+  /**
+   * D2a: the lines of a filter, read from a database cursor in batches; `use` gets how many match
+   * (counted up to `filter.limit`) before the first batch. Cancelled in the database when
+   * `signal` aborts.
+   */
+  async readLines<R>(entityId: string, filter: LineListFilter, signal: AbortSignal, use: (count: number, batches: AsyncIterable<ListedLine[]>) => Promise<R>): Promise<R> {
     const sql = new SqlConditions(['l.entity_id = $1', 'l.status = ANY($2::text[])'], [entityId, statusCondition(filter.status)]);
     if (filter.accountId) sql.add('l.account_id = ?::uuid', filter.accountId);
     if (filter.partnerId) sql.add('l.partner_id = ?::uuid', filter.partnerId);
@@ -154,14 +163,21 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
     if (filter.bookId === null) sql.add('l.book_id IS NULL');
     else if (filter.bookId) sql.add('(l.book_id IS NULL OR l.book_id = ?::uuid)', filter.bookId);
     const limit = sql.parameter(filter.limit);
-    const rows = await this.query(
-      `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no LIMIT ${limit}`,
-      sql.values,
-    );
-    const tags = await this.tagsOf(entityId, rows.map((r) => r.id as string));
-    return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+    const select = `SELECT ${LINE_COLUMNS}, e.memo FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+        WHERE ${sql.where} ORDER BY l.entry_date, l.entry_id, l.line_no LIMIT ${limit}`;
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const [{ n }] = await cursor.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${select}) counted`, sql.values);
+      const tagsOf = (ids: string[]) => this.tagsOf(entityId, ids);
+      const batches = async function* () {
+        for await (const rows of cursor.batches<Row>(select, sql.values, LINE_BATCH)) {
+          const tags = await tagsOf(rows.map((r) => r.id as string));
+          yield rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
+        }
+      };
+      return use(n, batches());
+    });
   }
+
 
   async findLine(entityId: string, lineId: string): Promise<ListedLine | null> {
     return (await this.linesById(entityId, [lineId], false))[0] ?? null;

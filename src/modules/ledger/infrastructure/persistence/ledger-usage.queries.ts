@@ -1,3 +1,4 @@
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
 import { LedgerUsageQueries } from '../../domain/entry-ports';
 
@@ -48,7 +49,7 @@ export class SqlLedgerUsage extends LedgerSqlStore implements LedgerUsageQueries
         GROUP BY l.partner_id`,
       [entityId, partnerIds, bookId],
     );
-    return new Map(rows.map((r) => [r.partner_id, { receivable: Number(r.receivable), payable: Number(r.payable) }]));
+    return new Map(rows.map((r) => [r.partner_id, { receivable: exactAmount(r.receivable, 'receivable'), payable: exactAmount(r.payable, 'payable') }]));
   }
 
   async dimensionValueIsTagged(entityId: string, valueId: string): Promise<boolean> {

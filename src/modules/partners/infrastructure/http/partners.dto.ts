@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IfPresent, IsCursor, IsUuid, NotBlank, OptionalNullableUuid, PageLimit } from '../../../../platform/http/validators';
+import { IfPresent, IsCursor, IsUuid, NotBlank, OptionalNullableUuid, PageLimit, VisibleName } from '../../../../platform/http/validators';
 import { PARTNER_TYPES, PartnerType } from '../../domain/partner';
 
 export class CreatePartnerBody {
   @ApiProperty({ format: 'uuid' }) @IsUuid() id: string;
-  @ApiProperty({ example: 'Distribuidora Austral SpA' }) @IsString() @IsNotEmpty() @NotBlank() @MaxLength(200) name: string;
+  @ApiProperty({ example: 'Distribuidora Austral SpA' }) @IsString() @IsNotEmpty() @VisibleName() @MaxLength(200) name: string;
   @ApiProperty({ enum: PARTNER_TYPES }) @IsIn(PARTNER_TYPES) type: PartnerType;
   @ApiProperty({ example: 'CL' }) @IsString() @IsNotEmpty() country: string;
   @ApiProperty({ example: '76.086.428-5', description: 'For CL a RUT, stored canonical; unique in the Entity' })
@@ -19,7 +19,7 @@ export class CreatePartnerBody {
 }
 
 export class UpdatePartnerBody {
-  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(200) name?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() @VisibleName() @MaxLength(200) name?: string;
   @ApiPropertyOptional({ enum: PARTNER_TYPES }) @IfPresent() @IsIn(PARTNER_TYPES) type?: PartnerType;
   @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() country?: string;
   @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(50) taxId?: string;

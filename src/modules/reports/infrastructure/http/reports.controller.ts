@@ -1,11 +1,21 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { DashboardsService } from '../../application/dashboards.service';
 import { ReportsService } from '../../application/reports.service';
+import {
+  BalanceSheetResponse,
+  EightColumnBalanceResponse,
+  GeneralLedgerResponse,
+  IncomeStatementByDimensionResponse,
+  IncomeStatementResponse,
+  JournalResponse,
+  PartnerLedgerResponse,
+} from './reports.dto';
 import { HomeResponse, RevenueRealizationResponse } from './dashboards.dto';
 
 class BookQuery {
@@ -71,9 +81,10 @@ class PartnerLedgerQuery extends BookQuery {
 }
 
 const BOOK_404 = 'BOOK_NOT_FOUND_ERROR (a Book of another Entity, or any bookId on an Entity without Books)';
-const BOOK_409 = 'BOOK_REQUIRED_ERROR';
+const BOOK_409 = 'BOOK_REQUIRED_ERROR; AMOUNT_OUT_OF_RANGE_ERROR (a figure past 2^53 - 1, params.field names it: D6a)';
 
 @ApiTags('reports')
+@ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (every report but the general ledger): heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
 @Authenticated()
 @Controller('entities/:entityId')
 export class ReportsController {
@@ -99,63 +110,72 @@ export class ReportsController {
   }
 
   @Get('reports/balance-sheet')
-  @ApiOkResponse({ description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`' })
+  @HeavyRead()
+  @ApiOkResponse({ type: BalanceSheetResponse, description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  balanceSheet(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
+  balanceSheet(@Param('entityId') entityId: string, @Query() query: CutoffQuery): Promise<BalanceSheetResponse> {
     return this.reports.balanceSheet(entityId, query);
   }
 
   @Get('reports/income-statement')
-  @ApiOkResponse({ description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results' })
+  @HeavyRead()
+  @ApiOkResponse({ type: IncomeStatementResponse, description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  incomeStatement(@Param('entityId') entityId: string, @Query() query: RangeQuery) {
+  incomeStatement(@Param('entityId') entityId: string, @Query() query: RangeQuery): Promise<IncomeStatementResponse> {
     return this.reports.incomeStatement(entityId, query);
   }
 
   @Get('reports/income-statement-by-dimension')
+  @HeavyRead()
   @ApiOkResponse({
+    type: IncomeStatementByDimensionResponse,
     description: 'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body',
   })
   @ApiNotFoundResponse({ description: `DIMENSION_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery) {
+  incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery): Promise<IncomeStatementByDimensionResponse> {
     return this.reports.incomeStatementByDimension(entityId, query);
   }
 
   @Get('reports/journal')
-  @ApiOkResponse({ description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order' })
+  @HeavyRead()
+  @ApiOkResponse({ type: JournalResponse, description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  journal(@Param('entityId') entityId: string, @Query() query: JournalQuery) {
+  journal(@Param('entityId') entityId: string, @Query() query: JournalQuery): Promise<JournalResponse> {
     return this.reports.journal(entityId, query);
   }
 
   @Get('ledger/reports/eight-column-balance')
+  @HeavyRead()
   @ApiOkResponse({
+    type: EightColumnBalanceResponse,
     description:
       'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities',
   })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery) {
+  eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery): Promise<EightColumnBalanceResponse> {
     return this.reports.eightColumnBalance(entityId, query);
   }
 
+  // Not a heavy read: a page costs O(page) whatever the history (D55's monthly totals).
   @Get('ledger/general-ledger')
-  @ApiOkResponse({ description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
+  @ApiOkResponse({ type: GeneralLedgerResponse, description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  generalLedger(@Param('entityId') entityId: string, @Query() query: GeneralLedgerQuery) {
+  generalLedger(@Param('entityId') entityId: string, @Query() query: GeneralLedgerQuery): Promise<GeneralLedgerResponse> {
     return this.reports.generalLedger(entityId, query);
   }
 
   @Get('ledger/partner-ledger')
-  @ApiOkResponse({ description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
+  @HeavyRead()
+  @ApiOkResponse({ type: PartnerLedgerResponse, description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery) {
+  partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery): Promise<PartnerLedgerResponse> {
     return this.reports.partnerLedger(entityId, query);
   }
 }

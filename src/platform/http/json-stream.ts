@@ -1,0 +1,78 @@
+import type { Response } from 'express';
+import { ReadCancelledError } from '../database/read-cursor';
+
+/**
+ * D2a: writes a JSON array to `res` batch by batch, waiting for the socket to drain, so that the
+ * service's memory does not grow with the answer. The status and headers are sent with the first
+ * batch; an error after that can no longer be an envelope: the connection is cut, so the client
+ * sees a truncated body, never a complete-looking wrong one.
+ */
+export async function sendJsonArray<T>(res: Response, batches: AsyncIterable<T[]>): Promise<void> {
+  let started = false;
+  try {
+    for await (const batch of batches) {
+      if (batch.length === 0) continue;
+      let chunk = '';
+      for (const item of batch) {
+        chunk += `${started ? ',' : '['}${JSON.stringify(item)}`;
+        started = true;
+      }
+      if (!res.headersSent) {
+        res.status(200).type('application/json');
+      }
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    res.destroy(error instanceof Error ? error : undefined);
+    return;
+  }
+  if (!res.headersSent) res.status(200).type('application/json');
+  res.end(started ? ']' : '[]');
+}
+
+/** An AbortSignal that aborts when the client of `res` goes before the answer is complete. */
+export function signalOnDisconnect(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+export type SendBatches = <T, U>(batches: AsyncIterable<T[]>, present: (batch: T[]) => Promise<U[]> | U[]) => Promise<void>;
+
+/**
+ * A streamed JSON array answer (D2a): `produce` gets a signal that aborts when the client goes
+ * and a `send` that writes the batches it is given, each presented first. A refusal thrown before
+ * the first batch is an ordinary error answer; a read cut short by the client ends quietly.
+ */
+export async function streamJsonArray(res: Response, produce: (signal: AbortSignal, send: SendBatches) => Promise<void>): Promise<void> {
+  const signal = signalOnDisconnect(res);
+  const send: SendBatches = (batches, present) =>
+    sendJsonArray(
+      res,
+      (async function* () {
+        for await (const batch of batches) yield await present(batch);
+      })(),
+    );
+  try {
+    await produce(signal, send);
+  } catch (error) {
+    if (error instanceof ReadCancelledError || signal.aborted) return;
+    throw error;
+  }
+}
