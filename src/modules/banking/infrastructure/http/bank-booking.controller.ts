@@ -5,7 +5,7 @@ import { Authenticated } from '../../../../platform/auth/decorators';
 import { EntryPresenter } from '../../../ledger';
 import { BankBookingService } from '../../application/bank-booking.service';
 import { openAmount } from '../../domain/matching';
-import { BookingResponse, BookMovementBody, CandidateResponse, CandidatesQuery, MatchMovementBody, MatchResponse } from './banking.dto';
+import { BookingResponse, BookMovementBody, CandidateResponse, CandidatesQuery, MatchMovementBody, MovementMatchResponse } from './banking.dto';
 import { presentMovement } from './presenters';
 
 @ApiTags('bank movements')
@@ -31,14 +31,14 @@ export class BankBookingController {
 
   @Post('match')
   @Audit('bank_movement.match', 'bank_movement')
-  @ApiCreatedResponse({ type: MatchResponse, description: 'The movement posted against the open-item account of the lines and allocated to them oldest first' })
+  @ApiCreatedResponse({ type: MovementMatchResponse, description: 'The movement posted against the open-item account of the lines and allocated to them oldest first' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR' })
   @ApiNotFoundResponse({ description: 'BANK_MOVEMENT_NOT_FOUND_ERROR, RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR' })
   @ApiConflictResponse({
     description:
       'BANK_MOVEMENT_ALREADY_BOOKED_ERROR, BANK_MOVEMENT_MATCH_AMOUNT_MISMATCH_ERROR, RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR, RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR, RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR, LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR',
   })
-  async match(@Param('entityId') entityId: string, @Param('movementId') movementId: string, @Body() body: MatchMovementBody): Promise<MatchResponse> {
+  async match(@Param('entityId') entityId: string, @Param('movementId') movementId: string, @Body() body: MatchMovementBody): Promise<MovementMatchResponse> {
     const { movement, entry, allocations } = await this.booking.match(entityId, movementId, body);
     return { movement: presentMovement(movement), entry: await this.entries.entry1(entityId, entry), allocations: allocations.map((a) => this.entries.allocation(a)) };
   }

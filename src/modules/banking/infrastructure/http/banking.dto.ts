@@ -156,7 +156,7 @@ export class BookingResponse {
   @ApiProperty({ type: EntryResponse, description: 'The posted entry with its lines' }) entry: EntryResponse;
 }
 
-export class MatchResponse extends BookingResponse {
+export class MovementMatchResponse extends BookingResponse {
   @ApiProperty({ type: AllocationOfMatchResponse, isArray: true, description: "The allocations settling the entry's open-item line against the selected lines, oldest first" })
   allocations: AllocationOfMatchResponse[];
 }

@@ -1,9 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-
-class PresentationResponse {
-  @ApiProperty({ example: 'USD' }) currency: string;
-  @ApiProperty({ example: '0.00105' }) rate: string;
-}
+import { PresentationResponse } from './reports.dto';
 
 class CashAccountResponse {
   @ApiProperty({ format: 'uuid' }) bankAccountId: string;
