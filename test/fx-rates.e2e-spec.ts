@@ -97,10 +97,16 @@ describe('FX rates with the offline provider (D80, D80a)', () => {
     expect(none.body).toMatchObject({ code: 'FX_RATE_NOT_FOUND_ERROR', params: { currency: 'USD', date: '2025-10-01' } });
   });
 
-  it('refuses a sync past today, backwards or over 366 days with 400 VALIDATION_ERROR and writes nothing', async () => {
-    for (const body of [{ to: '2026-01-21' }, { from: '2026-01-10', to: '2026-01-09' }, { from: '2024-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
+  it('refuses a sync past today, backwards or over 3,660 days (ten years) with 400 VALIDATION_ERROR and writes nothing', async () => {
+    for (const body of [{ to: '2026-01-21' }, { from: '2026-01-10', to: '2026-01-09' }, { from: '2014-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
       await expectRefused(t, FX_TABLES, staff.post('/api/fx-rates/sync').send(body), 400, 'VALIDATION_ERROR');
     }
+  });
+
+  it('syncs a range of more than a year in one call (201)', async () => {
+    const res = await staff.post('/api/fx-rates/sync').send({ from: '2024-01-01', to: '2025-06-30' });
+    expect(res.status).toBe(201);
+    expect(res.body.fetchedCount).toBeGreaterThan(366);
   });
 
   it('keeps the sync to staff: 401 without credentials, 403 for clients, viewers and read-only keys, 400 for a key without x-audit-actor', async () => {

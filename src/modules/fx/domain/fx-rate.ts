@@ -38,7 +38,7 @@ export interface EffectiveFxRate extends FxRate {
 export const MAX_RATE_AGE_DAYS = 7;
 
 /** The longest range one sync fetches (the CMF allows 10,000 requests a month per key). */
-export const MAX_SYNC_DAYS = 366;
+export const MAX_SYNC_DAYS = 3660;
 
 export const fxRateNotFound = (params: { currency: string; date: string }) =>
   new DomainError('FX_RATE_NOT_FOUND_ERROR', `No ${params.currency} rate is stored on or before ${params.date}`, params);
