@@ -1,55 +1,21 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from './harness/test-app';
-import { readTestServers, TEST_BUCKET } from './harness/test-servers';
+import { spawnService } from './harness/service-process';
 import { BOOTSTRAP_STAFF } from './harness/world';
 
-const ROOT = join(__dirname, '..');
 
 interface Service {
   child: ChildProcess;
   url: string;
 }
 
-/**
- * The real service in its own process (`src/main.ts`), on the test database. It binds a port the
- * kernel chooses (PORT=0) and sends its URL back over the IPC channel. A port chosen here first
- * could be taken, while the service boots, by a server of another test file (supertest listens on
- * a fresh loopback port for each request): that server would then answer the health check and the
- * requests in the service's place (a 401 for a key its database does not hold).
- */
+/** The service in its own process on the test database, answering health. */
 async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
-  const servers = readTestServers();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: servers.s3Endpoint,
-      S3_BUCKET: TEST_BUCKET,
-      S3_ACCESS_KEY_ID: servers.s3AccessKeyId,
-      S3_SECRET_ACCESS_KEY: servers.s3SecretAccessKey,
-      LOG_LEVEL: 'silent',
-      BOOTSTRAP_STAFF_EMAIL: BOOTSTRAP_STAFF.email,
-      BOOTSTRAP_STAFF_PASSWORD: BOOTSTRAP_STAFF.password,
-      API_KEY_RATE_LIMIT_PER_HOUR: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { type?: unknown; url?: unknown }) => {
-      if (message?.type === 'listening' && typeof message.url === 'string') resolve(message.url);
-    });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`service exited with ${code ?? signal} before listening`)));
-  });
+  const { child, url } = await spawnService(databaseUrl, { DATA_DIR: dataDir });
   expect(new URL(url).port).not.toBe('0');
   expect((await fetch(`${url}/api/health`)).status).toBe(200);
   return { child, url };

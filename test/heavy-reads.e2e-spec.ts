@@ -1,12 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { waitUntil } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
-import { readTestServers, TEST_BUCKET } from './harness/test-servers';
-import { BOOTSTRAP_STAFF, createEntity, createLedgerAccount, createOrganization, grantMembership, mintKey, onboardUser, signInStaff } from './harness/world';
+import { spawnService } from './harness/service-process';
+import { createEntity, createLedgerAccount, createOrganization, grantMembership, mintKey, onboardUser, signInStaff } from './harness/world';
 
 /**
  * Item 2 of issue 17 (D2a). The attack of the hostile test, bounded and on loopback: one client
@@ -20,42 +19,14 @@ import { BOOTSTRAP_STAFF, createEntity, createLedgerAccount, createOrganization,
 const ENTRIES = Number(process.env.ATTACK_ENTRIES ?? 100);
 const LINES_PER_ENTRY = 500;
 const ATTACK_REQUESTS = 150;
-const ROOT = join(__dirname, '..');
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-async function startService(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const servers = readTestServers();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: servers.s3Endpoint,
-      S3_BUCKET: TEST_BUCKET,
-      S3_ACCESS_KEY_ID: servers.s3AccessKeyId,
-      S3_SECRET_ACCESS_KEY: servers.s3SecretAccessKey,
-      SESSION_SECRET: 'test-session-secret-with-at-least-32-characters',
-      LOG_LEVEL: 'silent',
-      BOOTSTRAP_STAFF_EMAIL: BOOTSTRAP_STAFF.email,
-      BOOTSTRAP_STAFF_PASSWORD: BOOTSTRAP_STAFF.password,
-      API_KEY_RATE_LIMIT_PER_HOUR: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { type?: unknown; url?: unknown }) => {
-      if (message?.type === 'listening' && typeof message.url === 'string') resolve(message.url);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`service exited with ${code ?? signal} before listening`)));
-  });
-  return { child, url };
+function startService(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  return spawnService(databaseUrl, { SESSION_SECRET: 'test-session-secret-with-at-least-32-characters' });
 }
 
 interface Probe {
