@@ -242,6 +242,46 @@ describe('Booking and matching bank movements (D66)', () => {
       expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
     });
 
+    it('unbooking the reversal books the movement by its original entry again (D35: the chain settled back)', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+      const entryId = randomUUID();
+      const reversalId = randomUUID();
+      await book(s, id, { entryId, counterAccountId: s.income }).expect(200);
+      await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
+      await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200);
+      expect((await getMovement(s, id)).ledgerEntryId).toBe(entryId);
+      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200)).body.relatedBankMovements).toEqual([expect.objectContaining({ id })]);
+      await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+    });
+
+    it('a movement booked again since refuses the unbooking of the reversal (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): it would be booked twice', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+      const entryId = randomUUID();
+      const reversalId = randomUUID();
+      await book(s, id, { entryId, counterAccountId: s.income }).expect(200);
+      await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
+      const again = randomUUID();
+      await book(s, id, { entryId: again, counterAccountId: s.income }).expect(200);
+      const res = await refused(staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+      expect(res.body.params).toEqual({ movementId: id, ledgerEntryId: again });
+      expect((await getMovement(s, id)).ledgerEntryId).toBe(again);
+      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200)).body.status).toBe('active');
+    });
+
+    it('unbooking a reversed original (its reversal goes along) leaves the movement unbooked for good', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+      const entryId = randomUUID();
+      await book(s, id, { entryId, counterAccountId: s.income }).expect(200);
+      await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-03-05' }).expect(201);
+      await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200);
+      expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
+      expect(await t.sql(`SELECT severed_entry_id FROM bank_movements WHERE entity_id = $1 AND id = $2`, [s.entityId, id])).toEqual([{ severed_entry_id: null }]);
+      await book(s, id, { counterAccountId: s.income }).expect(200);
+    });
+
     it('the bank line of a booking keeps its account (409 LEDGER_LINE_DOCUMENT_LINKED_ERROR); the counter line may move', async () => {
       const s = await setUp();
       const id = await movement(s, { side: 'credit' });

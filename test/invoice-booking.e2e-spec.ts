@@ -279,6 +279,48 @@ describe('Invoice booking (D62, D64)', () => {
       await staff.delete(invoicesPath(c.entityId, `/${invoice.id}`)).expect(204);
     });
 
+    it('unbooking the reversal books the invoice by its original entry again (D35: the chain settled back)', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      const entry = (await book(c, invoice.id, body).expect(200)).body.entry;
+      const reversalId = randomUUID();
+      await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+      await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`).expect(200);
+      expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entry.id });
+      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entry.id}`)).body.relatedInvoices).toEqual([expect.objectContaining({ id: invoice.id })]);
+      // The receivable line is the invoice's again: it keeps its account.
+      const other = await createLedgerAccount(staff, c.entityId, { code: '1107', type: 'asset', tracking: 'open_item' });
+      await refused(staff.patch(`/api/entities/${c.entityId}/ledger/lines/${entry.lines[0].id}/account`).send({ ledgerAccountId: other }), 409, 'LEDGER_LINE_DOCUMENT_LINKED_ERROR');
+      await refused(book(c, invoice.id, body), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+    });
+
+    it('an invoice booked again since refuses the unbooking of the reversal (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      const entryId = (await book(c, invoice.id, body).expect(200)).body.entry.id;
+      const reversalId = randomUUID();
+      await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+      const again = (await book(c, invoice.id, body).expect(200)).body.entry.id;
+      const res = await refused(staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+      expect(res.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: again });
+      expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: again });
+      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body.status).toBe('reversed');
+    });
+
+    it('unbooking a reversed original (its reversal goes along) leaves the invoice unbooked for good', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      const entryId = (await book(c, invoice.id, body).expect(200)).body.entry.id;
+      await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-20' }).expect(201);
+      await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
+      expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
+      expect(await t.sql(`SELECT severed_entry_id FROM invoices WHERE entity_id = $1 AND id = $2`, [c.entityId, invoice.id])).toEqual([{ severed_entry_id: null }]);
+      await book(c, invoice.id, body).expect(200);
+    });
+
     it("keeps the account of the invoice's receivable line (409 LEDGER_LINE_DOCUMENT_LINKED_ERROR); the income line may move", async () => {
       const c = await setup();
       const invoice = await createInvoice(c);

@@ -222,6 +222,14 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
       expect(listener.events.map((e) => e.event)).toEqual([{ entityId: f.entityId, reason: 'unbooked', entryIds: [f.reversedEntryId, f.reversalEntryId] }]);
     });
 
+    it('tells the unbooking of a reversal (unbooked) and then its original put back (restored), in its transaction', async () => {
+      await staff.delete(`${base()}/entries/${f.reversalEntryId}`).expect(200);
+      expect(listener.events.map((e) => [e.event, e.inTransaction])).toEqual([
+        [{ entityId: f.entityId, reason: 'unbooked', entryIds: [f.reversalEntryId] }, true],
+        [{ entityId: f.entityId, reason: 'restored', entryIds: [f.reversedEntryId] }, true],
+      ]);
+    });
+
     it('tells a cancellation once (cancelled)', async () => {
       await staff.delete(`${base()}/scheduled-entries/${f.scheduledEntryId}`).expect(200);
       expect(listener.events.map((e) => [e.event, e.inTransaction])).toEqual([[{ entityId: f.entityId, entryIds: [f.scheduledEntryId], reason: 'cancelled' }, true]]);

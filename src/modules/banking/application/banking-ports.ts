@@ -43,6 +43,12 @@ export abstract class BankMovementRepository {
   abstract setEntry(entityId: string, movementId: string, entryId: string, now: Date): Promise<void>;
   /** Unbooks the movements booked by these entries; answers them as they are now, with the entry each was booked by. */
   abstract severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>>;
+  /** As severByEntries, keeping the entry aside: if its reversal is unbooked, it books the movement again (D35). */
+  abstract severByReversedEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>>;
+  /** Movements a reversal severed from one of these entries, locked, with that entry. */
+  abstract lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ movement: BankMovement; entryId: string }>>;
+  /** These entries left the books for good: nothing severed from them can come back. */
+  abstract forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void>;
   abstract byEntries(entityId: string, entryIds: string[]): Promise<BankMovement[]>;
   /** Of these lines, the bank-side lines of entries that booked a movement (they keep their account). */
   abstract bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>>;

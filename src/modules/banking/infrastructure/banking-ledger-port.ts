@@ -11,6 +11,7 @@ import {
 } from '../../ledger';
 import { BankAccountRepository, BankMovementRepository } from '../application/banking-ports';
 import type { BankMovement } from '../domain/bank-movement';
+import { bankMovementAlreadyBooked } from '../domain/banking-errors';
 import { Clock } from '../../../platform/clock/clock';
 
 /**
@@ -30,10 +31,30 @@ export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentS
   ) {}
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void> {
+    if (event.reason === 'restored') return this.rebook(event.entityId, event.entryIds);
     if (event.reason !== 'reversed' && event.reason !== 'unbooked') return;
-    const severed = await this.movements.severByEntries(event.entityId, event.entryIds, this.clock.now());
+    // An unbooked entry (a reversed original takes its reversal along) cannot come back.
+    if (event.reason === 'unbooked') await this.movements.forgetSeveredFrom(event.entityId, event.entryIds);
+    const severed =
+      event.reason === 'reversed'
+        ? await this.movements.severByReversedEntries(event.entityId, event.entryIds, this.clock.now())
+        : await this.movements.severByEntries(event.entityId, event.entryIds, this.clock.now());
     const summaries = await this.summaries(event.entityId, severed.map((s) => s.movement));
     return { severedMovements: summaries.map((summary, i) => ({ ...summary, entryId: severed[i].entryId })) };
+  }
+
+  /**
+   * D35: unbooking a reversal settles the chain back to its prior state: the movements the
+   * reversal severed are booked by their original entry again. One booked since by another entry
+   * refuses the unbooking (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): it would be booked twice.
+   */
+  private async rebook(entityId: string, entryIds: string[]): Promise<void> {
+    const now = this.clock.now();
+    for (const { movement, entryId } of await this.movements.lockSeveredFrom(entityId, entryIds)) {
+      if (movement.ledgerEntryId) throw bankMovementAlreadyBooked({ movementId: movement.id, ledgerEntryId: movement.ledgerEntryId });
+      await this.movements.setEntry(entityId, movement.id, entryId, now);
+    }
+    await this.movements.forgetSeveredFrom(entityId, entryIds);
   }
 
   async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {

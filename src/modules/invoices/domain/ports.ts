@@ -31,7 +31,16 @@ export abstract class InvoiceRepository {
   abstract lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
-  abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void>;
+  abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): Promise<void>;
+  /**
+   * Back to unbooked. `restorable`: its entry was reversed, so the booking is kept aside for the
+   * unbooking of that reversal to put back (D35); otherwise what was kept aside stays as it was.
+   */
+  abstract sever(entityId: string, invoiceId: string, restorable: boolean, now: Date): Promise<void>;
+  /** Invoices whose booking by one of these entries a reversal severed, locked, with that booking. */
+  abstract lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>>;
+  /** These entries left the books for good: nothing severed from them can come back. */
+  abstract forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void>;
   abstract findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]>;
   abstract byOpenItemLines(entityId: string, lineIds: string[]): Promise<Invoice[]>;
   /** Unbooked invoices by direction. */

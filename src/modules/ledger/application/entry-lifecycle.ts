@@ -5,7 +5,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import type { AllocationRow, ListedLine } from '../domain/entry-ports';
 
 /** Why entries changed in a way that documents booked by them must learn of. */
-export type EntryLifecycleReason = 'reversed' | 'unbooked' | 'cancelled' | 'allocations_released';
+export type EntryLifecycleReason = 'reversed' | 'unbooked' | 'cancelled' | 'restored' | 'allocations_released';
 
 /** An allocation removed by the ledger (an unbooking, a reversal, a DELETE of the allocation). */
 export interface ReleasedAllocation {
@@ -23,12 +23,15 @@ export interface ReleasedAllocation {
  * - `reversed`: `entryIds` are the originals just reversed (their mirrors were posted);
  * - `unbooked`: the entries that left the books (an unbooked original takes its reversal along);
  * - `cancelled`: scheduled entries cancelled;
+ * - `restored`: originals put back to `active` because their reversal was unbooked (D35): the
+ *   documents a reversal severed from them are booked by them again, or the listener refuses
+ *   (a document booked again since by another entry would otherwise be booked twice);
  * - `allocations_released`: allocations removed; `entryIds` are the entries of both lines of
  *   each, in id order.
  * Each reason is told once per change, `allocations_released` (when any) before the others.
  */
 export type EntryLifecycleEvent =
-  | { entityId: string; entryIds: string[]; reason: 'reversed' | 'unbooked' | 'cancelled' }
+  | { entityId: string; entryIds: string[]; reason: 'reversed' | 'unbooked' | 'cancelled' | 'restored' }
   | { entityId: string; entryIds: string[]; reason: 'allocations_released'; allocations: ReleasedAllocation[] };
 
 /** An invoice as the entry routes show it (the fields of a to-do's invoice link). */

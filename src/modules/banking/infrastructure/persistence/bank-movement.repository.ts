@@ -128,14 +128,38 @@ export class SqlBankMovementRepository extends BankMovementRepository {
     await this.txHost.tx.query(`UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [entityId, movementId, entryId, now]);
   }
 
-  async severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+  severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+    return this.sever(entityId, entryIds, false, now);
+  }
+
+  severByReversedEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+    return this.sever(entityId, entryIds, true, now);
+  }
+
+  async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ movement: BankMovement; entryId: string }>> {
+    if (entryIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `SELECT ${COLUMNS}, severed_entry_id AS severed_from FROM bank_movements WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [entityId, entryIds],
+    )) as Array<MovementRow & { severed_from: string }>;
+    return rows.map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
+  }
+
+  async forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void> {
+    if (entryIds.length === 0) return;
+    await this.txHost.tx.query(`UPDATE bank_movements SET severed_entry_id = NULL WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[])`, [entityId, entryIds]);
+  }
+
+  private async sever(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
     if (entryIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
       `WITH booked AS (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
-       UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3 FROM booked
+       UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3,
+              severed_entry_id = CASE WHEN $4 THEN booked.ledger_entry_id ELSE m.severed_entry_id END
+         FROM booked
         WHERE m.entity_id = $1 AND m.id = booked.id
        RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from`,
-      [entityId, entryIds, now],
+      [entityId, entryIds, now, restorable],
     )) as [Array<MovementRow & { severed_from: string }>, number];
     // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
     return rows[0].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));

@@ -98,6 +98,7 @@ export class BankAccountRecord {
 @Index('bank_movements_provider_key', ['entityId', 'bankAccountId', 'providerMovementId'], { unique: true, where: `"provider_movement_id" IS NOT NULL` })
 @Index('bank_movements_entry_key', ['entityId', 'ledgerEntryId'], { unique: true, where: `"ledger_entry_id" IS NOT NULL` })
 @Index('bank_movements_account_date_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'])
+@Index('bank_movements_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
 @Index('bank_movements_unbooked_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NULL` })
 export class BankMovementRecord {
   @PrimaryColumn('uuid')
@@ -148,6 +149,10 @@ export class BankMovementRecord {
 
   @Column('uuid', { nullable: true })
   ledgerEntryId: string | null;
+
+  /** The entry a reversal severed this movement from: unbooking that reversal books it again (D35). */
+  @Column('uuid', { nullable: true })
+  severedEntryId: string | null;
 
   @Column('timestamptz')
   createdAt: Date;

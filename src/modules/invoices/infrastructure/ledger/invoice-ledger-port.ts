@@ -9,6 +9,7 @@ import {
   SeveredDocuments,
 } from '../../../ledger';
 import { Clock } from '../../../../platform/clock/clock';
+import { invoiceAlreadyBooked } from '../../domain/invoice';
 import { InvoiceRepository } from '../../domain/ports';
 
 /**
@@ -27,14 +28,31 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
   ) {}
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void> {
+    if (event.reason === 'restored') return this.rebook(event.entityId, event.entryIds);
     if (event.reason !== 'unbooked' && event.reason !== 'reversed') return;
+    // An unbooked entry (a reversed original takes its reversal along) cannot come back.
+    if (event.reason === 'unbooked') await this.invoices.forgetSeveredFrom(event.entityId, event.entryIds);
     const booked = await this.invoices.lockBookedBy(event.entityId, event.entryIds);
     if (booked.length === 0) return;
     const now = this.clock.now();
-    for (const invoice of booked) await this.invoices.setBooking(event.entityId, invoice.id, null, now);
+    for (const invoice of booked) await this.invoices.sever(event.entityId, invoice.id, event.reason === 'reversed', now);
     const entryOf = new Map(booked.map((i) => [i.id, i.ledgerEntryId!]));
     const summaries = await this.invoices.summaries(event.entityId, booked.map((i) => i.id));
     return { severedInvoices: summaries.map((s) => ({ ...s, entryId: entryOf.get(s.id)! })) };
+  }
+
+  /**
+   * D35: unbooking a reversal settles the chain back to its prior state, so the invoices the
+   * reversal severed are booked by their original entry again. One booked since by another entry
+   * refuses the unbooking (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice.
+   */
+  private async rebook(entityId: string, entryIds: string[]): Promise<void> {
+    const now = this.clock.now();
+    for (const { invoice, entryId, openItemLineId } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
+      if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId: invoice.id, ledgerEntryId: invoice.ledgerEntryId });
+      await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now);
+    }
+    await this.invoices.forgetSeveredFrom(entityId, entryIds);
   }
 
   async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {

@@ -79,6 +79,7 @@ const KIND_CHECK = `"document_kind" IN ('invoice', 'exempt_invoice', 'receipt', 
 @Index('invoices_issue_date_idx', ['entityId', 'issueDate', 'id'])
 @Index('invoices_partner_idx', ['entityId', 'partnerId', 'issueDate', 'id'])
 @Index('invoices_entry_idx', ['entityId', 'ledgerEntryId'], { where: `"ledger_entry_id" IS NOT NULL` })
+@Index('invoices_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
 @Index('invoices_open_item_line_idx', ['entityId', 'openItemLineId'], { where: `"open_item_line_id" IS NOT NULL` })
 @Check('invoices_direction_check', `"direction" IN ('ar', 'ap')`)
 @Check('invoices_document_kind_check', KIND_CHECK)
@@ -171,6 +172,17 @@ export class InvoiceRecord {
     { name: 'open_item_line_id', referencedColumnName: 'id' },
   ])
   openItemLine?: object;
+
+  /**
+   * The booking that a reversal severed (entry and open-item line), kept so that unbooking that
+   * reversal puts the invoice back as it was (D35: the chain is settled back to its prior state).
+   * No foreign key: the entry may be unbooked for good; cleared when the invoice is booked again.
+   */
+  @Column('uuid', { nullable: true })
+  severedEntryId: string | null;
+
+  @Column('uuid', { nullable: true })
+  severedOpenItemLineId: string | null;
 
   @Column('uuid', { nullable: true })
   dteId: string | null;

@@ -242,10 +242,38 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string } | null, now: Date): Promise<void> {
+  async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): Promise<void> {
     await this.txHost.tx.query(
-      `UPDATE invoices SET book_status = $3, ledger_entry_id = $4, open_item_line_id = $5, updated_at = $6 WHERE entity_id = $1 AND id = $2`,
-      [entityId, invoiceId, booking ? 'booked' : 'unbooked', booking?.ledgerEntryId ?? null, booking?.openItemLineId ?? null, now],
+      `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2`,
+      [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
+    );
+  }
+
+  async sever(entityId: string, invoiceId: string, restorable: boolean, now: Date): Promise<void> {
+    await this.txHost.tx.query(
+      `UPDATE invoices SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4,
+              severed_entry_id = CASE WHEN $3 THEN ledger_entry_id ELSE severed_entry_id END,
+              severed_open_item_line_id = CASE WHEN $3 THEN open_item_line_id ELSE severed_open_item_line_id END
+        WHERE entity_id = $1 AND id = $2`,
+      [entityId, invoiceId, restorable, now],
+    );
+  }
+
+  async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>> {
+    if (entryIds.length === 0) return [];
+    const rows = (await this.txHost.tx.query(
+      `SELECT ${COLUMNS}, i.severed_entry_id, i.severed_open_item_line_id FROM invoices i
+        WHERE i.entity_id = $1 AND i.severed_entry_id = ANY($2::uuid[]) ORDER BY i.id FOR UPDATE`,
+      [entityId, entryIds],
+    )) as Array<Row & { severed_entry_id: string; severed_open_item_line_id: string }>;
+    return rows.map((row) => ({ invoice: toInvoice(row), entryId: row.severed_entry_id, openItemLineId: row.severed_open_item_line_id }));
+  }
+
+  async forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void> {
+    if (entryIds.length === 0) return;
+    await this.txHost.tx.query(
+      `UPDATE invoices SET severed_entry_id = NULL, severed_open_item_line_id = NULL WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[])`,
+      [entityId, entryIds],
     );
   }
 

@@ -54,6 +54,7 @@ export class UnbookEntry {
       settledChainEntries.push(original);
     }
     const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: gone.map((e) => e.id), reason: 'unbooked' }));
+    if (original) await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'restored' });
     const [unbookedEntry, ...settled] = await this.locks.persisted(entityId, [entry, ...settledChainEntries]);
     return { unbookedEntry, settledChainEntries: settled, ...severed };
   }

@@ -127,7 +127,10 @@ export class EntriesController {
     description: 'The unbooked entry and what it severed; settled chain entries: the original of an unbooked reversal (active again), or the reversal of an unbooked original (deleted with it)',
   })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
-  @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
+  @ApiConflictResponse({
+    description:
+      'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR; unbooking a reversal whose original booked a document since booked by another entry: INVOICE_ALREADY_BOOKED_ERROR or BANK_MOVEMENT_ALREADY_BOOKED_ERROR',
+  })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
