@@ -78,6 +78,10 @@ describe('cross-cutting rules on every route', () => {
     return res;
   };
 
+  // These walk every route of the service with several callers each (thousands of requests, one
+  // at a time): their time grows with the routes, not with a fault.
+  const WALK_TIMEOUT_MS = 180_000;
+
   it('refuses every caller the access rules refuse, in the exact D1 envelope, and writes nothing', async () => {
     const failures: string[] = [];
     const check = checker(failures);
@@ -118,7 +122,7 @@ describe('cross-cutting rules on every route', () => {
     }
     expect(failures).toEqual([]);
     expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('names the header in the AUDIT_ACTOR_REQUIRED_ERROR message and params', async () => {
     const res = await request(t.app.getHttpServer()).delete(`/api/entities/${world.entityId}/partners/${randomUUID()}`).set('x-api-key', world.keys.member);
@@ -145,7 +149,7 @@ describe('cross-cutting rules on every route', () => {
     }
     expect(failures).toEqual([]);
     expect(await tableFingerprint(t, DATA_TABLES)).toEqual(before);
-  });
+  }, WALK_TIMEOUT_MS);
 
   describe('request bodies are JSON', () => {
     it('refuses a body that is not application/json on every mutating route with 400 MALFORMED_JSON_ERROR, writing nothing', async () => {
