@@ -232,6 +232,17 @@ describe('Bank accounts (spec "Bank accounts", D78)', () => {
     });
   });
 
+  describe('the chart, with a mapped account', () => {
+    it('holds the mapped account like one with entries: a type change out of its family is 409 LEDGER_ACCOUNT_TYPE_LOCKED_ERROR', async () => {
+      const { entityId, cash, card } = await setUp();
+      await createAccount(entityId, { ledgerAccountId: cash });
+      await expectRefused(t, ['ledger_accounts', 'bank_accounts', 'audit_trail'], staff.patch(`/api/entities/${entityId}/ledger/accounts/${cash}`).send({ type: 'liability' }), 409, 'LEDGER_ACCOUNT_TYPE_LOCKED_ERROR');
+      await expectRefused(t, ['ledger_accounts', 'bank_accounts', 'audit_trail'], staff.patch(`/api/entities/${entityId}/ledger/accounts/${cash}`).send({ tracking: 'open_item' }), 409, 'LEDGER_ACCOUNT_TRACKING_LOCKED_ERROR');
+      // An account no bank account maps, with no entries, still changes freely.
+      await staff.patch(`/api/entities/${entityId}/ledger/accounts/${card}`).send({ type: 'asset' }).expect(200);
+    });
+  });
+
   describe('access', () => {
     let accountId: string;
     beforeAll(async () => {
