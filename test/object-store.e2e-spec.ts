@@ -139,6 +139,29 @@ describe('Object store (embedded S3 server, SigV4 verified)', () => {
       }
     });
 
+    it("HEAD through a URL it signs answers what the SDK's HeadObject does: the object's length and type, null for no object, an error for refused credentials", async () => {
+      const bytes = randomBytes(300);
+      const { key, url } = await signed(bytes, 'image/png');
+      expect((await put(url, bytes, 'image/png')).status).toBe(200);
+      const sdk = jest.spyOn(store, 'headWithSdk');
+      expect(await store.head(key)).toEqual({ byteSize: 300, contentType: 'image/png' });
+      expect(await store.head(`tests/${randomUUID()}/Año (1).pdf`)).toBeNull();
+      expect(sdk).not.toHaveBeenCalled();
+      sdk.mockRestore();
+      expect(await store.headWithSdk(key)).toEqual({ byteSize: 300, contentType: 'image/png' });
+      // Many at once share the keep-alive connections.
+      expect(await Promise.all(Array.from({ length: 20 }, () => store.head(key)))).toEqual(Array.from({ length: 20 }, () => ({ byteSize: 300, contentType: 'image/png' })));
+      const servers = readTestServers();
+      const wrong = storeOf({ endpoint: servers.s3Endpoint, bucket: TEST_BUCKET, region: 'us-east-1', accessKeyId: servers.s3AccessKeyId, secretAccessKey: 'not-the-secret', forcePathStyle: true });
+      try {
+        await expect(wrong.head(key)).rejects.toThrow(/403/);
+        await expect(wrong.headWithSdk(key)).rejects.toThrow();
+      } finally {
+        wrong.onApplicationShutdown();
+      }
+      await store.delete(key);
+    });
+
     it('a URL it signs is accepted by the store for a key with spaces and accents, and refused for another length', async () => {
       const bytes = randomBytes(64);
       const k = `tests/${randomUUID()}/Año (1) ñandú!.pdf`;
