@@ -139,6 +139,31 @@ describe('Object store (embedded S3 server, SigV4 verified)', () => {
       }
     });
 
+    it.each(configs)('%s: the same download URL as getSignedUrl, whatever the key, file name, type and time', async (_label, s3) => {
+      const subject = storeOf(s3);
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            key,
+            fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+            fc.constantFrom('application/pdf', 'image/jpeg', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+            fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }),
+            async (k, filename, contentType, signedAt) => {
+              const get = { key: k, filename, contentType, signedAt, expiresInSeconds: 300 };
+              const sdk = jest.spyOn(subject, 'presignGetWithSdk');
+              const fast = await subject.presignGet(get);
+              expect(sdk).not.toHaveBeenCalled();
+              sdk.mockRestore();
+              expect(sorted(fast)).toEqual(sorted(await subject.presignGetWithSdk(get)));
+            },
+          ),
+          { numRuns: 60 },
+        );
+      } finally {
+        subject.onApplicationShutdown();
+      }
+    });
+
     it("HEAD through a URL it signs answers what the SDK's HeadObject does: the object's length and type, null for no object, an error for refused credentials", async () => {
       const bytes = randomBytes(300);
       const { key, url } = await signed(bytes, 'image/png');
