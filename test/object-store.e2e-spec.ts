@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import type { ConfigService } from '@nestjs/config';
 import type { RuntimeConfig } from '../src/platform/config/app-config';
 import { contentDisposition, safeFilename } from '../src/platform/object-store/content-disposition';
@@ -97,6 +98,104 @@ describe('Object store (embedded S3 server, SigV4 verified)', () => {
     const download = await fetch(await store.presignGet({ key, filename: "Año 'x' (1)! *.csv", contentType: 'text/csv', signedAt: new Date(), expiresInSeconds: 300 }));
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="Ano _x_ _1__ _.csv"');
+  });
+
+  describe('the signer built once (issue 21) signs the URL the SDK would', () => {
+    const storeOf = (s3: RuntimeConfig['s3']) => new S3ObjectStore(createS3Client(s3), { get: () => s3 } as unknown as ConfigService<RuntimeConfig, true>);
+    const configs: Array<[string, RuntimeConfig['s3']]> = [
+      ['a custom endpoint, path style (the embedded store)', { endpoint: 'http://127.0.0.1:4568', bucket: 'accounting', region: 'us-east-1', accessKeyId: 'AK', secretAccessKey: 'SK', forcePathStyle: true }],
+      ['a custom endpoint, virtual host style', { endpoint: 'https://s3.example.test', bucket: 'accounting', region: 'sa-east-1', accessKeyId: 'AK', secretAccessKey: 'SK/+=', forcePathStyle: false }],
+      ["AWS's own endpoint", { endpoint: undefined, bucket: 'accounting-prod', region: 'sa-east-1', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG', forcePathStyle: false }],
+    ];
+    // Segments as object keys have them (never empty): any text, accents, spaces, reserved characters.
+    const key = fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((segment) => !segment.includes('/')), { minLength: 1, maxLength: 4 }).map((segments) => segments.join('/'));
+    const sorted = (url: string) => {
+      const parsed = new URL(url);
+      return { origin: parsed.origin, path: parsed.pathname, query: [...parsed.searchParams].sort(([a], [b]) => (a < b ? -1 : 1)) };
+    };
+
+    it.each(configs)('%s: the same URL as getSignedUrl, whatever the key, type, length and time', async (_label, s3) => {
+      const subject = storeOf(s3);
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            key,
+            fc.constantFrom('application/pdf', 'image/png', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+            fc.integer({ min: 1, max: 26_214_400 }),
+            fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }),
+            async (k, contentType, byteSize, signedAt) => {
+              const put = { key: k, contentType, byteSize, signedAt, expiresInSeconds: 900 };
+              const sdk = jest.spyOn(subject, 'presignPutWithSdk');
+              const fast = await subject.presignPut(put);
+              expect(sdk).not.toHaveBeenCalled();
+              sdk.mockRestore();
+              expect(sorted(fast)).toEqual(sorted(await subject.presignPutWithSdk(put)));
+            },
+          ),
+          { numRuns: 60 },
+        );
+      } finally {
+        subject.onApplicationShutdown();
+      }
+    });
+
+    it.each(configs)('%s: the same download URL as getSignedUrl, whatever the key, file name, type and time', async (_label, s3) => {
+      const subject = storeOf(s3);
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            key,
+            fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+            fc.constantFrom('application/pdf', 'image/jpeg', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+            fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }),
+            async (k, filename, contentType, signedAt) => {
+              const get = { key: k, filename, contentType, signedAt, expiresInSeconds: 300 };
+              const sdk = jest.spyOn(subject, 'presignGetWithSdk');
+              const fast = await subject.presignGet(get);
+              expect(sdk).not.toHaveBeenCalled();
+              sdk.mockRestore();
+              expect(sorted(fast)).toEqual(sorted(await subject.presignGetWithSdk(get)));
+            },
+          ),
+          { numRuns: 60 },
+        );
+      } finally {
+        subject.onApplicationShutdown();
+      }
+    });
+
+    it("HEAD through a URL it signs answers what the SDK's HeadObject does: the object's length and type, null for no object, an error for refused credentials", async () => {
+      const bytes = randomBytes(300);
+      const { key, url } = await signed(bytes, 'image/png');
+      expect((await put(url, bytes, 'image/png')).status).toBe(200);
+      const sdk = jest.spyOn(store, 'headWithSdk');
+      expect(await store.head(key)).toEqual({ byteSize: 300, contentType: 'image/png' });
+      expect(await store.head(`tests/${randomUUID()}/Año (1).pdf`)).toBeNull();
+      expect(sdk).not.toHaveBeenCalled();
+      sdk.mockRestore();
+      expect(await store.headWithSdk(key)).toEqual({ byteSize: 300, contentType: 'image/png' });
+      // Many at once share the keep-alive connections.
+      expect(await Promise.all(Array.from({ length: 20 }, () => store.head(key)))).toEqual(Array.from({ length: 20 }, () => ({ byteSize: 300, contentType: 'image/png' })));
+      const servers = readTestServers();
+      const wrong = storeOf({ endpoint: servers.s3Endpoint, bucket: TEST_BUCKET, region: 'us-east-1', accessKeyId: servers.s3AccessKeyId, secretAccessKey: 'not-the-secret', forcePathStyle: true });
+      try {
+        await expect(wrong.head(key)).rejects.toThrow(/403/);
+        await expect(wrong.headWithSdk(key)).rejects.toThrow();
+      } finally {
+        wrong.onApplicationShutdown();
+      }
+      await store.delete(key);
+    });
+
+    it('a URL it signs is accepted by the store for a key with spaces and accents, and refused for another length', async () => {
+      const bytes = randomBytes(64);
+      const k = `tests/${randomUUID()}/Año (1) ñandú!.pdf`;
+      const url = await store.presignPut({ key: k, contentType: 'application/pdf', byteSize: 64, signedAt: new Date(), expiresInSeconds: 900 });
+      expect((await put(url, bytes.subarray(1), 'application/pdf')).status).toBe(403);
+      expect((await put(url, bytes, 'application/pdf')).status).toBe(200);
+      expect(await store.head(k)).toEqual({ byteSize: 64, contentType: 'application/pdf' });
+      await store.delete(k);
+    });
   });
 
   it('file names cannot end the Content-Disposition header or name a path', () => {

@@ -62,16 +62,29 @@ export class AttachmentsService {
     return { attachmentId: id, url };
   }
 
-  /** D70's order: confirmed 409 exists; no slot or no object 409 not uploaded; another size or type 409 mismatch. */
+  /**
+   * D70's order: confirmed 409 exists; no slot or no object 409 not uploaded; another size or type
+   * 409 mismatch. Issue 21: the store's HEAD of the key the slot was given (objectKeyOf) is asked
+   * at once, while the host is read, and the usual case is then one UPDATE; only when it confirms
+   * nothing is the slot locked and read to say why.
+   */
   @Transactional()
   async confirm(host: AttachmentHostRef, attachmentId: string, filename: string): Promise<Attachment> {
+    const objectKey = objectKeyOf(host.entityId, host.hostKind, host.hostId, attachmentId);
+    const head = this.store.head(objectKey);
+    head.catch(() => undefined); // awaited below, unless the host is refused first
     await this.holdHost(host);
     const now = this.clock.now();
+    const early = await head;
+    if (early?.contentType) {
+      const confirmed = await this.attachments.confirmIfStored({ ...host, id: attachmentId }, { objectKey, byteSize: early.byteSize, contentType: early.contentType }, filename, now);
+      if (confirmed) return confirmed;
+    }
     const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
     if (slot?.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
     // No slot (never presigned, expired or swept): no object can be under its key, D70's 409.
     if (!slot || slot.expiresAt <= now) throw attachmentNotUploaded({ attachmentId });
-    const stored = await this.store.head(slot.objectKey);
+    const stored = slot.objectKey === objectKey ? early : await this.store.head(slot.objectKey);
     if (!stored) throw attachmentNotUploaded({ attachmentId });
     if (stored.byteSize !== slot.byteSize || stored.contentType !== slot.contentType) {
       throw attachmentUploadMismatch({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { readStatement, statementAmount, statementDate } from './statement';
 
@@ -34,5 +35,16 @@ describe('statement rows (D78)', () => {
     const [a, b] = readStatement(records);
     expect(a.contentHash).not.toBe(b.contentHash);
     expect(readStatement(records).map((r) => r.contentHash)).toEqual([a.contentHash, b.contentHash]);
+  });
+
+  it('hashes a row\'s content as rows already landed were (sha256 of the fields and the occurrence), so a file imported before still lands nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((d) => /^[^\p{Cc}\p{Cf};,"]+$/u.test(d) && d.trim() === d && d.normalize('NFC') === d), fc.integer({ min: 1, max: 10 ** 9 }), (description, amount) => {
+        const [first, second] = readStatement([['date', 'description', 'amount', 'reference'], ['2026-03-01', description, `-${amount}`, 'R'], ['2026-03-01', description, `-${amount}`, 'R']]);
+        const content = ['2026-03-01', description, String(-amount), 'R'].join('\u0000');
+        expect(first.contentHash).toBe(createHash('sha256').update(`${content}\u00001`).digest('hex'));
+        expect(second.contentHash).toBe(createHash('sha256').update(`${content}\u00002`).digest('hex'));
+      }),
+    );
   });
 });

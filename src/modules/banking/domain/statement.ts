@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isIsoDate, MAX_AMOUNT, textProblem, validationError } from '../../../../libs/shared-kernel/src';
 import { bankImportRowInvalid } from './banking-errors';
 import type { MovementSide } from './bank-movement';
@@ -104,7 +104,7 @@ export function readStatement(records: string[][]): StatementRow[] {
       amount: Math.abs(signed),
       side: signed > 0 ? 'debit' : 'credit',
       reference,
-      contentHash: createHash('sha256').update(`${content}\u0000${occurrence}`).digest('hex'),
+      contentHash: hash('sha256', `${content}\u0000${occurrence}`, 'hex'),
     });
   }
   return rows;

@@ -52,6 +52,23 @@ export class SqlAttachmentRepository extends AttachmentRepository {
     ]);
   }
 
+  async confirmIfStored(
+    slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
+    stored: { objectKey: string; byteSize: number; contentType: string },
+    filename: string,
+    now: Date,
+  ): Promise<Attachment | null> {
+    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
+    const [rows] = (await this.txHost.tx.query(
+      `UPDATE attachments SET state = 'confirmed', filename = $8, created_at = $9, updated_at = $9
+        WHERE entity_id = $1 AND id = $2 AND host_kind = $3 AND host_id = $4 AND state = 'pending' AND expires_at > $9
+          AND object_key = $5 AND byte_size = $6 AND content_type = $7
+       RETURNING ${COLUMNS}`,
+      [slot.entityId, slot.id, slot.hostKind, slot.hostId, stored.objectKey, stored.byteSize, stored.contentType, filename, now],
+    )) as [Attachment[], number];
+    return rows[0] ?? null;
+  }
+
   listConfirmed(entityId: string, hostKind: RecordHostKind, hostId: string): Promise<Attachment[]> {
     return this.query<Attachment>(
       `SELECT ${COLUMNS} FROM attachments WHERE entity_id = $1 AND host_kind = $2 AND host_id = $3 AND state = 'confirmed' ORDER BY created_at, id`,
