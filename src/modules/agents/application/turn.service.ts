@@ -5,6 +5,7 @@ import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
+import { EntitiesService } from '../../entities';
 import { ApiKeysService } from '../../identity';
 import { AgentRepository } from '../domain/agent-ports';
 import {
@@ -91,6 +92,7 @@ export class TurnService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly auditContext: AuditContext,
     private readonly auditRecorder: AuditRecorder,
+    private readonly entities: EntitiesService,
   ) {}
 
   /** A turn claimed longer ago than every request of one turn could take is taken as abandoned (a crash). */
@@ -164,7 +166,7 @@ export class TurnService {
     const [toolbox, history, system] = await Promise.all([
       this.tools(),
       this.repository.messages(entityId, conversationId),
-      this.systemMessage(entityId, leaseKey),
+      this.systemMessage(entityId),
     ]);
     const chat: ChatMessage[] = [{ role: 'system', content: system }, ...history.map(toChat)];
     const produced: Message[] = [];
@@ -252,16 +254,13 @@ export class TurnService {
     };
   }
 
-  private async systemMessage(entityId: string, leaseKey: string): Promise<string> {
-    let entity: { name?: unknown; currency?: unknown } = {};
-    try {
-      const answer = await this.loopback.request({ method: 'GET', path: `/api/entities/${entityId}`, apiKey: leaseKey });
-      if (answer.status === 200) entity = JSON.parse(answer.body) as typeof entity;
-    } catch {
-      // The tools will say what is wrong; the rules hold without the name.
-    }
-    const name = typeof entity.name === 'string' ? entity.name : 'unknown';
-    const currency = typeof entity.currency === 'string' ? entity.currency : 'unknown';
+  /**
+   * The Entity's name and currency read in process (one query), not through an HTTP request with
+   * the lease key: the route's tenant guard has already judged the caller's access to the Entity,
+   * and a request of its own cost the turn a whole pass through the request pipeline.
+   */
+  private async systemMessage(entityId: string): Promise<string> {
+    const { name, currency } = (await this.entities.get(entityId)).snapshot();
     return [
       `You are Erwin, the bookkeeping assistant of the Entity "${name}" (id ${entityId}), whose functional currency is ${currency}. Today is ${this.clock.today()}.`,
       'Rules:',
