@@ -5,7 +5,6 @@ import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
-import { EntitiesService } from '../../entities';
 import { ApiKeysService } from '../../identity';
 import { AgentRepository } from '../domain/agent-ports';
 import {
@@ -92,7 +91,6 @@ export class TurnService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly auditContext: AuditContext,
     private readonly auditRecorder: AuditRecorder,
-    private readonly entities: EntitiesService,
   ) {}
 
   /** A turn claimed longer ago than every request of one turn could take is taken as abandoned (a crash). */
@@ -111,7 +109,7 @@ export class TurnService {
     const message: Message = { entityId, conversationId, id: input.id, role: 'user', content, toolCalls: null, toolCallId: null, createdAt: now };
     const lease = await this.begin(caller, conversation, message, now);
     try {
-      const result = await this.converse(conversation, lease.key);
+      const result = await this.converse(conversation, lease.key, lease.entity);
       // The turn's messages (and its turn released) in one statement; with its proposals, in one transaction.
       const store = async () => {
         // Fresh ids: taken only by a UUID collision.
@@ -142,11 +140,16 @@ export class TurnService {
   }
 
   /** The user message, its lease key and its audit row, committed together before the model is asked. */
-  private async begin(caller: Caller, conversation: Conversation, message: Message, now: Date): Promise<{ id: string; key: string }> {
+  private async begin(
+    caller: Caller,
+    conversation: Conversation,
+    message: Message,
+    now: Date,
+  ): Promise<{ id: string; key: string; entity: { name: string; currency: string } }> {
     const { entityId, id: conversationId } = conversation;
     return this.txHost.withTransaction(async () => {
       const turn = { entityId, conversationId, messageId: message.id, userId: caller.id };
-      const { claimed, expiredLeaseKeyIds } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
+      const { claimed, expiredLeaseKeyIds, entity } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
       if (!claimed) throw turnInProgress({ conversationId });
       // Leases whose hour is over can never authenticate again: they leave the User's keys.
       await this.apiKeys.deleteExpired(caller.id, expiredLeaseKeyIds);
@@ -156,19 +159,19 @@ export class TurnService {
       if ((await this.repository.appendMessages(entityId, conversationId, [message], now)) === 'id_taken') throw messageAlreadyExists({ messageId: message.id });
       const audit = this.auditContext.statementRow(message.id);
       if (audit) await this.auditRecorder.record(audit);
-      return { id: apiKey.id, key: plaintext };
+      return { id: apiKey.id, key: plaintext, entity };
     });
   }
 
-  private async converse(conversation: Conversation, leaseKey: string): Promise<{ messages: Message[]; toolRuns: ToolRun[]; proposals: Proposal[] }> {
+  private async converse(
+    conversation: Conversation,
+    leaseKey: string,
+    entity: { name: string; currency: string },
+  ): Promise<{ messages: Message[]; toolRuns: ToolRun[]; proposals: Proposal[] }> {
     const { entityId, id: conversationId } = conversation;
     const settings = this.conversations.settings;
-    const [toolbox, history, system] = await Promise.all([
-      this.tools(),
-      this.repository.messages(entityId, conversationId),
-      this.systemMessage(entityId),
-    ]);
-    const chat: ChatMessage[] = [{ role: 'system', content: system }, ...history.map(toChat)];
+    const [toolbox, history] = await Promise.all([this.tools(), this.repository.messages(entityId, conversationId)]);
+    const chat: ChatMessage[] = [{ role: 'system', content: this.systemMessage(entityId, entity) }, ...history.map(toChat)];
     const produced: Message[] = [];
     const toolRuns: ToolRun[] = [];
     const proposals: Proposal[] = [];
@@ -255,12 +258,11 @@ export class TurnService {
   }
 
   /**
-   * The Entity's name and currency read in process (one query), not through an HTTP request with
-   * the lease key: the route's tenant guard has already judged the caller's access to the Entity,
-   * and a request of its own cost the turn a whole pass through the request pipeline.
+   * The Entity's name and currency come with the turn's claim (same statement), not from an HTTP
+   * request with the lease key: the route's tenant guard has already judged the caller's access
+   * to the Entity, and a request of its own cost the turn a whole pass through the request pipeline.
    */
-  private async systemMessage(entityId: string): Promise<string> {
-    const { name, currency } = (await this.entities.get(entityId)).snapshot();
+  private systemMessage(entityId: string, { name, currency }: { name: string; currency: string }): string {
     return [
       `You are Erwin, the bookkeeping assistant of the Entity "${name}" (id ${entityId}), whose functional currency is ${currency}. Today is ${this.clock.today()}.`,
       'Rules:',
