@@ -1,8 +1,14 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 
-/** Kept-alive connections to the model server and to the service itself, one pool per scheme. */
-const AGENTS: Record<string, http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+/**
+ * Kept-alive connections to the model server and to the service itself, one pool per scheme. An
+ * idle connection is closed after 4 s (or the server's `Keep-Alive: timeout` hint if shorter),
+ * before a server's own idle timeout (Node's default is 5 s) can close it under a new request.
+ * The timeout closes idle connections only: a slow answer is bounded by the request's signal.
+ */
+const IDLE = { keepAlive: true, timeout: 4_000 };
+const AGENTS: Record<string, http.Agent> = { 'http:': new http.Agent(IDLE), 'https:': new https.Agent(IDLE) };
 
 export interface PlainRequest {
   method: string;
