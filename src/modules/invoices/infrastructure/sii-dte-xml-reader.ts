@@ -47,8 +47,8 @@ const PESO_CL = 'PESO CL';
 
 /** The export totals (DTE_v10.xsd: decimal, at most 14 integer and 4 fraction digits, not negative). */
 const FOREIGN_AMOUNT = /^[0-9]{1,14}(\.[0-9]{1,4})?$/;
-/** `OtraMoneda`'s amounts are `xs:decimal`: not negative, here at most 18 integer digits. */
-const OTHER_CURRENCY_AMOUNT = /^[0-9]{1,18}(\.[0-9]+)?$/;
+/** `OtraMoneda`'s amounts are `xs:decimal`: not negative, here at most 18 integer and 10 decimal digits. */
+const OTHER_CURRENCY_AMOUNT = /^[0-9]{1,18}(\.[0-9]{1,10})?$/;
 /** `TpoCambio`, Dec6_4Type: at most 6 integer and 4 fraction digits, above zero. */
 const EXCHANGE_RATE = /^[0-9]{1,6}(\.[0-9]{1,4})?$/;
 
