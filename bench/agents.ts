@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { processCpuSeconds } from './lib/cpu';
 import { http } from './lib/bench-env';
 import { percentile } from './lib/load';
 import { startService } from './lib/service';
+import { resetStatements, STATEMENT_SETTINGS, statementsPerRequest } from './lib/statements';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 
 const STAFF = { email: 'bench-agents@example.test', password: 'bench-password-123' };
 
@@ -61,7 +66,14 @@ export async function agents(args: string[]): Promise<void> {
   const warmup = arg(args, 'warmup', 20);
   let partner = '';
   const model = await startInstantModel(() => partner);
+  // Its own PostgreSQL, counting statements (pg_stat_statements).
+  const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
+  chmodSync(root, 0o755);
+  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false, settings: STATEMENT_SETTINGS });
+  await ensureDatabase(postgres.urlFor('postgres'), 'bench');
+  const databaseUrl = postgres.urlFor('bench');
   const service = await startService({
+    DATABASE_URL: databaseUrl,
     BOOTSTRAP_STAFF_EMAIL: STAFF.email,
     BOOTSTRAP_STAFF_PASSWORD: STAFF.password,
     API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
@@ -107,6 +119,7 @@ export async function agents(args: string[]): Promise<void> {
     reads.sort((a, b) => a - b);
 
     for (let i = 0; i < warmup; i++) await turn(i);
+    await resetStatements(databaseUrl);
     const cpuBefore = processCpuSeconds(service.pid);
     const latencies: number[] = [];
     const started = performance.now();
@@ -121,10 +134,14 @@ export async function agents(args: string[]): Promise<void> {
         `mean ${mean.toFixed(1)} ms; service CPU ${cpuMs.toFixed(1)} ms per turn (includes the conversation created every 10 turns); ` +
         `model requests ${model.requests()}\n` +
         `yardstick GET /partners: p50 ${percentile(reads, 50).toFixed(1)} ms, service CPU ${readCpuMs.toFixed(2)} ms per request; ` +
-        `a turn costs ${(cpuMs / readCpuMs).toFixed(1)} such reads of CPU\n`,
+        `a turn costs ${(cpuMs / readCpuMs).toFixed(1)} such reads of CPU\n` +
+        `target: under 20 ms of service CPU per turn\n`,
     );
+    process.stdout.write(`${await statementsPerRequest(databaseUrl, turns)}\n`);
   } finally {
     await service.stop();
     await model.close();
+    await postgres.stop();
+    rmSync(root, { recursive: true, force: true });
   }
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 import { DteSpec, envioDte } from '../test/harness/dte-xml';
+import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { formatLoad, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
+import { resetStatements, STATEMENT_SETTINGS, statementsPerRequest } from './lib/statements';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -51,22 +53,25 @@ async function timeGets(baseUrl: string, path: string, headers: Record<string, s
 }
 
 /**
- * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N]`: the DTE import of one
- * EnvioDTE of N documents, `/invoices/pages` (first page, page 500, filtered, searched) at N
- * invoices, and booking from 8 connections.
+ * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N] [--booking-only]`: the
+ * DTE import of one EnvioDTE of N documents, `/invoices/pages` (first page, page 500, filtered,
+ * searched) at N invoices, and booking from 8 connections with its CPU (service and PostgreSQL)
+ * and SQL statements per booking. `--booking-only` skips the import and the pages.
  */
 export async function invoices(args: string[]): Promise<void> {
   const invoiceCount = arg(args, 'invoices', 100_000);
   const documents = arg(args, 'documents', 2000);
   const seconds = arg(args, 'seconds', 15);
+  const bookingOnly = args.includes('--booking-only');
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
 
   const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
   chmodSync(root, 0o755);
-  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false });
+  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false, settings: STATEMENT_SETTINGS });
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
+  const postgresPid = Number(readFileSync(join(root, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const service = await startService(
     { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10', BOOTSTRAP_STAFF_EMAIL: STAFF.email, BOOTSTRAP_STAFF_PASSWORD: STAFF.password, API_KEY_RATE_LIMIT_PER_HOUR: '10000000' },
     join(root, 'data'),
@@ -98,7 +103,7 @@ export async function invoices(args: string[]): Promise<void> {
     }
 
     // 1. DTE import: one signed EnvioDTE of `documents` documents, end to end (upload, parse, insert, commit).
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < (bookingOnly ? 0 : 3); run++) {
       const docs: DteSpec[] = Array.from({ length: documents }, (_, i) => ({
         type: i % 10 === 0 ? 61 : 33,
         folio: String(run * 1_000_000 + i + 1),
@@ -137,6 +142,7 @@ export async function invoices(args: string[]): Promise<void> {
     process.stdout.write(`Seeded ${invoiceCount} invoices in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
     const pages = `/api/entities/${entityId}/invoices/pages`;
+    if (!bookingOnly) {
     process.stdout.write(`/invoices/pages first page (50): ${await timeGets(base, pages, headers)}\n`);
     const page500Offset = Math.min(invoiceCount - 1, 500 * 50 - 1);
     const { rows } = await pool.query(`SELECT to_char(issue_date, 'YYYY-MM-DD') AS d, id FROM invoices WHERE entity_id = $1 ORDER BY issue_date DESC, id DESC OFFSET $2 LIMIT 1`, [entityId, page500Offset - 50]);
@@ -145,6 +151,7 @@ export async function invoices(args: string[]): Promise<void> {
     process.stdout.write(`/invoices/pages filtered (direction=ar, bookStatus=unbooked, partnerId): ${await timeGets(base, `${pages}?direction=ar&bookStatus=unbooked&partnerId=${partners[7]}`, headers)}\n`);
     process.stdout.write(`/invoices/pages filtered by dates (from, to): ${await timeGets(base, `${pages}?from=2025-01-01&to=2025-03-31`, headers)}\n`);
     process.stdout.write(`/invoices/pages search (a partner name): ${await timeGets(base, `${pages}?search=${encodeURIComponent('cliente 7 ñuñoa')}`, headers)}\n`);
+    }
 
     // 3. Booking from CONNECTIONS connections, each request a different unbooked AR invoice.
     const toBook = (await pool.query(`SELECT id FROM invoices WHERE entity_id = $1 AND direction = 'ar' AND document_kind = 'invoice' AND issue_date <= DATE '2026-01-01' ORDER BY id`, [entityId])).rows.map(
@@ -155,8 +162,15 @@ export async function invoices(args: string[]): Promise<void> {
     let next = 0;
     const bookNext = () => ({ method: 'POST', path: `/api/entities/${entityId}/invoices/${toBook[next++ % toBook.length]}/book`, headers, body: body() });
     await runLoad({ baseUrl: base, connections: CONNECTIONS, seconds: 2, next: bookNext, expectStatus: 200 });
+    await resetStatements(databaseUrl);
+    const cpuBefore = { service: processCpuSeconds(service.pid), postgres: treeCpuSeconds(postgresPid) };
     const booking = await runLoad({ baseUrl: base, connections: CONNECTIONS, seconds, next: bookNext, expectStatus: 200 });
-    process.stdout.write(`${formatLoad(`POST /invoices/:id/book (${CONNECTIONS} connections, ${toBook.length} invoices to book)`, booking)}\n`);
+    const perBooking = (after: number, before: number) => (((after - before) * 1000) / booking.requests).toFixed(2);
+    const serviceCpu = perBooking(processCpuSeconds(service.pid), cpuBefore.service);
+    const postgresCpu = perBooking(treeCpuSeconds(postgresPid), cpuBefore.postgres);
+    process.stdout.write(`${formatLoad(`POST /invoices/:id/book (${CONNECTIONS} connections, ${toBook.length} invoices to book)`, booking)} (target p99 < 50 ms)\n`);
+    process.stdout.write(`  CPU per booking: service ${serviceCpu} ms, PostgreSQL ${postgresCpu} ms\n`);
+    process.stdout.write(`  ${await statementsPerRequest(databaseUrl, booking.requests)}\n`);
   } finally {
     await pool.end();
     await service.stop();

@@ -385,6 +385,8 @@ describe('Agent gateway (D85-D89)', () => {
       ['answering JSON that is not a chat completion', () => fake.script({ kind: 'json', status: 200, body: { choices: [] } })],
       ['answering a tool call without an id', () => fake.script(completion({ content: null, tool_calls: [{ type: 'function', function: { name: 'get_partners', arguments: '{}' } }] }))],
       ['dropping the connection', () => fake.script({ kind: 'drop' })],
+      // The answer is bounded while it is read (4 MB), not after.
+      ['answering more than 4 MB', () => fake.script({ kind: 'raw', status: 200, text: `{"choices": [${' '.repeat(4_000_001)}]}` })],
     ];
     it.each(failures)('the model %s', async (_label, arrange) => {
       const conversation = await newConversation();

@@ -58,6 +58,7 @@ describe('DTE import (D63, D65a, D65b)', () => {
       exemptAmount: 0,
       taxAmount: 19000,
       totalAmount: 119000,
+      foreignTotals: null,
       direction: 'ar',
       references: [],
       invoiceId: null,
@@ -165,6 +166,146 @@ describe('DTE import (D63, D65a, D65b)', () => {
       const docs = Array.from({ length: 2001 }, (_, i) => invoice(String(i + 1)));
       await refused(entityId, envioDte(docs), 400, 'VALIDATION_ERROR');
     });
+  });
+
+  describe('export documents (110-112) with decimal foreign totals, and a negative liquidación-factura (43)', () => {
+    const FOREIGN_BUYER = '55555555-5';
+    const exportDoc = (folio: string, overrides: Partial<DteSpec> = {}): DteSpec => ({
+      type: 110,
+      folio,
+      issuerRut: ENTITY_RUT,
+      issuerName: 'Viña Ñuble SpA',
+      receiverRut: FOREIGN_BUYER,
+      receiverName: 'Wine Importers LLC',
+      exempt: '12500.7550',
+      otherCurrency: { name: 'PESO CL', rate: '950.2500', exempt: '11878842.47', total: '11878842.47' },
+      signed: true,
+      ...overrides,
+    });
+
+    it('imports them from a signed EnvioDTE: foreign totals exact (strings, never floats), peso amounts integers, 201', async () => {
+      const entityId = await entity();
+      const xml = envioDte(
+        [
+          exportDoc('2001'),
+          exportDoc('2002', { type: 112, exempt: '1250.5', currency: 'EURO', otherCurrency: undefined, references: [{ type: '110', folio: '2001', code: 3, reason: 'Devolución parcial' }] }),
+          exportDoc('2003', { type: 111, exempt: '99999999999999.9999', otherCurrency: { name: 'PESO CL', total: '950250000000000' } }),
+          { type: 43, folio: '501', issuerRut: SUPPLIER_RUT, issuerName: 'Corredora de Uvas Ñiquén Ltda.', receiverRut: ENTITY_RUT, net: 100000, tax: 19000, commissions: { net: 150000, tax: 28500 }, signed: true },
+          invoice('1001', { signed: true }),
+        ],
+        { signed: true },
+      );
+      const res = await expectAudited(t, send(entityId, xml), 201, { action: 'dte.import', entity_id: entityId });
+      expect(res.body).toMatchObject({ importedCount: 5, skippedCount: 0 });
+      const byFolio = Object.fromEntries(res.body.dtes.map((d: { folio: string }) => [d.folio, d]));
+      expect(byFolio['2001']).toEqual({
+        id: expect.any(String),
+        dteType: 110,
+        folio: '2001',
+        issuerTaxId: ENTITY_RUT,
+        issuerName: 'Viña Ñuble SpA',
+        receiverTaxId: FOREIGN_BUYER,
+        receiverName: 'Wine Importers LLC',
+        issueDate: '2026-06-10',
+        netAmount: 0,
+        exemptAmount: 11878842,
+        taxAmount: 0,
+        totalAmount: 11878842,
+        foreignTotals: { currency: 'USD', currencyName: 'DOLAR USA', exemptAmount: '12500.755', totalAmount: '12500.755', exchangeRate: '950.25' },
+        direction: 'ar',
+        references: [],
+        invoiceId: null,
+      });
+      // No peso figure stated: none invented.
+      expect(byFolio['2002']).toMatchObject({
+        dteType: 112,
+        exemptAmount: null,
+        totalAmount: null,
+        foreignTotals: { currency: 'EUR', currencyName: 'EURO', totalAmount: '1250.5', exchangeRate: null },
+        references: [{ documentType: '110', folio: '2001', code: 3 }],
+      });
+      // At the schema's bounds, beyond a float's 15-16 digits, exact.
+      expect(byFolio['2003']).toMatchObject({ totalAmount: 950250000000000, foreignTotals: { totalAmount: '99999999999999.9999' } });
+      // The liquidación-factura: commissions above the sale, a negative total, received (ap).
+      expect(byFolio['501']).toMatchObject({ dteType: 43, direction: 'ap', netAmount: 100000, taxAmount: 19000, totalAmount: -59500, foreignTotals: null });
+      expect(byFolio['1001']).toMatchObject({ foreignTotals: null, totalAmount: 119000 });
+      // Stored exactly: numeric columns, bigint pesos.
+      const stored = await t.sql('SELECT folio, foreign_total_amount::text AS total, total_amount::text AS pesos FROM dtes WHERE entity_id = $1 AND folio IN ($2, $3) ORDER BY folio', [
+        entityId,
+        '2003',
+        '501',
+      ]);
+      expect(stored).toEqual([
+        { folio: '2003', total: '99999999999999.9999', pesos: '950250000000000' },
+        { folio: '501', total: null, pesos: '-59500' },
+      ]);
+      // Listed as imported.
+      const listed = (await staff.get(`/api/entities/${entityId}/dtes`).expect(200)).body.find((d: { folio: string }) => d.folio === '2001');
+      expect(listed).toEqual(byFolio['2001']);
+    });
+
+    it('refuses a bad foreign amount, a missing TpoMoneda, a negative total on another type: 400 naming the document and field, nothing imported', async () => {
+      const entityId = await entity();
+      const cases: Array<[DteSpec, string]> = [
+        [exportDoc('12', { exempt: '10.12345', total: '10' }), 'Encabezado.Totales.MntExe'],
+        [exportDoc('12', { total: '1,500.00' }), 'Encabezado.Totales.MntTotal'],
+        [exportDoc('12', { currency: null }), 'Encabezado.Totales.TpoMoneda'],
+        [exportDoc('12', { otherCurrency: { name: 'PESO CL', rate: '-1', total: '10' } }), 'Encabezado.OtraMoneda.TpoCambio'],
+        [invoice('12', { total: -5 }), 'Encabezado.Totales.MntTotal'],
+        [{ type: 43, folio: '12', issuerRut: SUPPLIER_RUT, receiverRut: ENTITY_RUT, net: 10, total: '-5.5' }, 'Encabezado.Totales.MntTotal'],
+      ];
+      for (const [doc, field] of cases) {
+        const res = await refused(entityId, envioDte([exportDoc('10'), doc, exportDoc('14')]), 400, 'VALIDATION_ERROR');
+        expect({ field, params: res.body.params }).toMatchObject({ field, params: { document: 2, folio: '12', field } });
+        expect(res.body.message).toMatch(/^document 2 \(folio 12\)/);
+      }
+    });
+
+    it('links an export DTE to the export invoice in its currency whose total is the same amount exactly (D65a)', async () => {
+      const entityId = await entity();
+      const partnerId = randomUUID();
+      await staff.post(`/api/entities/${entityId}/partners`).send({ id: partnerId, name: 'Wine Importers LLC', type: 'company', country: 'US', taxId: '12-3456789' }).expect(201);
+      const imported = await send(entityId, envioDte([exportDoc('3001', { exempt: '12500.75' }), exportDoc('3002', { exempt: '12500.7550' })])).expect(201);
+      const [exact, fourDecimals] = ['3001', '3002'].map((folio) => imported.body.dtes.find((d: { folio: string }) => d.folio === folio).id as string);
+      const exportInvoice = async (documentNumber: string, overrides: Record<string, unknown> = {}) =>
+        (
+          await staff
+            .post(`/api/entities/${entityId}/invoices`)
+            .send({
+              id: randomUUID(),
+              direction: 'ar',
+              documentKind: 'export_invoice',
+              documentNumber,
+              issueDate: '2026-06-10',
+              partnerId,
+              currency: 'USD',
+              exchangeRate: '950.25',
+              netAmount: 0,
+              exemptAmount: 1250075,
+              taxAmount: 0,
+              totalAmount: 1250075,
+              ...overrides,
+            })
+            .expect(201)
+        ).body.id as string;
+      const usd = await exportInvoice('3001');
+      const linked = await staff.put(`/api/entities/${entityId}/invoices/${usd}/dte`).send({ dteId: exact }).expect(200);
+      expect(linked.body.dte).toMatchObject({ id: exact, foreignTotals: { currency: 'USD', totalAmount: '12500.75' }, invoiceId: usd });
+      // 12,500.7550 USD is no amount of cents: it matches no USD invoice (never rounded to one).
+      const cents = await exportInvoice('3002');
+      const mismatch = await expectRefused(t, TABLES, staff.put(`/api/entities/${entityId}/invoices/${cents}/dte`).send({ dteId: fourDecimals }), 409, 'DTE_INVOICE_MISMATCH_ERROR');
+      expect(mismatch.body.params.fields).toEqual(['totalAmount']);
+      // Another currency with the same digits does not match either.
+      const eur = await exportInvoice('3001', { currency: 'EUR', documentKind: 'export_invoice', id: randomUUID(), partnerId: await otherForeignPartner(entityId) });
+      const wrongCurrency = await expectRefused(t, TABLES, staff.put(`/api/entities/${entityId}/invoices/${eur}/dte`).send({ dteId: fourDecimals }), 409, 'DTE_INVOICE_MISMATCH_ERROR');
+      expect(wrongCurrency.body.params.fields).toEqual(['folio', 'currency', 'totalAmount']);
+    });
+
+    const otherForeignPartner = async (entityId: string) => {
+      const id = randomUUID();
+      await staff.post(`/api/entities/${entityId}/partners`).send({ id, name: 'Vins de France SARL', type: 'company', country: 'FR', taxId: 'FR12345678901' }).expect(201);
+      return id;
+    };
   });
 
   describe('GET /dtes', () => {

@@ -109,7 +109,7 @@ export class TurnService {
     const message: Message = { entityId, conversationId, id: input.id, role: 'user', content, toolCalls: null, toolCallId: null, createdAt: now };
     const lease = await this.begin(caller, conversation, message, now);
     try {
-      const result = await this.converse(conversation, lease.key);
+      const result = await this.converse(conversation, lease.key, lease.entity);
       // The turn's messages (and its turn released) in one statement; with its proposals, in one transaction.
       const store = async () => {
         // Fresh ids: taken only by a UUID collision.
@@ -140,11 +140,16 @@ export class TurnService {
   }
 
   /** The user message, its lease key and its audit row, committed together before the model is asked. */
-  private async begin(caller: Caller, conversation: Conversation, message: Message, now: Date): Promise<{ id: string; key: string }> {
+  private async begin(
+    caller: Caller,
+    conversation: Conversation,
+    message: Message,
+    now: Date,
+  ): Promise<{ id: string; key: string; entity: { name: string; currency: string } }> {
     const { entityId, id: conversationId } = conversation;
     return this.txHost.withTransaction(async () => {
       const turn = { entityId, conversationId, messageId: message.id, userId: caller.id };
-      const { claimed, expiredLeaseKeyIds } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
+      const { claimed, expiredLeaseKeyIds, entity } = await this.repository.claimTurn(turn, now, new Date(now.getTime() - this.staleAfterMs));
       if (!claimed) throw turnInProgress({ conversationId });
       // Leases whose hour is over can never authenticate again: they leave the User's keys.
       await this.apiKeys.deleteExpired(caller.id, expiredLeaseKeyIds);
@@ -154,19 +159,19 @@ export class TurnService {
       if ((await this.repository.appendMessages(entityId, conversationId, [message], now)) === 'id_taken') throw messageAlreadyExists({ messageId: message.id });
       const audit = this.auditContext.statementRow(message.id);
       if (audit) await this.auditRecorder.record(audit);
-      return { id: apiKey.id, key: plaintext };
+      return { id: apiKey.id, key: plaintext, entity };
     });
   }
 
-  private async converse(conversation: Conversation, leaseKey: string): Promise<{ messages: Message[]; toolRuns: ToolRun[]; proposals: Proposal[] }> {
+  private async converse(
+    conversation: Conversation,
+    leaseKey: string,
+    entity: { name: string; currency: string },
+  ): Promise<{ messages: Message[]; toolRuns: ToolRun[]; proposals: Proposal[] }> {
     const { entityId, id: conversationId } = conversation;
     const settings = this.conversations.settings;
-    const [toolbox, history, system] = await Promise.all([
-      this.tools(),
-      this.repository.messages(entityId, conversationId),
-      this.systemMessage(entityId, leaseKey),
-    ]);
-    const chat: ChatMessage[] = [{ role: 'system', content: system }, ...history.map(toChat)];
+    const [toolbox, history] = await Promise.all([this.tools(), this.repository.messages(entityId, conversationId)]);
+    const chat: ChatMessage[] = [{ role: 'system', content: this.systemMessage(entityId, entity) }, ...history.map(toChat)];
     const produced: Message[] = [];
     const toolRuns: ToolRun[] = [];
     const proposals: Proposal[] = [];
@@ -252,16 +257,12 @@ export class TurnService {
     };
   }
 
-  private async systemMessage(entityId: string, leaseKey: string): Promise<string> {
-    let entity: { name?: unknown; currency?: unknown } = {};
-    try {
-      const answer = await this.loopback.request({ method: 'GET', path: `/api/entities/${entityId}`, apiKey: leaseKey });
-      if (answer.status === 200) entity = JSON.parse(answer.body) as typeof entity;
-    } catch {
-      // The tools will say what is wrong; the rules hold without the name.
-    }
-    const name = typeof entity.name === 'string' ? entity.name : 'unknown';
-    const currency = typeof entity.currency === 'string' ? entity.currency : 'unknown';
+  /**
+   * The Entity's name and currency come with the turn's claim (same statement), not from an HTTP
+   * request with the lease key: the route's tenant guard has already judged the caller's access
+   * to the Entity, and a request of its own cost the turn a whole pass through the request pipeline.
+   */
+  private systemMessage(entityId: string, { name, currency }: { name: string; currency: string }): string {
     return [
       `You are Erwin, the bookkeeping assistant of the Entity "${name}" (id ${entityId}), whose functional currency is ${currency}. Today is ${this.clock.today()}.`,
       'Rules:',

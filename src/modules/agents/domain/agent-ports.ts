@@ -19,7 +19,7 @@ export abstract class AgentRepository {
     turn: { entityId: string; conversationId: string; messageId: string; userId: string },
     now: Date,
     staleBefore: Date,
-  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[] }>;
+  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[]; entity: { name: string; currency: string } }>;
   abstract releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void>;
   /**
    * Appends in order after the conversation's last message and sets its updatedAt, in one

@@ -5,9 +5,12 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { LoopbackRequest, ServiceLoopback } from '../application/gateway-ports';
 import type { OpenApiDocument } from '../domain/tools';
+import { plainRequest } from './plain-http';
 
 /** A tool request that takes longer than this is answered to the model as a failure. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Longest answer read from the service (the model is sent its first 20,000 characters). */
+const MAX_ANSWER_BYTES = 64_000_000;
 
 /**
  * Real HTTP requests to this very service: AGENT_SERVICE_URL when set, otherwise the address
@@ -37,14 +40,14 @@ export class HttpServiceLoopback extends ServiceLoopback {
     const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': request.apiKey };
     if (request.auditActor) headers['x-audit-actor'] = request.auditActor;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl()}${request.path}`, {
+    const { status, text } = await plainRequest(`${this.baseUrl()}${request.path}`, {
       method: request.method,
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      redirect: 'manual',
+      maxBytes: MAX_ANSWER_BYTES,
     });
-    return { status: response.status, body: await response.text() };
+    return { status, body: text };
   }
 
   async openApiDocument(): Promise<OpenApiDocument> {

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AgentsConfig, RuntimeConfig } from '../../../platform/config/app-config';
-import { ChatAnswer, ChatModel, ChatRequest, ModelFailure } from '../application/gateway-ports';
+import { ChatAnswer, ChatModel, ChatRequest, ChatTool, ModelFailure } from '../application/gateway-ports';
 import { storableText } from '../domain/conversation';
+import { AnswerTooLarge, plainRequest } from './plain-http';
 
 /** Longest answer read from the model (a chat completion is far smaller). */
 const MAX_ANSWER_BYTES = 4_000_000;
@@ -22,6 +23,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 @Injectable()
 export class OpenAiChatModel extends ChatModel {
   private readonly settings: AgentsConfig;
+  /**
+   * The tools as JSON, by list: the gateway builds its list once per process and sends it with
+   * every request of every turn, so it is serialised once, not on every request.
+   */
+  private readonly toolsJson = new WeakMap<ChatTool[], string>();
 
   constructor(@Inject(ConfigService) config: ConfigService<RuntimeConfig, true>) {
     super();
@@ -36,22 +42,35 @@ export class OpenAiChatModel extends ChatModel {
     let status: number;
     let text: string;
     try {
-      const response = await fetch(`${llmBaseUrl}/chat/completions`, {
+      ({ status, text } = await plainRequest(`${llmBaseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...(llmApiKey ? { authorization: `Bearer ${llmApiKey}` } : {}) },
-        body: JSON.stringify({ model: request.model, messages: request.messages, ...(request.tools ? { tools: request.tools } : {}), stream: false }),
+        body: this.body(request),
         signal: controller.signal,
-      });
-      status = response.status;
-      text = await response.text();
+        maxBytes: MAX_ANSWER_BYTES,
+      }));
     } catch (error) {
+      if (error instanceof AnswerTooLarge) throw new ModelFailure('answered more than 4 MB');
       throw new ModelFailure(controller.signal.aborted ? `no answer within ${llmTimeoutMs} ms` : `unreachable: ${(error as Error).message}`);
     } finally {
       clearTimeout(timer);
     }
     if (status < 200 || status > 299) throw new ModelFailure(`answered HTTP ${status}${errorMessageOf(text)}`);
-    if (text.length > MAX_ANSWER_BYTES) throw new ModelFailure('answered more than 4 MB');
     return parseCompletion(text);
+  }
+
+  /** `{ model, messages, tools?, stream: false }` as JSON, the tools' part serialised once per list. */
+  private body(request: ChatRequest): string {
+    let tools = '';
+    if (request.tools) {
+      let json = this.toolsJson.get(request.tools);
+      if (json === undefined) {
+        json = JSON.stringify(request.tools);
+        this.toolsJson.set(request.tools, json);
+      }
+      tools = `,"tools":${json}`;
+    }
+    return `{"model":${JSON.stringify(request.model)},"messages":${JSON.stringify(request.messages)}${tools},"stream":false}`;
   }
 }
 

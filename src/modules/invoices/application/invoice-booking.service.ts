@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { EntitiesService } from '../../entities';
-import { LedgerPostings, LedgerReads, PostedEntry } from '../../ledger';
-import { PartnersService } from '../../partners';
+import { LedgerPostings, PostedEntry } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
 import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
@@ -50,26 +48,25 @@ export class InvoiceBookingService {
     private readonly invoices: InvoiceRepository,
     private readonly dtes: DteRepository,
     private readonly postings: LedgerPostings,
-    private readonly ledger: LedgerReads,
-    private readonly partners: PartnersService,
-    private readonly entities: EntitiesService,
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
   ) {}
 
   @Transactional()
   async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entry: PostedEntry }> {
-    // Locked: a second booking of the same invoice waits, then finds it booked.
-    const invoice = await this.invoices.lock(entityId, invoiceId);
-    if (!invoice) throw invoiceNotFound({ invoiceId });
+    // Locked: a second booking of the same invoice waits, then finds it booked. Read with it in
+    // the same statement: its partner, the Entity's currency, and the open-item accounts when the
+    // body names none.
+    const context = await this.invoices.lockForBooking(entityId, invoiceId, input.openItemAccountId === undefined);
+    if (!context) throw invoiceNotFound({ invoiceId });
+    const { invoice } = context;
     if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
-    const partner = await this.partners.get(entityId, invoice.partnerId);
     // AR names its counter (income) account; AP defaults to the partner's default purchase account.
-    const counterAccountId = input.counterAccountId ?? (invoice.direction === 'ap' ? partner.defaultPurchaseAccountId : null);
+    const counterAccountId = input.counterAccountId ?? (invoice.direction === 'ap' ? context.partnerDefaultPurchaseAccountId : null);
     if (!counterAccountId) throw invoiceCounterAccountRequired({ invoiceId, direction: invoice.direction });
     if (invoice.taxAmount > 0 && !input.taxAccountId) throw invoiceTaxAccountRequired({ invoiceId, taxAmount: invoice.taxAmount });
-    const openItemAccountId = input.openItemAccountId ?? (await this.defaultOpenItemAccount(entityId, invoice));
-    const functional = (await this.entities.get(entityId)).snapshot().currency;
+    const openItemAccountId = input.openItemAccountId ?? defaultOpenItemAccount(invoice, context.openItemAccountIds ?? []);
+    const functional = context.entityCurrency;
     const lines = bookingLines(
       invoice,
       {
@@ -87,7 +84,7 @@ export class InvoiceBookingService {
         id: input.entryId,
         source: 'invoice',
         entryDate: input.entryDate ?? invoice.issueDate,
-        memo: input.memo ?? `${kindLabel(invoice)} ${invoice.documentNumber} ${partner.name}`,
+        memo: input.memo ?? `${kindLabel(invoice)} ${invoice.documentNumber} ${context.partnerName}`,
         bookId: input.bookId ?? null,
         lines: lines.map(({ isOpenItem: _open, ...line }) => line),
       },
@@ -100,14 +97,13 @@ export class InvoiceBookingService {
     const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
     return { invoice: { invoice: booked, dte }, entry };
   }
+}
 
-  /** D62: the Entity's only account of subtype `receivable` (AR) or `payable` (AP); otherwise 400. */
-  private async defaultOpenItemAccount(entityId: string, invoice: Invoice): Promise<string> {
-    const subtype = invoice.direction === 'ar' ? 'receivable' : 'payable';
-    const ids = await this.ledger.accountIdsWithSubtype(entityId, subtype);
-    if (ids.length !== 1) {
-      throw validationError('openItemAccountId', `is required: the Entity has ${ids.length === 0 ? 'no' : 'more than one'} account of subtype ${subtype}`);
-    }
-    return ids[0];
+/** D62: the Entity's only account of subtype `receivable` (AR) or `payable` (AP); otherwise 400. */
+function defaultOpenItemAccount(invoice: Invoice, ids: string[]): string {
+  const subtype = invoice.direction === 'ar' ? 'receivable' : 'payable';
+  if (ids.length !== 1) {
+    throw validationError('openItemAccountId', `is required: the Entity has ${ids.length === 0 ? 'no' : 'more than one'} account of subtype ${subtype}`);
   }
+  return ids[0];
 }

@@ -131,7 +131,7 @@ export class InvoicesService {
 
   private async checkMatch(entityId: string, dte: Dte, invoice: Invoice): Promise<void> {
     const partner = await this.partners.get(entityId, invoice.partnerId);
-    const mismatches = dteMismatches(dte, invoice, partner.country === 'CL' ? partner.taxId : null);
+    const mismatches = dteMismatches(dte, invoice, { country: partner.country, taxId: partner.taxId ?? null }, (code) => this.reference.findCurrency(code)?.minorUnits);
     if (mismatches.length > 0) throw dteInvoiceMismatch({ dteId: dte.id, invoiceId: invoice.id, fields: mismatches });
   }
 

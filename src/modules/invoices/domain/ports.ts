@@ -9,6 +9,20 @@ export interface InvoiceLinkSummary {
   partnerName: string | null;
 }
 
+/** What booking an invoice reads besides the invoice (D62), read with it in one statement. */
+export interface BookingContext {
+  invoice: Invoice;
+  partnerName: string;
+  partnerDefaultPurchaseAccountId: string | null;
+  /** The Entity's (functional) currency. */
+  entityCurrency: string;
+  /**
+   * When asked for: up to two accounts of subtype `receivable` (AR) or `payable` (AP), enough to
+   * tell none, one and several apart; null when not asked for.
+   */
+  openItemAccountIds: string[] | null;
+}
+
 export interface InvoicePageKey {
   issueDate: string;
   id: string;
@@ -18,6 +32,8 @@ export abstract class InvoiceRepository {
   abstract find(entityId: string, invoiceId: string): Promise<Invoice | null>;
   /** The row locked for the rest of the transaction (FOR UPDATE). */
   abstract lock(entityId: string, invoiceId: string): Promise<Invoice | null>;
+  /** The invoice locked (FOR UPDATE) with its partner, the Entity's currency and, if asked, its open-item accounts. */
+  abstract lockForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean): Promise<BookingContext | null>;
   abstract insert(invoice: Invoice): Promise<'inserted' | 'id_taken' | 'number_taken'>;
   abstract save(invoice: Invoice): Promise<'saved' | 'number_taken'>;
   abstract delete(entityId: string, invoiceId: string): Promise<void>;

@@ -44,6 +44,7 @@ describe('SiiDteXmlReader', () => {
         exemptAmount: 0,
         taxAmount: 1900,
         totalAmount: 11900,
+        foreignTotals: null,
         references: [{ lineNumber: 1, documentType: '33', folio: '0000451', date: '2026-06-01', code: 1, reason: 'Anula factura' }],
       },
     ]);
@@ -91,6 +92,85 @@ describe('SiiDteXmlReader', () => {
     expect(refusal(second({ net: '100.5' })).params).toMatchObject({ document: 2, field: 'Encabezado.Totales.MntNeto' });
     expect(refusal(second({ tax: '-19' })).params).toMatchObject({ document: 2, field: 'Encabezado.Totales.IVA' });
     expect(refusal(second({ type: 99 })).params).toMatchObject({ document: 2, field: 'Encabezado.IdDoc.TipoDTE' });
+  });
+
+  describe('export documents (110-112): foreign-currency totals with decimals, kept exact', () => {
+    const FOREIGN = '55555555-5';
+    const exportDoc = { type: 110, folio: '2001', issuerRut: ENTITY, receiverRut: FOREIGN };
+
+    it('reads Totales in TpoMoneda as exact decimal strings and the peso figures of OtraMoneda as integers', () => {
+      const [dte] = reader.read(
+        singleDte({ ...exportDoc, exempt: '12500.7550', total: '12500.7550', otherCurrency: { name: 'PESO CL', rate: '950.2500', exempt: '11878842.47', total: '11878842.47' } }),
+      );
+      expect(dte).toMatchObject({
+        dteType: 110,
+        netAmount: 0,
+        taxAmount: 0,
+        exemptAmount: 11878842,
+        totalAmount: 11878842,
+        foreignTotals: { currency: 'USD', currencyName: 'DOLAR USA', exemptAmount: '12500.755', totalAmount: '12500.755', exchangeRate: '950.25' },
+      });
+      // Half away from zero to the peso; never a float on the way.
+      const [half] = reader.read(singleDte({ ...exportDoc, exempt: '0.5', total: '0.5', otherCurrency: { name: 'PESO CL', total: '475.5' } }));
+      expect(half).toMatchObject({ exemptAmount: 0, totalAmount: 476, foreignTotals: { totalAmount: '0.5', exchangeRate: null } });
+    });
+
+    it('keeps amounts exact at the schema bounds (14 integer and 4 decimal digits), beyond a float', () => {
+      const [dte] = reader.read(singleDte({ ...exportDoc, type: 112, exempt: '99999999999999.9999', total: '99999999999999.9999', currency: 'EURO' }));
+      expect(dte.foreignTotals).toEqual({ currency: 'EUR', currencyName: 'EURO', exemptAmount: '99999999999999.9999', totalAmount: '99999999999999.9999', exchangeRate: null });
+      // No peso figure stated: none invented.
+      expect(dte).toMatchObject({ exemptAmount: null, totalAmount: null });
+    });
+
+    it('reads an export in pesos (TpoMoneda PESO CL) and a currency without an ISO code', () => {
+      expect(reader.read(singleDte({ ...exportDoc, type: 111, exempt: '150000', currency: 'PESO CL' }))[0]).toMatchObject({
+        exemptAmount: 150000,
+        totalAmount: 150000,
+        foreignTotals: { currency: 'CLP', totalAmount: '150000' },
+      });
+      expect(reader.read(singleDte({ ...exportDoc, exempt: '10.5', currency: 'OTRAS MONEDAS' }))[0].foreignTotals).toMatchObject({ currency: null, currencyName: 'OTRAS MONEDAS' });
+    });
+
+    it('names the document and field of a bad foreign amount, a missing TpoMoneda, a bad TpoCambio', () => {
+      const second = (override: object) => envioDte([{ ...exportDoc, exempt: '10' }, { ...exportDoc, folio: '2002', exempt: '10', ...override }]);
+      const field = (override: object) => refusal(second(override)).params;
+      expect(field({ total: '10.12345' })).toMatchObject({ document: 2, folio: '2002', field: 'Encabezado.Totales.MntTotal' });
+      expect(field({ total: '1.5e3' })).toMatchObject({ document: 2, field: 'Encabezado.Totales.MntTotal' });
+      expect(field({ total: '-10' })).toMatchObject({ document: 2, field: 'Encabezado.Totales.MntTotal' });
+      expect(field({ exempt: '123456789012345', total: '10' })).toMatchObject({ document: 2, field: 'Encabezado.Totales.MntExe' });
+      expect(field({ currency: null })).toMatchObject({ document: 2, field: 'Encabezado.Totales.TpoMoneda' });
+      expect(field({ otherCurrency: { name: 'PESO CL', rate: '0', total: '10' } })).toMatchObject({ document: 2, field: 'Encabezado.OtraMoneda.TpoCambio' });
+      expect(field({ otherCurrency: { name: 'PESO CL', total: '1,000' } })).toMatchObject({ document: 2, field: 'Encabezado.OtraMoneda.MntTotOtrMnda' });
+    });
+
+    it('round-trips any foreign amount of the schema exactly (property)', () => {
+      fc.assert(
+        fc.property(fc.bigInt({ min: 0n, max: 999999999999999999n }), fc.integer({ min: 0, max: 4 }), (units, scale) => {
+          const digits = units.toString().padStart(scale + 1, '0');
+          const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+          if (digits.length - scale > 14) return;
+          const [dte] = reader.read(singleDte({ ...exportDoc, exempt: text, total: text }));
+          // Equal as decimals to what was written, in the plain form (no trailing zeros, no exponent).
+          const plain = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+          expect(dte.foreignTotals!.totalAmount).toBe(plain.replace(/^0+(?=\d)/, ''));
+        }),
+      );
+    });
+  });
+
+  describe('liquidación-factura (43): totals that may be negative (ValorType)', () => {
+    it('reads a negative MntTotal (commissions above the sale) as a negative integer', () => {
+      const [dte] = reader.read(singleDte({ type: 43, folio: '501', issuerRut: ENTITY, receiverRut: PARTNER, net: 100000, tax: 19000, commissions: { net: 150000, tax: 28500 } }));
+      expect(dte).toMatchObject({ dteType: 43, netAmount: 100000, taxAmount: 19000, totalAmount: -59500, foreignTotals: null });
+    });
+
+    it('refuses a negative total on any other type, and a non-integer one on a 43', () => {
+      const doc = { type: 33, folio: '7', issuerRut: ENTITY, receiverRut: PARTNER, net: 100, tax: 19, total: -5 };
+      expect(refusal(singleDte(doc)).params).toMatchObject({ field: 'Encabezado.Totales.MntTotal' });
+      expect(refusal(singleDte({ ...doc, type: 61 })).params).toMatchObject({ field: 'Encabezado.Totales.MntTotal' });
+      expect(refusal(singleDte({ ...doc, type: 43, total: '-5.5' })).params).toMatchObject({ field: 'Encabezado.Totales.MntTotal' });
+      expect(refusal(singleDte({ ...doc, type: 43, total: '-9007199254740992' })).params).toMatchObject({ field: 'Encabezado.Totales.MntTotal' });
+    });
   });
 
   it('refuses another root, an empty body, an unknown encoding and bytes that are not UTF-8', () => {

@@ -1,14 +1,56 @@
 import { Injectable } from '@nestjs/common';
+import Big from 'big.js';
 import { SaxesParser } from 'saxes';
 import { clean as cleanRut, validate as validRut } from 'rut.js';
 import { DomainError, isIsoDate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { DteXmlReader } from '../application/dte-xml-reader';
-import type { DteDocument, DteReference } from '../domain/dte';
+import { DteDocument, DteForeignTotals, DteReference, EXPORT_DTE_TYPES, LIQUIDACION_FACTURA } from '../domain/dte';
 
 /** Document types of the SII (phase2-anchors section 1). */
 const DTE_TYPES = new Set([33, 34, 39, 41, 43, 46, 52, 56, 61, 110, 111, 112]);
 /** EnvioDTE_v10.xsd and EnvioBOLETA_v11.xsd. */
 const MAX_DOCUMENTS = { EnvioDTE: 2000, EnvioBOLETA: 500 } as const;
+
+/**
+ * ISO 4217 codes of the customs currency names of `TipMonType` (SiiTypes_v10.xsd) that name a
+ * currency in use; the others (`OTRAS MONEDAS`, `PESO` and `RUPIA`, which do not say which, and
+ * the retired European and Latin American currencies) have none.
+ */
+const ISO_BY_CUSTOMS_CURRENCY: Readonly<Record<string, string>> = {
+  BOLIVAR: 'VES',
+  BOLIVIANO: 'BOB',
+  'CORONA DIN': 'DKK',
+  'CORONA NOR': 'NOK',
+  'CORONA SC': 'SEK',
+  DIRHAM: 'AED',
+  'DOLAR AUST': 'AUD',
+  'DOLAR CAN': 'CAD',
+  'DOLAR HK': 'HKD',
+  'DOLAR NZ': 'NZD',
+  'DOLAR SIN': 'SGD',
+  'DOLAR TAI': 'TWD',
+  'DOLAR USA': 'USD',
+  EURO: 'EUR',
+  'FRANCO SZ': 'CHF',
+  GUARANI: 'PYG',
+  'LIBRA EST': 'GBP',
+  'NUEVO SOL': 'PEN',
+  'PESO CL': 'CLP',
+  'PESO COL': 'COP',
+  'PESO MEX': 'MXN',
+  'PESO URUG': 'UYU',
+  RAND: 'ZAR',
+  RENMINBI: 'CNY',
+  YEN: 'JPY',
+};
+const PESO_CL = 'PESO CL';
+
+/** The export totals (DTE_v10.xsd: decimal, at most 14 integer and 4 fraction digits, not negative). */
+const FOREIGN_AMOUNT = /^[0-9]{1,14}(\.[0-9]{1,4})?$/;
+/** `OtraMoneda`'s amounts are `xs:decimal`: not negative, here at most 18 integer and 10 decimal digits. */
+const OTHER_CURRENCY_AMOUNT = /^[0-9]{1,18}(\.[0-9]{1,10})?$/;
+/** `TpoCambio`, Dec6_4Type: at most 6 integer and 4 fraction digits, above zero. */
+const EXCHANGE_RATE = /^[0-9]{1,6}(\.[0-9]{1,4})?$/;
 
 const invalid = (message: string, params: Record<string, unknown>) =>
   new DomainError('VALIDATION_ERROR', message, { ...params, errors: [{ path: String(params.path ?? 'body'), message }] });
@@ -117,14 +159,34 @@ class DocumentFields {
     return folio;
   }
 
-  /** MontoType: a non-negative integer of at most 18 digits, here within D6's range. */
-  amount(node: Node, field: string, required: boolean): number {
+  /**
+   * MontoType: a non-negative integer of at most 18 digits, here within D6's range. A
+   * liquidación-factura's totals are ValorType, which may be negative (`signed`).
+   */
+  amount(node: Node, field: string, required: boolean, signed = false): number {
     const text = this.text(node, field, required as false);
     if (text === null) return 0;
-    if (!/^[0-9]{1,18}$/.test(text)) this.fail(field, `must be a non-negative integer amount in pesos, not "${text.slice(0, 40)}"`);
+    if (!(signed ? /^-?[0-9]{1,18}$/ : /^[0-9]{1,18}$/).test(text)) {
+      this.fail(field, `must be ${signed ? 'an' : 'a non-negative'} integer amount in pesos, not "${text.slice(0, 40)}"`);
+    }
     const value = Number(text);
-    if (value > MAX_AMOUNT) this.fail(field, `must be at most ${MAX_AMOUNT}`);
-    return value;
+    if (Math.abs(value) > MAX_AMOUNT) this.fail(field, `must be at most ${MAX_AMOUNT}${signed ? ' in absolute value' : ''}`);
+    return value === 0 ? 0 : value;
+  }
+
+  /** A decimal amount as an exact string in its plain form (`1200.50` is `1200.5`), never a float. */
+  decimal(node: Node, field: string, required: boolean, pattern: RegExp, rule: string): string | null {
+    const text = this.text(node, field, required as false);
+    if (text === null) return null;
+    if (!pattern.test(text)) this.fail(field, `must be ${rule}, not "${text.slice(0, 40)}"`);
+    return new Big(text).toFixed();
+  }
+
+  /** A peso figure of `OtraMoneda` (xs:decimal) as whole pesos, half away from zero (pesos have no minor unit). */
+  pesos(value: string, field: string): number {
+    const rounded = Number(new Big(value).round(0, Big.roundHalfUp).toFixed(0));
+    if (rounded > MAX_AMOUNT) this.fail(field, `must be at most ${MAX_AMOUNT}`);
+    return rounded;
   }
 
   /** RUTType `[0-9]+-([0-9]|K)`, check digit judged by rut.js; canonical `<body>-<digit>`. */
@@ -185,11 +247,58 @@ function readDocument(dte: Element, position: number, path: string): DteDocument
     receiverTaxId: fields.rut(receiver, 'Encabezado.Receptor.RUTRecep'),
     receiverName: fields.text(receiver, 'Encabezado.Receptor.RznSocRecep', false),
     issueDate: fields.date(idDoc, 'Encabezado.IdDoc.FchEmis', true)!,
-    netAmount: fields.amount(totals, 'Encabezado.Totales.MntNeto', false),
-    exemptAmount: fields.amount(totals, 'Encabezado.Totales.MntExe', false),
-    taxAmount: fields.amount(totals, 'Encabezado.Totales.IVA', false),
-    totalAmount: fields.amount(totals, 'Encabezado.Totales.MntTotal', true),
+    ...(EXPORT_DTE_TYPES.has(dteType) ? exportAmounts(fields, totals, child(header, 'OtraMoneda')) : pesoAmounts(fields, totals, dteType === LIQUIDACION_FACTURA)),
     references,
+  };
+}
+
+type Amounts = Pick<DteDocument, 'netAmount' | 'exemptAmount' | 'taxAmount' | 'totalAmount' | 'foreignTotals'>;
+
+/** `Documento` and `Liquidacion`: integer peso amounts; a liquidación-factura's may be negative (ValorType). */
+function pesoAmounts(fields: DocumentFields, totals: Node, signed: boolean): Amounts {
+  return {
+    netAmount: fields.amount(totals, 'Encabezado.Totales.MntNeto', false, signed),
+    exemptAmount: fields.amount(totals, 'Encabezado.Totales.MntExe', false, signed),
+    taxAmount: fields.amount(totals, 'Encabezado.Totales.IVA', false, signed),
+    totalAmount: fields.amount(totals, 'Encabezado.Totales.MntTotal', true, signed),
+    foreignTotals: null,
+  };
+}
+
+/**
+ * `Exportaciones` (110-112): `Totales` holds `TpoMoneda`, `MntExe` and `MntTotal` in that
+ * currency with up to 4 decimals (kept exact); an export has no net or VAT. The peso amounts
+ * are the peso figures the document states: its own totals when `TpoMoneda` is `PESO CL`, else
+ * `OtraMoneda` when that is `PESO CL` (with `TpoCambio`), else none (null).
+ */
+function exportAmounts(fields: DocumentFields, totals: Node, other: Node): Amounts {
+  const currencyName = fields.text(totals, 'Encabezado.Totales.TpoMoneda', true);
+  if (currencyName.length > 15) fields.fail('Encabezado.Totales.TpoMoneda', `is not a customs currency name ("${currencyName.slice(0, 20)}")`);
+  const rule = 'a non-negative decimal amount with at most 14 integer and 4 decimal digits';
+  const totalAmount = fields.decimal(totals, 'Encabezado.Totales.MntTotal', true, FOREIGN_AMOUNT, rule)!;
+  const exemptAmount = fields.decimal(totals, 'Encabezado.Totales.MntExe', false, FOREIGN_AMOUNT, rule) ?? '0';
+  type Pesos = { exempt: string; total: string; exemptField: string; totalField: string };
+  let pesos: Pesos | null =
+    currencyName === PESO_CL ? { exempt: exemptAmount, total: totalAmount, exemptField: 'Encabezado.Totales.MntExe', totalField: 'Encabezado.Totales.MntTotal' } : null;
+  let exchangeRate: string | null = null;
+  if (other !== undefined && pesos === null && fields.text(other, 'Encabezado.OtraMoneda.TpoMoneda', true) === PESO_CL) {
+    const otherRule = 'a non-negative decimal amount';
+    pesos = {
+      exempt: fields.decimal(other, 'Encabezado.OtraMoneda.MntExeOtrMnda', false, OTHER_CURRENCY_AMOUNT, otherRule) ?? '0',
+      total: fields.decimal(other, 'Encabezado.OtraMoneda.MntTotOtrMnda', true, OTHER_CURRENCY_AMOUNT, otherRule)!,
+      exemptField: 'Encabezado.OtraMoneda.MntExeOtrMnda',
+      totalField: 'Encabezado.OtraMoneda.MntTotOtrMnda',
+    };
+    exchangeRate = fields.decimal(other, 'Encabezado.OtraMoneda.TpoCambio', false, EXCHANGE_RATE, 'a decimal with at most 6 integer and 4 decimal digits');
+    if (exchangeRate === '0') fields.fail('Encabezado.OtraMoneda.TpoCambio', 'must be above zero');
+  }
+  const foreignTotals: DteForeignTotals = { currency: ISO_BY_CUSTOMS_CURRENCY[currencyName] ?? null, currencyName, exemptAmount, totalAmount, exchangeRate };
+  return {
+    netAmount: 0,
+    exemptAmount: pesos === null ? null : fields.pesos(pesos.exempt, pesos.exemptField),
+    taxAmount: 0,
+    totalAmount: pesos === null ? null : fields.pesos(pesos.total, pesos.totalField),
+    foreignTotals,
   };
 }
 

@@ -102,7 +102,7 @@ export class TypeOrmAgentRepository extends AgentRepository {
     turn: { entityId: string; conversationId: string; messageId: string; userId: string },
     now: Date,
     staleBefore: Date,
-  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[] }> {
+  ): Promise<{ claimed: boolean; expiredLeaseKeyIds: string[]; entity: { name: string; currency: string } }> {
     const [row] = rowsOf(
       await this.tx.query(
         `WITH claimed AS (
@@ -111,11 +111,14 @@ export class TypeOrmAgentRepository extends AgentRepository {
          ), expired AS (
            DELETE FROM agent_lease_keys WHERE user_id = $4 AND expires_at <= $5 RETURNING api_key_id
          )
-         SELECT (SELECT count(*) FROM claimed)::int AS claimed, coalesce((SELECT array_agg(api_key_id) FROM expired), '{}') AS expired`,
+         SELECT (SELECT count(*) FROM claimed)::int AS claimed, coalesce((SELECT array_agg(api_key_id) FROM expired), '{}') AS expired,
+                e.name AS entity_name, e.currency AS entity_currency
+           FROM entities e WHERE e.id = $1`,
         [turn.entityId, turn.conversationId, turn.messageId, turn.userId, now, staleBefore],
       ),
-    ) as Array<{ claimed: number; expired: string[] }>;
-    return { claimed: row.claimed === 1, expiredLeaseKeyIds: row.expired };
+    ) as Array<{ claimed: number; expired: string[]; entity_name: string; entity_currency: string }>;
+    // The Entity's name and currency (the system message's) come with the claim: no round trip of their own.
+    return { claimed: row.claimed === 1, expiredLeaseKeyIds: row.expired, entity: { name: row.entity_name, currency: row.entity_currency } };
   }
 
   async releaseTurn(entityId: string, conversationId: string, messageId: string): Promise<void> {

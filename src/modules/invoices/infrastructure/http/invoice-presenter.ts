@@ -16,6 +16,7 @@ export function presentDte(d: Dte): DteResponse {
     exemptAmount: d.exemptAmount,
     taxAmount: d.taxAmount,
     totalAmount: d.totalAmount,
+    foreignTotals: d.foreignTotals,
     direction: d.direction,
     references: d.references,
     invoiceId: d.invoiceId,

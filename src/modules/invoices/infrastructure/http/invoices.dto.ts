@@ -90,6 +90,16 @@ export class DteReferenceResponse {
   @ApiProperty({ type: String, nullable: true, description: 'RazonRef' }) reason: string | null;
 }
 
+export class DteForeignTotalsResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'USD', description: 'ISO 4217 code of TpoMoneda; null when the customs name has none (OTRAS MONEDAS, a retired currency)' })
+  currency: string | null;
+  @ApiProperty({ example: 'DOLAR USA', description: 'Totales.TpoMoneda as written (the customs currency table)' }) currencyName: string;
+  @ApiProperty({ example: '1250.5', description: 'Totales.MntExe in that currency: an exact decimal string (up to 4 decimals), plain form' }) exemptAmount: string;
+  @ApiProperty({ example: '1250.5', description: 'Totales.MntTotal in that currency: an exact decimal string (up to 4 decimals), plain form' }) totalAmount: string;
+  @ApiProperty({ type: String, nullable: true, example: '950.25', description: 'OtraMoneda.TpoCambio (pesos per unit) when the other currency is PESO CL' })
+  exchangeRate: string | null;
+}
+
 export class DteResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'SII document type (TipoDTE)' }) dteType: number;
@@ -99,10 +109,13 @@ export class DteResponse {
   @ApiProperty() receiverTaxId: string;
   @ApiProperty({ type: String, nullable: true }) receiverName: string | null;
   @ApiProperty({ format: 'date' }) issueDate: string;
-  @ApiProperty() netAmount: number;
-  @ApiProperty() exemptAmount: number;
-  @ApiProperty() taxAmount: number;
-  @ApiProperty() totalAmount: number;
+  @ApiProperty({ description: 'Pesos (integer); negative only on a liquidación-factura (43); 0 on an export document' }) netAmount: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Pesos (integer); on an export document its peso figure (null when it states none)' }) exemptAmount: number | null;
+  @ApiProperty({ description: 'Pesos (integer); 0 on an export document' }) taxAmount: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Pesos (integer); negative only on a liquidación-factura (43); on an export document its peso figure (OtraMoneda in PESO CL, rounded to the peso), null when it states none' })
+  totalAmount: number | null;
+  @ApiProperty({ type: DteForeignTotalsResponse, nullable: true, description: 'Export documents (110, 111, 112): their totals in their own currency, exact; null for every other type' })
+  foreignTotals: DteForeignTotalsResponse | null;
   @ApiProperty({ enum: DIRECTIONS, description: '`ar` when the Entity issued it (46: the mirror)' }) direction: Direction;
   @ApiProperty({ type: DteReferenceResponse, isArray: true }) references: DteReferenceResponse[];
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) invoiceId: string | null;

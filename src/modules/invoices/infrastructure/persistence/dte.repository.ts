@@ -6,7 +6,9 @@ import { DtePageFilter, DteRepository, InvoicePageKey } from '../../domain/ports
 
 const COLUMNS = `d.entity_id, d.id, d.dte_type, d.folio, d.issuer_tax_id, d.issuer_name, d.receiver_tax_id, d.receiver_name,
   to_char(d.issue_date, 'YYYY-MM-DD') AS issue_date, d.net_amount::text AS net_amount, d.exempt_amount::text AS exempt_amount,
-  d.tax_amount::text AS tax_amount, d.total_amount::text AS total_amount, d.direction, d."references", d.created_at,
+  d.tax_amount::text AS tax_amount, d.total_amount::text AS total_amount, d.foreign_currency, d.foreign_currency_name,
+  d.foreign_exempt_amount::text AS foreign_exempt_amount, d.foreign_total_amount::text AS foreign_total_amount,
+  d.foreign_exchange_rate::text AS foreign_exchange_rate, d.direction, d."references", d.created_at,
   (SELECT i.id FROM invoices i WHERE i.entity_id = d.entity_id AND i.dte_id = d.id) AS invoice_id`;
 
 interface Row {
@@ -20,9 +22,14 @@ interface Row {
   receiver_name: string | null;
   issue_date: string;
   net_amount: string;
-  exempt_amount: string;
+  exempt_amount: string | null;
   tax_amount: string;
-  total_amount: string;
+  total_amount: string | null;
+  foreign_currency: string | null;
+  foreign_currency_name: string | null;
+  foreign_exempt_amount: string | null;
+  foreign_total_amount: string | null;
+  foreign_exchange_rate: string | null;
   direction: Dte['direction'];
   references: Dte['references'];
   created_at: Date;
@@ -40,16 +47,26 @@ const toDte = (r: Row): Dte => ({
   receiverName: r.receiver_name,
   issueDate: r.issue_date,
   netAmount: Number(r.net_amount),
-  exemptAmount: Number(r.exempt_amount),
+  exemptAmount: r.exempt_amount === null ? null : Number(r.exempt_amount),
   taxAmount: Number(r.tax_amount),
-  totalAmount: Number(r.total_amount),
+  totalAmount: r.total_amount === null ? null : Number(r.total_amount),
+  foreignTotals:
+    r.foreign_currency_name === null
+      ? null
+      : {
+          currency: r.foreign_currency,
+          currencyName: r.foreign_currency_name,
+          exemptAmount: r.foreign_exempt_amount!,
+          totalAmount: r.foreign_total_amount!,
+          exchangeRate: r.foreign_exchange_rate,
+        },
   direction: r.direction,
   references: r.references,
   invoiceId: r.invoice_id,
   createdAt: r.created_at,
 });
 
-/** Rows per INSERT statement: 16 values each stays well under PostgreSQL's 65,535 parameters. */
+/** Rows per INSERT statement: 19 values each stays well under PostgreSQL's 65,535 parameters. */
 const BATCH = 1000;
 
 @Injectable()
@@ -98,13 +115,19 @@ export class SqlDteRepository extends DteRepository {
           d.totalAmount,
           d.direction,
           JSON.stringify(d.references),
+          d.foreignTotals?.currency ?? null,
+          d.foreignTotals?.currencyName ?? null,
+          d.foreignTotals?.exemptAmount ?? null,
+          d.foreignTotals?.totalAmount ?? null,
+          d.foreignTotals?.exchangeRate ?? null,
         );
         const p = (n: number) => `$${base + n}`;
-        return `($1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}::jsonb, $2)`;
+        return `($1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}::jsonb, ${p(15)}, ${p(16)}, ${p(17)}::numeric, ${p(18)}::numeric, ${p(19)}::numeric, $2)`;
       });
       const rows = (await this.txHost.tx.query(
         `INSERT INTO dtes (entity_id, id, dte_type, folio, issuer_tax_id, issuer_name, receiver_tax_id, receiver_name, issue_date,
-           net_amount, exempt_amount, tax_amount, total_amount, direction, "references", created_at)
+           net_amount, exempt_amount, tax_amount, total_amount, direction, "references", foreign_currency, foreign_currency_name,
+           foreign_exempt_amount, foreign_total_amount, foreign_exchange_rate, created_at)
          VALUES ${tuples.join(', ')}
          ON CONFLICT (entity_id, issuer_tax_id, dte_type, folio) DO NOTHING
          RETURNING id`,

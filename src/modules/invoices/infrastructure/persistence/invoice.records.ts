@@ -15,7 +15,11 @@ const bigintAsNumber = {
 @Unique('dtes_natural_key', ['entityId', 'issuerTaxId', 'dteType', 'folio'])
 @Index('dtes_issue_date_idx', ['entityId', 'issueDate', 'id'])
 @Check('dtes_direction_check', `"direction" IN ('ar', 'ap')`)
-@Check('dtes_amounts_check', `"net_amount" >= 0 AND "exempt_amount" >= 0 AND "tax_amount" >= 0 AND "total_amount" >= 0`)
+// Negative amounts only on a liquidación-factura (43, ValorType). Foreign totals on exports
+// (110-112) only, where the peso exempt and total amounts may be absent (exports imported before
+// the foreign totals were read have none: they cannot be read again from a file not kept).
+@Check('dtes_signed_amounts_check', `"dte_type" = 43 OR ("net_amount" >= 0 AND "exempt_amount" >= 0 AND "tax_amount" >= 0 AND "total_amount" >= 0)`)
+@Check('dtes_export_amounts_check', `CASE WHEN "dte_type" IN (110, 111, 112) THEN ("foreign_currency_name" IS NULL) = ("foreign_total_amount" IS NULL) AND "foreign_exempt_amount" >= 0 AND "foreign_total_amount" >= 0 ELSE "foreign_currency_name" IS NULL AND "foreign_total_amount" IS NULL AND "exempt_amount" IS NOT NULL AND "total_amount" IS NOT NULL END`)
 export class DteRecord {
   @PrimaryColumn('uuid')
   entityId: string;
@@ -51,14 +55,32 @@ export class DteRecord {
   @Column('bigint', { transformer: bigintAsNumber })
   netAmount: number;
 
-  @Column('bigint', { transformer: bigintAsNumber })
-  exemptAmount: number;
+  @Column('bigint', { transformer: bigintAsNumber, nullable: true })
+  exemptAmount: number | null;
 
   @Column('bigint', { transformer: bigintAsNumber })
   taxAmount: number;
 
-  @Column('bigint', { transformer: bigintAsNumber })
-  totalAmount: number;
+  @Column('bigint', { transformer: bigintAsNumber, nullable: true })
+  totalAmount: number | null;
+
+  /** Export documents: ISO 4217 code of TpoMoneda (null when it names none). */
+  @Column('text', { nullable: true })
+  foreignCurrency: string | null;
+
+  /** Export documents: TpoMoneda as written. */
+  @Column('text', { nullable: true })
+  foreignCurrencyName: string | null;
+
+  /** Export documents: exact decimals (numeric keeps them as written, no float). */
+  @Column('numeric', { nullable: true })
+  foreignExemptAmount: string | null;
+
+  @Column('numeric', { nullable: true })
+  foreignTotalAmount: string | null;
+
+  @Column('numeric', { nullable: true })
+  foreignExchangeRate: string | null;
 
   @Column('text')
   direction: 'ar' | 'ap';
