@@ -88,6 +88,7 @@ export async function importLedger(flags: Record<string, string>, app: App, args
   const batches = app.get(LedgerEntryBatches);
   const writes = app.get(SystemWrites);
   const started = Date.now();
+  const cpuAtStart = process.cpuUsage();
   const progress = new Progress(countLines(path), started);
   const totals = { entries: 0, lines: 0, skippedEntries: 0, batches: 0 };
   let lastLine = 0;
@@ -119,11 +120,12 @@ export async function importLedger(flags: Record<string, string>, app: App, args
   const fileErrors: string[] = [];
   const summary = (outcome: string) => {
     const seconds = (Date.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuAtStart);
     return [
       outcome,
       `entries imported: ${totals.entries.toLocaleString('en')} (${totals.lines.toLocaleString('en')} lines) in ${totals.batches.toLocaleString('en')} batches`,
       `entries skipped (already in the books): ${totals.skippedEntries.toLocaleString('en')}`,
-      `seconds: ${seconds.toFixed(1)}, lines/s: ${Math.round(totals.lines / Math.max(seconds, 0.001)).toLocaleString('en')}`,
+      `seconds: ${seconds.toFixed(1)}, lines/s: ${Math.round(totals.lines / Math.max(seconds, 0.001)).toLocaleString('en')}, CPU seconds of this command: ${((cpu.user + cpu.system) / 1e6).toFixed(1)}`,
     ].join('\n');
   };
   try {
