@@ -34,7 +34,7 @@ function rut(n: number): string {
 }
 
 /**
- * `npm run bench -- ledger-import [--lines N] [--batch N]`: a fresh Entity (cl-pyme chart,
+ * `npm run bench -- ledger-import [--lines N] [--batch N] [--parallel N]`: a fresh Entity (cl-pyme chart,
  * partners, a Dimension, made through the API), a JSON Lines file of N ledger lines (default
  * 1,000,000: sales with VAT tagged by cost centre, purchases, payments in and out naming
  * partners, over the last two years) and `npm run cli -- ledger:import` of it, as an operator runs
@@ -48,6 +48,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
   };
   const target = flag('lines', 1_000_000);
   const batch = flag('batch', 1000);
+  const parallel = flag('parallel', 2);
   const env = await startBenchEnvironment();
   const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
   pool.on('error', (error) => process.stderr.write(`idle database client: ${error.message}\n`));
@@ -145,7 +146,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
     const postgresPid = Number(readFileSync(join(BENCH_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const postgresCpu0 = treeCpuSeconds(postgresPid);
     const started = Date.now();
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/cli.ts', 'ledger:import', file, '--entity', entityId, '--batch', String(batch)], {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/cli.ts', 'ledger:import', file, '--entity', entityId, '--batch', String(batch), '--parallel', String(parallel)], {
       cwd: join(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -163,10 +164,11 @@ export async function ledgerImport(args: string[]): Promise<void> {
     const reported = /seconds: ([\d.]+), lines\/s: ([\d,]+), CPU seconds of this command: ([\d.]+)/.exec(output);
     const rate = reported ? Number(reported[2].replace(/,/g, '')) : 0;
     const importCpu = reported ? Number(reported[3]) : childCpu;
-    // What two idle cores would sustain: the command and PostgreSQL overlap (one batch posts while
-    // the next is parsed), so the bound is the busier of the two, or both sharing the two cores.
+    // What two idle cores would sustain: the command (one thread) and PostgreSQL (one backend per
+    // batch in flight, `parallel` of them) overlap, so the bound is the command's thread, each
+    // backend's share, or both together on the two cores.
     const perLine = { command: importCpu / lines, postgres: postgresCpu / lines };
-    const capacity = 1 / Math.max(perLine.command, perLine.postgres, (perLine.command + perLine.postgres) / 2);
+    const capacity = 1 / Math.max(perLine.command, perLine.postgres / Math.min(parallel, 2), (perLine.command + perLine.postgres) / 2);
 
     const [check] = (
       await pool.query(
@@ -183,7 +185,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
     process.stdout.write(
       [
         '',
-        `ledger-import at ${lines.toLocaleString('en')} lines (batches of ${batch} entries):`,
+        `ledger-import at ${lines.toLocaleString('en')} lines (batches of ${batch} entries, ${parallel} at once):`,
         `  import:        ${rate.toLocaleString('en')} lines/s   target >= ${TARGET_LINES_PER_SECOND.toLocaleString('en')}   ${rate >= TARGET_LINES_PER_SECOND ? 'MET' : 'NOT MET'}`,
         `  command wall:  ${wall.toFixed(1)} s including its start (Nest, embedded parts)`,
         `  CPU / 1,000 lines: command ${(perLine.command * 1000).toFixed(3)} s (import only; ${((childCpu / lines) * 1000).toFixed(3)} s with its start), PostgreSQL ${(perLine.postgres * 1000).toFixed(3)} s`,

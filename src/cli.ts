@@ -41,7 +41,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'ledger:import': {
     usage:
-      'ledger:import FILE --entity ID [--batch N] [--format jsonl|csv]   (#25: entries of JSON Lines or CSV posted in batches of N, default 1000, all or nothing each; entries already in the books skipped by id)',
+      'ledger:import FILE --entity ID [--batch N] [--parallel N] [--format jsonl|csv]   (#25: entries of JSON Lines or CSV posted in batches of N, default 1000, all or nothing each, N at once, default 2; entries already in the books skipped by id)',
     run: (flags, app, args) => importLedger(flags, app, args),
   },
 };

@@ -77,11 +77,13 @@ class BatchRefused extends Error {
 
 export async function importLedger(flags: Record<string, string>, app: App, args: string[]): Promise<string> {
   const [path] = args;
-  if (!path || args.length > 1) throw new Error('usage: ledger:import FILE --entity ID [--batch N] [--format jsonl|csv]');
+  if (!path || args.length > 1) throw new Error('usage: ledger:import FILE --entity ID [--batch N] [--parallel N] [--format jsonl|csv]');
   if (!isUuid(flags.entity)) throw new Error('--entity must be the id (UUID) of an Entity');
   const entityId = flags.entity.toLowerCase();
   const batchSize = flags.batch === undefined ? 1000 : Number(flags.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > BATCH_MAX) throw new Error(`--batch must be an integer from 1 to ${BATCH_MAX}`);
+  const parallel = flags.parallel === undefined ? 2 : Number(flags.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 8) throw new Error('--parallel must be an integer from 1 to 8');
   if (flags.format !== undefined && flags.format !== 'jsonl' && flags.format !== 'csv') throw new Error('--format must be jsonl or csv');
   if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw new Error(`${path}: no such file`);
 
@@ -114,8 +116,23 @@ export async function importLedger(flags: Record<string, string>, app: App, args
     progress.update(items.at(-1)!.line, totals.lines, totals.skippedEntries);
   };
 
-  // One batch posts while the next is read and parsed.
-  let inFlight: Promise<void> = Promise.resolve();
+  // Up to `parallel` batches post at once (each on its own connection) while the next is read and parsed.
+  const inFlight = new Set<Promise<void>>();
+  let failed: unknown = null;
+  const start = (items: FileEntry[]) => {
+    const posting: Promise<void> = post(items).then(
+      () => void inFlight.delete(posting),
+      (error: unknown) => {
+        inFlight.delete(posting);
+        failed ??= error;
+      },
+    );
+    inFlight.add(posting);
+  };
+  const settle = async (room: number) => {
+    while (inFlight.size > room) await Promise.race(inFlight);
+    if (failed) throw failed;
+  };
   let batch: FileEntry[] = [];
   const fileErrors: string[] = [];
   const summary = (outcome: string) => {
@@ -138,23 +155,21 @@ export async function importLedger(flags: Record<string, string>, app: App, args
       if (fileErrors.length > 0) continue;
       batch.push(item);
       if (batch.length === batchSize) {
-        const ready = batch;
+        await settle(parallel - 1);
+        start(batch);
         batch = [];
-        await inFlight;
-        inFlight = post(ready);
-        // A refusal surfaces at the next await; keep it from being reported as unhandled meanwhile.
-        inFlight.catch(() => undefined);
       }
     }
-    await inFlight;
+    await settle(0);
     if (fileErrors.length > 0) throw new BatchRefused(fileErrors);
     if (batch.length > 0) await post(batch);
   } catch (error) {
+    await Promise.allSettled(inFlight);
     progress.end();
     if (!(error instanceof BatchRefused)) throw error;
     process.stderr.write(`${error.lines.join('\n')}\n`);
     const report = summary(
-      `Refused: a batch (or the file) has errors; nothing of it was written. Batches before it are committed: fix the file and run the same command again (entries already imported are skipped by id).`,
+      `Refused: a batch (or the file) has errors; nothing of it was written. Other batches are committed: fix the file and run the same command again (entries already imported are skipped by id).`,
     );
     throw new Error(report);
   }

@@ -172,6 +172,18 @@ describe('loading a ledger\'s past: entry batches and ledger:import (#25 item 4)
       expect(third.body.params.errors).toEqual([expect.objectContaining({ index: 1, path: 'entries[1].newLedgerEntryLines[0].id', code: 'LEDGER_LINE_ALREADY_EXISTS_ERROR' })]);
     });
 
+    it('refuses with 409 AMOUNT_OUT_OF_RANGE_ERROR (D6a), writing nothing, a batch whose account totals would pass what the books hold', async () => {
+      const b = await setUpBooks();
+      await t.sql(
+        `INSERT INTO ledger_account_monthly_totals (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
+         SELECT $1, $2, '00000000-0000-0000-0000-000000000000', '2026-03-01', s, 9223372036854775000, 0, 1 FROM generate_series(0, 31) AS s`,
+        [b.entityId, b.receivable],
+      );
+      const entries = Array.from({ length: 5 }, () => sale(b, 1000));
+      const res = await expectRefused(t, WRITTEN, staff.post(batches(b.entityId)).send({ entries }), 409, 'AMOUNT_OUT_OF_RANGE_ERROR');
+      expect(res.body.params).toEqual({ field: 'accountTotal' });
+    });
+
     it('names at most the first 100 refused entries', async () => {
       const b = await setUpBooks();
       const entries = Array.from({ length: 150 }, () => sale(b, 10, { entryDate: '2026-12-01' }));
@@ -206,7 +218,7 @@ describe('loading a ledger\'s past: entry batches and ledger:import (#25 item 4)
       // Line 18 names no account of the Entity: batches of 5 before it are committed (15 entries).
       const bad = { ...entries[17], newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: randomUUID(), amount: 117 }, entries[17].newLedgerEntryLines[1]] };
       const path = jsonLines('resume.jsonl', [...entries.slice(0, 17), bad, ...entries.slice(18)]);
-      const first = await runImport(path, b.entityId, { batch: '5' });
+      const first = await runImport(path, b.entityId, { batch: '5', parallel: '1' });
       expect(first.ok).toBe(false);
       expect(first.report).toContain('line 18: newLedgerEntryLines[0]: LEDGER_ACCOUNT_NOT_FOUND_ERROR');
       expect(first.report).toContain('entries imported: 15 (30 lines)');
