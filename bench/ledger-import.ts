@@ -52,6 +52,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
   const env = await startBenchEnvironment();
   const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
   pool.on('error', (error) => process.stderr.write(`idle database client: ${error.message}\n`));
+  let serviceStopped = false;
   try {
     const base = env.service.baseUrl;
     const headers = await benchKey(base);
@@ -86,7 +87,9 @@ export async function ledgerImport(args: string[]): Promise<void> {
       await http(base, 'POST', `/api/entities/${entityId}/dimensions/${dimensionId}/values`, { id, code, name: code }, headers);
       values.push(id);
     }
+    // The service is not needed for the import (the command writes to the database itself).
     await env.service.stop();
+    serviceStopped = true;
 
     // The file.
     mkdirSync(BENCH_DIR, { recursive: true });
@@ -196,6 +199,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
     );
   } finally {
     await pool.end();
-    await env.stop();
+    // Stopping a stopped service would wait for an exit already past.
+    await (serviceStopped ? env.postgres.stop() : env.stop());
   }
 }
