@@ -6,6 +6,7 @@ import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
+import { ledgerImport } from './ledger-import';
 import { ledgerWrite } from './ledger-write';
 import { recommendationHitRate } from './recommendation-hit-rate';
 import { reports } from './reports';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
   dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
+  'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

@@ -4,13 +4,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { StaffProvisioningService } from './modules/identity';
+import { importLedger } from './ledger-import';
 import { SystemWrites } from './platform/audit/system-writes';
 import { ConfigError, loadConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';
 
+type App = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
+
 interface Command {
   usage: string;
-  run(flags: Record<string, string>, app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>): Promise<string>;
+  run(flags: Record<string, string>, app: App, args: string[]): Promise<string>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -36,16 +39,26 @@ const COMMANDS: Record<string, Command> = {
         : `A User with e-mail ${flags.email} already exists (${result.userId}); nothing changed`;
     },
   },
+  'ledger:import': {
+    usage:
+      'ledger:import FILE --entity ID [--batch N] [--parallel N] [--format jsonl|csv]   (#25: entries of JSON Lines or CSV posted in batches of N, default 1000, all or nothing each, N at once, default 2; entries already in the books skipped by id)',
+    run: (flags, app, args) => importLedger(flags, app, args),
+  },
 };
 
-function parseFlags(args: string[]): Record<string, string> {
+function parseFlags(args: string[]): { flags: Record<string, string>; positional: string[] } {
   const flags: Record<string, string> = {};
+  const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
-    if (!match) throw new Error(`unexpected argument ${args[i]}`);
+    if (!match) {
+      if (args[i].startsWith('-')) throw new Error(`unexpected argument ${args[i]}`);
+      positional.push(args[i]);
+      continue;
+    }
     flags[match[1]] = match[2] ?? args[++i] ?? '';
   }
-  return flags;
+  return { flags, positional };
 }
 
 async function main(): Promise<number> {
@@ -55,12 +68,12 @@ async function main(): Promise<number> {
     process.stdout.write(`Usage: npm run cli -- <command>\n\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
     return name ? 1 : 0;
   }
-  const flags = parseFlags(rest);
+  const { flags, positional } = parseFlags(rest);
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BOOTSTRAP_STAFF_EMAIL: '', BOOTSTRAP_STAFF_PASSWORD: '' });
   const parts = await startEmbeddedParts(config, () => undefined);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(parts.config), { logger: ['error'], abortOnError: false });
   try {
-    process.stdout.write(`${await command.run(flags, app)}\n`);
+    process.stdout.write(`${await command.run(flags, app, positional)}\n`);
     return 0;
   } finally {
     await app.close();

@@ -8,7 +8,12 @@ export { LedgerModule } from './ledger.module';
 // Posting: the one way lines are written (the ledger's own route uses it too).
 export { LedgerPostings } from './application/post-entry/ledger-postings';
 export type { LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
+export type { BatchRefusal, PostedBatch } from './application/post-entry/ledger-postings';
 export type { FieldPath } from './application/post-entry/field-paths';
+// Batches of entries in the body shape of POST .../ledger/entries (the entry-batches route, the ledger:import command).
+export { ENTRY_BATCH_MAX, LedgerEntryBatches } from './infrastructure/import/entry-batches';
+export { readEntryFile } from './infrastructure/import/entry-file';
+export type { EntryFileItem } from './infrastructure/import/entry-file';
 export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './domain/ledger-entry';
 
 // Allocations: settle open-item lines (a bank match reuses them).

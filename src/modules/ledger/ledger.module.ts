@@ -28,6 +28,7 @@ import { SqlEntryRepository } from './infrastructure/persistence/entry.repositor
 import { SqlAllocationRepository } from './infrastructure/persistence/allocation.repository';
 import { SqlLedgerUsage } from './infrastructure/persistence/ledger-usage.queries';
 import { SqlPostingWriter } from './infrastructure/persistence/posting-writer';
+import { LedgerEntryBatches } from './infrastructure/import/entry-batches';
 import { BookRepository, ChartRepository, DimensionRepository } from './domain/ledger-ports';
 import { BooksController, DimensionsController } from './infrastructure/http/books-dimensions.controller';
 import { ChartController } from './infrastructure/http/chart.controller';
@@ -41,6 +42,7 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
   controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
     LedgerEntryHost,
+    LedgerEntryBatches,
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
@@ -68,7 +70,7 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads],
+  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
 })
 export class LedgerModule implements OnModuleInit {
   constructor(

@@ -28,4 +28,11 @@ export abstract class AuditRecorder {
    * change was written) on which the row is inserted.
    */
   abstract insertion(row: AuditRecord, firstParameter: number, when: string): { sql: string; values: unknown[] };
+  /**
+   * The INSERT of one row per resource id, each a copy of `row` (as if each resource had been
+   * written alone), for a batch write to run as one of its data-modifying CTEs; parameters are
+   * numbered from `firstParameter`. `when` is an SQL condition on `r.resource_id` (uuid), e.g.
+   * that the resource was written by the statement.
+   */
+  abstract insertionPerResource(row: AuditRecord, resourceIds: string[], firstParameter: number, when: string): { sql: string; values: unknown[] };
 }

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsService } from 'nestjs-cls';
 import { isUuid } from '../../../libs/shared-kernel/src';
 import { AuditContext } from './audit-context';
-import { AuditRecorder } from './audit-recorder';
+import { AuditRecord, AuditRecorder } from './audit-recorder';
 import { retryTransientConflicts } from './transient-conflicts';
 
 /** Who writes when no HTTP request does: a job, the CLI (`system:bank-sync`, `system:cli`). */
@@ -21,6 +21,12 @@ export interface SystemWrite {
   /** Defaults to what the use case named (AuditContext.describe), else the result's `id`. */
   resourceId?: string | null;
   reason?: string | null;
+  /**
+   * The use case records a row per resource it writes (a batch of ledger entries, each audited
+   * as it would be alone), from this write's row as a template (AuditContext.statementRow): the
+   * run then records no row of its own when the use case claimed the template.
+   */
+  rowPerResource?: boolean;
 }
 
 function idOf(result: unknown): string | null {
@@ -51,26 +57,32 @@ export class SystemWrites {
       retryTransientConflicts(() =>
         this.txHost.withTransaction(async () => {
           this.auditContext.open('system');
+          if (write.rowPerResource) this.auditContext.offerStatementRow(this.row(write, undefined));
           const result = await useCase();
-          const details = this.auditContext.details();
-          await this.recorder.record({
-            entityId: details.entityId ?? write.entityId,
-            organizationId: details.organizationId ?? write.organizationId ?? null,
-            actorUserId: null,
-            declaredActor: write.actor,
-            credential: null,
-            apiKeyId: null,
-            method: null,
-            path: null,
-            action: write.action,
-            resourceType: write.resourceType,
-            resourceId: details.resourceId !== undefined ? details.resourceId : write.resourceId !== undefined ? write.resourceId : idOf(result),
-            requestId: null,
-            reason: write.reason ?? null,
-          });
+          if (write.rowPerResource && this.auditContext.statementRowClaimed()) return result;
+          await this.recorder.record(this.row(write, result));
           return result;
         }),
       ),
     );
+  }
+
+  private row(write: SystemWrite, result: unknown): AuditRecord {
+    const details = this.auditContext.details();
+    return {
+      entityId: details.entityId ?? write.entityId,
+      organizationId: details.organizationId ?? write.organizationId ?? null,
+      actorUserId: null,
+      declaredActor: write.actor,
+      credential: null,
+      apiKeyId: null,
+      method: null,
+      path: null,
+      action: write.action,
+      resourceType: write.resourceType,
+      resourceId: details.resourceId !== undefined ? details.resourceId : write.resourceId !== undefined ? write.resourceId : idOf(result),
+      requestId: null,
+      reason: write.reason ?? null,
+    };
   }
 }

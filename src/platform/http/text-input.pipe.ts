@@ -11,7 +11,7 @@ import { RequestValidationError } from './validation';
 export const MAX_INPUT_DEPTH = 16;
 
 /** The problems of every string (values and property names) of an input, without recursion. */
-function inputProblems(root: unknown, rootPath: string): ValidationIssue[] {
+export function inputProblems(root: unknown, rootPath: string): ValidationIssue[] {
   const found: ValidationIssue[] = [];
   const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: rootPath, depth: 0 }];
   while (pending.length > 0) {

@@ -43,6 +43,26 @@ export class TypeOrmAuditRecorder extends AuditRecorder {
     return { sql: `INSERT INTO ${into} SELECT ${select} WHERE ${when}`, values: this.values(row) };
   }
 
+  insertionPerResource(row: AuditRecord, resourceIds: string[], firstParameter: number, when: string): { sql: string; values: unknown[] } {
+    // The row's own values, but its id and resource_id, which come from two arrays unnested.
+    const columns = [...(row.entityId !== null ? ['entity_id'] : []), ...COLUMNS.split(',').map((c) => c.trim())];
+    const types = [...(row.entityId !== null ? ['uuid'] : []), ...TYPES];
+    const values = this.values(row);
+    const scalars: unknown[] = [];
+    const select = columns.map((column, i) => {
+      if (column === 'id') return 'r.id';
+      if (column === 'resource_id') return 'r.resource_id::text';
+      scalars.push(values[i]);
+      return `$${firstParameter + scalars.length - 1}::${types[i]}`;
+    });
+    const next = firstParameter + scalars.length;
+    const into = row.entityId !== null ? 'entity_audit_trail' : 'global_audit_trail';
+    return {
+      sql: `INSERT INTO ${into} (${columns.join(', ')}) SELECT ${select.join(', ')} FROM unnest($${next}::uuid[], $${next + 1}::uuid[]) AS r(id, resource_id) WHERE ${when}`,
+      values: [...scalars, resourceIds.map(() => newTimeOrderedId()), resourceIds],
+    };
+  }
+
   /**
    * The row's id is time-ordered (UUIDv7): the trail reads newest first by (occurred_at, id), and
    * two mutations in one millisecond (or under a clock that stands still) still come back in the

@@ -28,6 +28,8 @@ export abstract class PostingReader {
    * the posting terms (D24) nor what the lines name can change or go before the posting commits.
    */
   abstract read(entityId: string, ids: PostingReferences, lock: boolean): Promise<PostingFacts | null>;
+  /** Which of these entry ids and line ids the Entity already has (of any status). */
+  abstract existing(entityId: string, entryIds: string[], lineIds: string[]): Promise<{ entryIds: Set<string>; lineIds: Set<string> }>;
 }
 
 /** How a posting is written (EntryRepository.insert). */
@@ -109,6 +111,13 @@ export interface AllocationRow {
 export abstract class PostingWriter {
   /** Writes the entry, its lines, their tags and totals; false when `unchanged` did not hold. */
   abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<boolean>;
+  /**
+   * Writes a batch of booked entries of one Entity in one statement, in the caller's transaction
+   * (which holds the posting facts' locks): the entries, lines, tags, the monthly totals once for
+   * the batch and, with `audit`, one audit row per entry from that template. An entry whose id
+   * another transaction wrote meanwhile is left out with its lines. Answers the ids written.
+   */
+  abstract insertBatch(entityId: string, entries: LedgerEntry[], audit: AuditRecord | null): Promise<{ entryIds: string[]; lineCount: number }>;
 }
 
 /** Ledger entries and lines; every method takes the Entity first. */

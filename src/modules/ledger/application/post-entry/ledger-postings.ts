@@ -8,7 +8,7 @@ import { translateUniqueViolation } from '../../../../platform/database/pg-error
 import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
-import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { ledgerError, validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
 import { FieldPath, renameFieldPaths } from './field-paths';
@@ -51,6 +51,51 @@ export interface PostingOptions {
    * the caller's body; without it they are named as in LedgerPosting.
    */
   fieldPath?: FieldPath;
+}
+
+/** A refused entry of a batch: where (its index and the field path), why (the code) and how. */
+export interface BatchRefusal {
+  /** The entry's index in the batch. */
+  index: number;
+  /** `entries[3].newLedgerEntryLines[1].amount`: `entryPath(index)` then the posting's field renamed by `fieldPath`. */
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface BatchOptions extends PostingOptions {
+  /** How an entry of the batch is named in refusals; `entries[i]` by default. */
+  entryPath?: (index: number) => string;
+}
+
+/** What a batch wrote: every entry of it posted, or, by id, already in the books. */
+export interface PostedBatch {
+  postedEntries: number;
+  postedLines: number;
+  /** Ids of the batch's entries already in the Entity's books (any status), written by nothing here. */
+  skippedEntryIds: string[];
+}
+
+/** Refusals a refused batch names, at most (the first ones, in batch order). */
+export const BATCH_REFUSALS_MAX = 100;
+
+/** 400 VALIDATION_ERROR naming the refused entries of a batch (BatchRefusal), nothing written. */
+export function batchRefused(refusals: BatchRefusal[]): DomainError {
+  const more = refusals.length >= BATCH_REFUSALS_MAX ? ` (the first ${BATCH_REFUSALS_MAX})` : '';
+  return new DomainError('VALIDATION_ERROR', `The batch is refused whole, nothing written: ${refusals.length} refusals${more}; first ${refusals[0].path}: ${refusals[0].message}`, {
+    errors: refusals,
+  });
+}
+
+/** An entry's refusal: the field it names (params `path` or the first of `errors`), else what the code is about. */
+function refusalPath(error: DomainError): string {
+  const params = error.params as { path?: unknown; errors?: Array<{ path?: unknown }> };
+  if (Array.isArray(params.errors) && typeof params.errors[0]?.path === 'string') return params.errors[0].path;
+  if (typeof params.path === 'string') return params.path;
+  if (error.code === 'LEDGER_ENTRY_UNBALANCED_ERROR' || error.code === 'LEDGER_ENTRY_LINE_COUNT_ERROR') return 'lines';
+  if (error.code === 'BOOK_NOT_FOUND_ERROR' || error.code === 'BOOK_REQUIRED_ERROR') return 'bookId';
+  if (error.code === 'LEDGER_ENTRY_ALREADY_EXISTS_ERROR') return 'id';
+  return 'entryDate';
 }
 
 /** An entry as posted (a copy: changing it changes nothing). */
@@ -125,6 +170,100 @@ export class LedgerPostings {
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
+  }
+
+  /**
+   * Posts a batch of booked entries of one Entity, all or nothing: each judged by the rules of
+   * post() (the same checks and codes) against facts read once for the batch under the same
+   * locks (the Entity share-locked, what the lines name key-share-locked, to the end of the
+   * transaction), then written in one statement with the monthly totals updated once and one
+   * audit row per entry (the template the audit interceptor of a single-statement route or
+   * SystemWrites with `rowPerResource` offers). An entry whose id is already in the books is
+   * skipped, not judged (a resumed import). Any refusal refuses the whole batch: 400
+   * VALIDATION_ERROR whose `errors` name the first BATCH_REFUSALS_MAX refused entries
+   * (BatchRefusal: index, path, code, message), nothing written.
+   *
+   * Joins the caller's transaction, or runs in its own (a single-statement route).
+   */
+  async postBatch(entityId: string, postings: LedgerPosting[], options: BatchOptions = {}): Promise<PostedBatch> {
+    const run = () => this.writeBatch(entityId, postings, options);
+    return this.txHost.isTransactionActive() ? run() : this.txHost.withTransaction(run);
+  }
+
+  private async writeBatch(entityId: string, postings: LedgerPosting[], options: BatchOptions): Promise<PostedBatch> {
+    const entryPath = options.entryPath ?? ((index: number) => `entries[${index}]`);
+    const refusals: BatchRefusal[] = [];
+    const refuse = (index: number, error: unknown) => {
+      if (!(error instanceof DomainError)) throw error;
+      const renamed = renameFieldPaths(error, options.fieldPath) as DomainError;
+      const path = options.fieldPath ? options.fieldPath(refusalPath(error)) : refusalPath(error);
+      refusals.push({ index, path: [entryPath(index), path].filter((p) => p !== '').join('.'), code: renamed.code, message: renamed.message });
+    };
+    const linesOfEach = postings.map((posting) => linesOf(posting));
+    const suppliedLineIds = postings.flatMap((posting) => posting.lines.flatMap((line) => (line.id ? [line.id] : [])));
+    const existing = await this.postingReader.existing(entityId, postings.map((p) => p.id), suppliedLineIds);
+    const distinct = (ids: Iterable<string>) => [...new Set(ids)].sort();
+    const references: PostingReferences = {
+      accountIds: distinct(linesOfEach.flatMap((lines) => lines.map((l) => l.ledgerAccountId))),
+      partnerIds: distinct(linesOfEach.flatMap((lines) => lines.flatMap((l) => (l.partnerId ? [l.partnerId] : [])))),
+      valueIds: distinct(linesOfEach.flatMap((lines) => lines.flatMap((l) => l.dimensionValueIds))),
+    };
+    const facts = await this.postingReader.read(entityId, references, true);
+    if (!facts) throw ledgerError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+
+    const entries: LedgerEntry[] = [];
+    const skippedEntryIds: string[] = [];
+    const entryIndex = new Map<string, number>();
+    const lineIndex = new Map<string, number>();
+    for (let index = 0; index < postings.length && refusals.length < BATCH_REFUSALS_MAX; index++) {
+      const posting = postings[index];
+      const first = entryIndex.get(posting.id);
+      if (first !== undefined) {
+        refuse(index, validationError('id', `repeats the id of ${entryPath(first)}`));
+        continue;
+      }
+      entryIndex.set(posting.id, index);
+      if (existing.entryIds.has(posting.id)) {
+        skippedEntryIds.push(posting.id);
+        continue;
+      }
+      const lines = linesOfEach[index];
+      const taken = this.lineIdTaken(lines, index, existing.lineIds, lineIndex, entryPath);
+      for (const line of lines) if (!lineIndex.has(line.id)) lineIndex.set(line.id, index);
+      if (taken) {
+        refuse(index, taken);
+        continue;
+      }
+      try {
+        const context = this.judgeShape(entityId, posting, lines, 'booked', facts);
+        entries.push(this.judgeContent(entityId, posting, lines, 'booked', facts, context));
+      } catch (error) {
+        refuse(index, error);
+      }
+    }
+    if (refusals.length > 0) throw batchRefused(refusals);
+    // The audit template is claimed even when nothing is left to write: nothing written, no row.
+    const audit = this.auditContext.statementRow('');
+    const written = await this.writer.insertBatch(entityId, entries, audit);
+    const writtenIds = new Set(written.entryIds);
+    // An entry another transaction wrote between the look-up and the statement is skipped too.
+    for (const entry of entries) if (!writtenIds.has(entry.id)) skippedEntryIds.push(entry.id);
+    return { postedEntries: written.entryIds.length, postedLines: written.lineCount, skippedEntryIds };
+  }
+
+  /** A line id already in the books (409) or of a line of another entry of the batch (400), named at `lines[j].id`. */
+  private lineIdTaken(lines: NewLines, index: number, stored: Set<string>, batch: Map<string, number>, entryPath: (index: number) => string): DomainError | null {
+    for (let j = 0; j < lines.length; j++) {
+      const id = lines[j].id;
+      const other = batch.get(id);
+      const error = stored.has(id)
+        ? lineAlreadyExists(id)
+        : other !== undefined && other !== index
+          ? validationError(`lines[${j}].id`, `repeats the id of a line of ${entryPath(other)}`)
+          : null;
+      if (error) return new DomainError(error.code, error.message, { ...error.params, path: `lines[${j}].id` }, error.status);
+    }
+    return null;
   }
 
   private async write(entityId: string, input: LedgerPosting, kind: Kind): Promise<LedgerEntry> {

@@ -8,7 +8,8 @@ import { streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { LedgerEntriesService } from '../../application/ledger-entries.service';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
-import { LedgerPostings, PostingLine } from '../../application/post-entry/ledger-postings';
+import { LedgerPostings } from '../../application/post-entry/ledger-postings';
+import { LedgerEntryBatches, postingLines } from '../import/entry-batches';
 import { validationError } from '../../domain/ledger-errors';
 import {
   CreateEntryBody,
@@ -22,7 +23,8 @@ import {
   LinePartnerBody,
   LinesQuery,
   ListedLineResponse,
-  NewLineBody,
+  EntryBatchBody,
+  EntryBatchResponse,
   ReplaceScheduledBody,
   ReversalResponse,
   ReverseEntryBody,
@@ -34,21 +36,6 @@ const POSTING_400 =
   'VALIDATION_ERROR, LEDGER_ENTRY_UNBALANCED_ERROR, LEDGER_ENTRY_LINE_COUNT_ERROR, LEDGER_LINE_TRANSACTION_AMOUNT_MISMATCH_ERROR, LEDGER_LINE_DUPLICATE_DIMENSION_ERROR';
 const POSTING_404 = 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR';
 
-function lines(body: NewLineBody[]): PostingLine[] {
-  return body.map((line) => ({
-    id: line.id,
-    side: line.side,
-    ledgerAccountId: line.ledgerAccountId,
-    amount: line.amount,
-    description: line.description ?? null,
-    partnerId: line.partnerId ?? null,
-    dimensionValueIds: line.dimensionValueIds ?? [],
-    transactionCurrency: line.transactionCurrency ?? null,
-    transactionAmount: line.transactionAmount ?? null,
-    exchangeRate: line.exchangeRate ?? null,
-  }));
-}
-
 @ApiTags('ledger entries')
 @Authenticated()
 @Controller('entities/:entityId/ledger')
@@ -57,6 +44,7 @@ export class EntriesController {
     private readonly ledger: LedgerEntriesService,
     private readonly postings: LedgerPostings,
     private readonly present: EntryPresenter,
+    private readonly batches: LedgerEntryBatches,
   ) {}
 
   @Get('entries')
@@ -89,8 +77,21 @@ export class EntriesController {
       'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.postings.post(entityId, { ...body, source: 'manual', lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.postings.post(entityId, { ...body, source: 'manual', lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
+  }
+
+  @Post('entry-batches')
+  // One audit row per entry written (the request's row is their template), in the batch's statement.
+  @Audit('ledger_entry.create', 'ledger_entry', { singleStatement: true })
+  @ApiCreatedResponse({ type: EntryBatchResponse, description: 'Every entry of the batch posted (or already in the books by id, skipped), or none' })
+  @ApiBadRequestResponse({
+    description:
+      'VALIDATION_ERROR: the batch is refused whole; params.errors names the first 100 refused entries as { index, path (entries[i]...), code, message }, the code being what POST .../ledger/entries answers for that entry',
+  })
+  async postBatch(@Param('entityId') entityId: string, @Body() body: EntryBatchBody): Promise<EntryBatchResponse> {
+    const batch = await this.batches.post(entityId, body.entries);
+    return { postedEntries: batch.postedEntries, postedLines: batch.postedLines, skippedEntries: batch.skippedEntryIds.length, skippedEntryIds: batch.skippedEntryIds };
   }
 
   @Patch('entries/:entryId')
@@ -144,7 +145,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.postings.schedule(entityId, { ...body, lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.postings.schedule(entityId, { ...body, lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -165,7 +166,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
-    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: lines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsDefined,
   IsIn,
@@ -64,6 +65,30 @@ export class CreateEntryBody extends LinesBody {
   @Nullable()
   @IsUuid()
   bookId?: string | null;
+}
+
+/** Most entries one entry batch holds (the route and the import command). */
+export const ENTRY_BATCH_MAX = 1000;
+
+export class EntryBatchBody {
+  @ApiProperty({
+    type: CreateEntryBody,
+    isArray: true,
+    minItems: 1,
+    maxItems: ENTRY_BATCH_MAX,
+    description: 'Entries as POST .../ledger/entries takes them, posted all or nothing; an entry whose id is already in the books is skipped',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(ENTRY_BATCH_MAX)
+  entries: unknown[];
+}
+
+export class EntryBatchResponse {
+  @ApiProperty({ description: 'Entries of the batch written now' }) postedEntries: number;
+  @ApiProperty({ description: 'Their lines' }) postedLines: number;
+  @ApiProperty({ description: 'Entries of the batch already in the books, by id (written before, e.g. by an earlier attempt): not written again' }) skippedEntries: number;
+  @ApiProperty({ type: [String], description: 'Their ids, in batch order' }) skippedEntryIds: string[];
 }
 
 export class ReplaceScheduledBody extends LinesBody {

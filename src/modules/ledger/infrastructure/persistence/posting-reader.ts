@@ -82,4 +82,15 @@ export class SqlPostingReader extends PostingReader {
       fingerprint: row.facts,
     };
   }
+
+  async existing(entityId: string, entryIds: string[], lineIds: string[]): Promise<{ entryIds: Set<string>; lineIds: Set<string> }> {
+    const rows = await this.txHost.tx.query(
+      `SELECT 'entry' AS kind, id::text FROM ledger_entries WHERE entity_id = $1 AND id = ANY($2::uuid[])
+        UNION ALL SELECT 'line', id::text FROM ledger_lines WHERE entity_id = $1 AND id = ANY($3::uuid[])`,
+      [entityId, entryIds, lineIds],
+    );
+    const found = { entryIds: new Set<string>(), lineIds: new Set<string>() };
+    for (const row of rows as Array<{ kind: string; id: string }>) (row.kind === 'entry' ? found.entryIds : found.lineIds).add(row.id);
+    return found;
+  }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../../platform/audit/audit-context';
-import { AuditRecorder } from '../../../../platform/audit/audit-recorder';
+import { AuditRecord, AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { isForeignKeyViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { LedgerEntry } from '../../domain/ledger-entry';
@@ -44,6 +44,39 @@ function postingStatement(guarded: boolean, auditInsertion: string | null): stri
      SELECT count(*)::int AS written FROM entry`;
 }
 
+/**
+ * A batch of booked entries of one Entity (`$1`) in one statement: the entries from arrays
+ * ($2-$8; one whose id was written meanwhile is left out, ON CONFLICT), their lines ($9-$22, only
+ * those of entries written), the lines' tags ($23-$25), the monthly totals once for the whole
+ * batch (TOTALS_UPSERT, in the one order every writer locks them in) and the optional audit rows,
+ * one per entry written ($26...). Answers the ids written and the count of lines.
+ */
+function batchStatement(auditInsertion: string | null): string {
+  return `WITH entry AS (
+       INSERT INTO ledger_entries (${ENTRY_COLUMNS})
+       SELECT $1, e.id, e.book_id, e.entry_date, e.memo, e.notes, 'active', e.source, NULL, NULL, $8, $8
+         FROM unnest($2::uuid[], $3::uuid[], $4::date[], $5::text[], $6::text[], $7::text[]) AS e(id, book_id, entry_date, memo, notes, source)
+       ON CONFLICT (entity_id, id) DO NOTHING RETURNING id, book_id, entry_date
+     ), lines AS (
+       INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
+                                 transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
+                                 book_id, entry_date, status)
+       SELECT $1, l.id, l.entry_id, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
+              l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, e.book_id, e.entry_date, 'active'
+         FROM unnest($9::uuid[], $10::uuid[], $11::smallint[], $12::text[], $13::uuid[], $14::bigint[], $15::text[], $16::uuid[],
+                     $17::text[], $18::bigint[], $19::numeric[], $20::boolean[])
+           AS l(id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)
+         JOIN entry e ON e.id = l.entry_id
+       RETURNING id, account_id, side, amount, entry_id, entry_date, book_id
+     ), tags AS (
+       INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
+       SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($21::uuid[], $22::uuid[], $23::uuid[]) AS t(line_id, dimension_id, value_id)
+        WHERE t.line_id IN (SELECT id FROM lines)
+     ), totals AS (${TOTALS_UPSERT('lines', 'true', '1')})${auditInsertion ? `, audit AS (${auditInsertion})` : ''}
+     SELECT ARRAY(SELECT id::text FROM entry) AS ids, (SELECT count(*) FROM lines)::int AS lines`;
+}
+const BATCH_PARAMETERS = 23;
+const BATCH_AUDIT_CONDITION = 'r.resource_id IN (SELECT id FROM entry)';
 
 /** Writes a posting: the entry, its lines, tags, monthly totals and (on the fast path) its audit row, in one statement. */
 @Injectable()
@@ -88,5 +121,43 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
       if (guarded && isForeignKeyViolation(error)) return false;
       throw error;
     }
+  }
+
+  async insertBatch(entityId: string, entries: LedgerEntry[], audit: AuditRecord | null): Promise<{ entryIds: string[]; lineCount: number }> {
+    this.requireTransaction();
+    if (entries.length === 0) return { entryIds: [], lineCount: 0 };
+    const snapshots = entries.map((entry) => entry.snapshot());
+    const lines = snapshots.flatMap((s) => s.lines.map((line) => ({ entryId: s.id, line })));
+    const tags = lines.flatMap(({ line }) => line.dimensionValues.map((v) => ({ lineId: line.id, ...v })));
+    const values: unknown[] = [
+      entityId,
+      snapshots.map((s) => s.id),
+      snapshots.map((s) => s.bookId),
+      snapshots.map((s) => s.entryDate),
+      snapshots.map((s) => s.memo),
+      snapshots.map((s) => s.notes),
+      snapshots.map((s) => s.source),
+      snapshots[0].createdAt,
+      lines.map(({ line }) => line.id),
+      lines.map(({ entryId }) => entryId),
+      lines.map(({ line }) => line.lineNo),
+      lines.map(({ line }) => line.side),
+      lines.map(({ line }) => line.ledgerAccountId),
+      lines.map(({ line }) => line.amount),
+      lines.map(({ line }) => line.description),
+      lines.map(({ line }) => line.partnerId),
+      lines.map(({ line }) => line.transactionCurrency),
+      lines.map(({ line }) => line.transactionAmount),
+      lines.map(({ line }) => line.exchangeRate),
+      lines.map(({ line }) => line.isOpenItem),
+      tags.map((t) => t.lineId),
+      tags.map((t) => t.dimensionId),
+      tags.map((t) => t.id),
+    ];
+    const auditRows = audit ? this.audit.insertionPerResource(audit, snapshots.map((s) => s.id), BATCH_PARAMETERS + 1, BATCH_AUDIT_CONDITION) : null;
+    if (auditRows) values.push(...auditRows.values);
+    const text = batchStatement(auditRows?.sql ?? null);
+    const [row] = await lineKeysFree(() => this.query<{ ids: string[]; lines: number }>(text, values));
+    return { entryIds: row.ids, lineCount: row.lines };
   }
 }

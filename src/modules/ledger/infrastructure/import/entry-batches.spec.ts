@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { instanceToPlain, plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { CreateEntryBody } from '../http/entries.dto';
+import { validEntryBody } from './entry-batches';
+
+const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
+const uuid = fc.oneof(fc.uuid(), fc.uuid().map((u) => u.toUpperCase()), fc.constant('not-a-uuid'));
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(fc.oneof(arb, fc.constant(null)), { nil: undefined });
+const textish = fc.oneof(fc.string({ maxLength: 5 }), fc.constant(' '), fc.constant('a\u0000b'), fc.constant('\ud800'), fc.constant('x'.repeat(1001)));
+const amountish = fc.oneof(fc.integer({ min: -5, max: 5000 }), fc.constant(1.5), fc.constant('10'), fc.constant(2 ** 53), fc.constant(9_007_199_254_740_991));
+
+const line = fc.record(
+  {
+    id: maybe(uuid),
+    side: fc.constantFrom('debit', 'credit', 'DEBIT'),
+    ledgerAccountId: uuid,
+    amount: amountish,
+    description: maybe(textish),
+    partnerId: maybe(uuid),
+    dimensionValueIds: fc.option(fc.oneof(fc.array(uuid, { maxLength: 3 }), fc.constant(null), fc.constant('x')), { nil: undefined }),
+    transactionCurrency: maybe(fc.constantFrom('USD', 'usd', 'EURO')),
+    transactionAmount: maybe(amountish),
+    exchangeRate: maybe(fc.constantFrom('950.5', '0', '-1', '1e3', 950)),
+    extra: fc.option(fc.constant(1), { nil: undefined }),
+  },
+  { requiredKeys: ['side', 'ledgerAccountId', 'amount'] },
+);
+const entry = fc.record(
+  {
+    id: uuid,
+    entryDate: fc.constantFrom('2026-03-10', '2026-02-30', '10-03-2026', 20260310),
+    memo: textish,
+    notes: maybe(textish),
+    bookId: maybe(uuid),
+    newLedgerEntryLines: fc.oneof(fc.array(line, { maxLength: 4 }), fc.constant(null)),
+    constructor: fc.option(fc.constant(1), { nil: undefined }),
+  },
+  { requiredKeys: ['id', 'entryDate', 'memo', 'newLedgerEntryLines'] },
+);
+const noUndefined = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+describe('validEntryBody (the import\'s hand-written fast check)', () => {
+  it('accepts only entries the entry route\'s validators accept, giving the body they give', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(entry, (raw) => {
+        const input = noUndefined(raw);
+        const fast = validEntryBody(input);
+        if (fast === null) return;
+        accepted++;
+        const body = plainToInstance(CreateEntryBody, noUndefined(raw));
+        expect(validateSync(body, VALIDATOR_OPTIONS)).toEqual([]);
+        expect(noUndefined(fast)).toEqual(noUndefined(instanceToPlain(body)));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+});
