@@ -27,6 +27,7 @@ export type {
   EntryLifecycleListener,
   EntryLifecycleReason,
   InvoiceSummary,
+  MadeAllocation,
   RelatedDocuments,
   ReleasedAllocation,
   SeveredDocuments,
