@@ -143,7 +143,7 @@ export async function dashboards(args: string[] = []): Promise<void> {
       // Daily balances: one pass over the bank account's lines (everything before the window, then per day).
       await pool.query(
         `WITH days AS (SELECT d::date AS d FROM generate_series($3::date - 59, $3::date, '1 day') d),
-              per_day AS (SELECT least(entry_date, $3::date - 60) AS d, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) AS net
+              per_day AS MATERIALIZED (SELECT least(entry_date, $3::date - 60) AS d, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) AS net
                             FROM ledger_lines WHERE entity_id = $1 AND account_id = $2 AND status IN ('active', 'reversed') AND book_id IS NULL AND entry_date <= $3::date
                            GROUP BY 1)
          SELECT days.d, (SELECT coalesce(sum(net), 0) FROM per_day WHERE per_day.d <= days.d) FROM days`,
