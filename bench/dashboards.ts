@@ -6,6 +6,7 @@ import { BENCH_DIR, benchKey, http, readSeed, startBenchEnvironment } from './li
 import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
 import { REPORT_READ_MODEL_BACKFILL } from '../migrations/1795712882541-ReportReadModels';
+import { REPORT_OPEN_POSITIONS_BACKFILL } from '../migrations/1795716589094-ReportOpenPositions';
 
 const RUNS = 25;
 
@@ -39,6 +40,7 @@ export async function dashboardsSeed(): Promise<void> {
   try {
     const bankAccountId = randomUUID();
     await pool.query(`DELETE FROM report_booked_invoices WHERE entity_id = $1`, [e]);
+    await pool.query(`DELETE FROM report_open_positions WHERE entity_id = $1`, [e]);
     await pool.query(`DELETE FROM bank_movements WHERE entity_id = $1`, [e]);
     await pool.query(`DELETE FROM bank_accounts WHERE entity_id = $1`, [e]);
     await pool.query(`DELETE FROM invoices WHERE entity_id = $1`, [e]);
@@ -79,7 +81,7 @@ export async function dashboardsSeed(): Promise<void> {
       [e, last],
     );
     // The reports' booked-invoices read model, as the migration backfills it (the rows above bypassed the booking hook).
-    for (const statement of REPORT_READ_MODEL_BACKFILL) await pool.query(statement);
+    for (const statement of [...REPORT_READ_MODEL_BACKFILL, REPORT_OPEN_POSITIONS_BACKFILL]) await pool.query(statement);
     await pool.query('VACUUM (ANALYZE)');
     process.stdout.write(`Added ${movements.rowCount} bank movements and ${invoices.rowCount} invoices to ${e}.\n`);
   } finally {

@@ -11,7 +11,7 @@ import { Agent, createWorldApp, freshEntity, World } from './harness/world';
  * sequences of those, made through the routes (refusals allowed, never a 500), it equals what the
  * raw tables say: booked invoices with a live entry and their open-item line, the allocations
  * settling that line (not a reversal's netting) dated by the settling entry; and home's
- * receivables equal the sum of the raw open amounts.
+ * receivables and payables (kept in report_open_positions) equal the sums of the raw open amounts.
  */
 const NOW = new Date('2026-03-20T15:00:00Z');
 const DAY = 86_400_000;
@@ -91,13 +91,17 @@ describe('booked-invoices read model (issue 22)', () => {
         ORDER BY i.id, a.id`,
       [entityId],
     );
-    const [open] = await t.sql<{ open: string; overdue: string }>(
-      `SELECT coalesce(sum(l.amount - l.allocated_amount), 0)::text AS open, coalesce(sum(l.amount - l.allocated_amount) FILTER (WHERE i.due_date < '2026-03-20'), 0)::text AS overdue
-         FROM invoices i JOIN ledger_lines l ON l.entity_id = i.entity_id AND l.id = i.open_item_line_id
-        WHERE i.entity_id = $1 AND i.book_status = 'booked' AND i.direction = 'ar' AND l.status IN ('active', 'reversed')`,
-      [entityId],
-    );
-    return { stored, raw, storedSettlements, rawSettlements, open };
+    // Home's figures from the raw lines: receivables debit-positive, payables credit-positive.
+    const openOf = async (direction: 'ar' | 'ap') => {
+      const [row] = await t.sql<{ open: string; overdue: string }>(
+        `SELECT coalesce(sum(l.amount - l.allocated_amount), 0)::text AS open, coalesce(sum(l.amount - l.allocated_amount) FILTER (WHERE i.due_date < '2026-03-20'), 0)::text AS overdue
+           FROM invoices i JOIN ledger_lines l ON l.entity_id = i.entity_id AND l.id = i.open_item_line_id
+          WHERE i.entity_id = $1 AND i.book_status = 'booked' AND i.direction = $2 AND l.status IN ('active', 'reversed')`,
+        [entityId, direction],
+      );
+      return { open: Number(row.open), overdue: Number(row.overdue) };
+    };
+    return { stored, raw, storedSettlements, rawSettlements, receivables: await openOf('ar'), payables: await openOf('ap') };
   }
 
   it('equals the raw tables after random bookings, payments, allocations, removals, unbookings, reversals and new dates', async () => {
@@ -188,12 +192,12 @@ describe('booked-invoices read model (issue 22)', () => {
           }
         }
 
-        const { stored, raw, storedSettlements, rawSettlements, open } = await readModelAndRaw(entityId);
+        const { stored, raw, storedSettlements, rawSettlements, receivables, payables } = await readModelAndRaw(entityId);
         expect(stored).toEqual(raw);
         expect(storedSettlements).toEqual(rawSettlements);
         const home = await staff.get(`${base}/reports/home`);
         expect(home.status).toBe(200);
-        expect(home.body.receivables).toEqual({ open: Number(open.open), overdue: Number(open.overdue) });
+        expect({ receivables: home.body.receivables, payables: home.body.payables }).toEqual({ receivables, payables });
       }),
       { numRuns: 8, seed: 22, endOnFailure: true },
     );

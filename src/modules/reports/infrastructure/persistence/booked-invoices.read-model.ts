@@ -60,6 +60,22 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModule
         b.entryDate,
       ],
     );
+    const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
+    await this.shiftOpen(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
+  }
+
+  /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
+  private async shiftOpen(entityId: string, moves: Array<{ book_key: string; direction: string; due_date: string | null; delta: bigint }>): Promise<void> {
+    const nonZero = moves.filter((m) => m.delta !== 0n);
+    if (nonZero.length === 0) return;
+    await this.query(
+      `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, open_amount)
+       SELECT $1, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), sum(m.delta)
+         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
+        GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
+       ON CONFLICT (entity_id, book_key, direction, due_on) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
+      [entityId, nonZero.map((m) => m.book_key), nonZero.map((m) => m.direction), nonZero.map((m) => m.due_date), nonZero.map((m) => m.delta.toString())],
+    );
   }
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<void> {
@@ -67,7 +83,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModule
       case 'unbooked':
       case 'reversed':
         // The invoices these entries booked go back to unbooked (the invoices module severs them).
-        await this.query(`DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [event.entityId, event.entryIds]);
+        await this.removeBookedBy(event.entityId, event.entryIds);
         return;
       case 'allocations_made':
         return this.allocationsMade(event.entityId, event.allocations);
@@ -78,6 +94,17 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModule
       default:
         return;
     }
+  }
+
+  private async removeBookedBy(entityId: string, entryIds: string[]): Promise<void> {
+    // TypeORM answers a DELETE with [rows, count].
+    const [removed] = (await this.query(
+      `DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])
+       RETURNING book_key, direction, to_char(due_date, 'YYYY-MM-DD') AS due_date,
+                 (CASE receivable_side WHEN 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
+      [entityId, entryIds],
+    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
   }
 
   /** The booked invoices whose open-item line is one of these lines. */
@@ -135,17 +162,20 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModule
     await this.moveSettled(entityId, settled);
   }
 
-  /** Adds each delta to the invoice's settled amount and takes its latest settlement date afresh. */
+  /** Adds each delta to the invoice's settled amount and takes its latest settlement date afresh; the open positions move the other way. */
   private async moveSettled(entityId: string, deltas: Map<string, bigint>): Promise<void> {
     if (deltas.size === 0) return;
-    await this.query(
+    const [moved] = (await this.query(
       `UPDATE report_booked_invoices r
           SET settled_amount = r.settled_amount + d.delta,
               last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = r.entity_id AND s.invoice_id = r.invoice_id)
          FROM unnest($2::uuid[], $3::bigint[]) AS d(invoice_id, delta)
-        WHERE r.entity_id = $1 AND r.invoice_id = d.invoice_id`,
+        WHERE r.entity_id = $1 AND r.invoice_id = d.invoice_id
+        RETURNING r.book_key, r.direction, to_char(r.due_date, 'YYYY-MM-DD') AS due_date,
+                  (CASE r.receivable_side WHEN 'debit' THEN -d.delta ELSE d.delta END)::text AS delta`,
       [entityId, [...deltas.keys()], [...deltas.values()].map(String)],
-    );
+    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    await this.shiftOpen(entityId, moved.map((r) => ({ ...r, delta: BigInt(r.delta) })));
   }
 
   private async redated(entityId: string, entryIds: string[], entryDate: string): Promise<void> {

@@ -51,18 +51,13 @@ export class SqlDashboardQueries extends DashboardQueries {
     return new Map(rows.map((r) => [r.month, { income: BigInt(r.income), expenses: BigInt(r.expenses) }]));
   }
 
-  /** Only open rows of the booked-invoices read model are read (its partial index of open ones). */
+  /** The kept open positions (report_open_positions): one row per Book, direction and due date. */
   async openPositions(entityId: string, bookId: string | null, today: string): Promise<OpenPositions> {
     const rows = await this.query<{ direction: 'ar' | 'ap'; open: string; overdue: string }>(
-      `SELECT r.direction,
-              coalesce(sum(r.signed), 0)::text AS open,
-              coalesce(sum(r.signed) FILTER (WHERE r.due_date < $3::date), 0)::text AS overdue
-         FROM (SELECT o.direction, o.due_date,
-                      CASE o.receivable_side WHEN 'debit' THEN o.receivable_amount - o.settled_amount ELSE o.settled_amount - o.receivable_amount END AS signed
-                 FROM report_booked_invoices o
-                WHERE o.entity_id = $1 AND o.direction IN ('ar', 'ap') AND o.settled_amount < o.receivable_amount
-                  AND o.book_key IN ('${NIL_BOOK}', $2::uuid)) r
-        GROUP BY r.direction`,
+      `SELECT p.direction, coalesce(sum(p.open_amount), 0)::text AS open, coalesce(sum(p.open_amount) FILTER (WHERE p.due_on < $3::date), 0)::text AS overdue
+         FROM report_open_positions p
+        WHERE p.entity_id = $1 AND p.book_key IN ('${NIL_BOOK}', $2::uuid)
+        GROUP BY p.direction`,
       [entityId, bookId ?? NIL_BOOK, today],
     );
     const of = (direction: 'ar' | 'ap') => rows.find((r) => r.direction === direction);

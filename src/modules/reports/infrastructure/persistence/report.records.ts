@@ -131,4 +131,32 @@ export class ReportInvoiceSettlementRecord {
   amount: string;
 }
 
-export const REPORT_RECORDS = [ReportBookedInvoiceRecord, ReportInvoiceSettlementRecord];
+/**
+ * Home's open positions (D81a): per Book, direction and due date, the open amount (debit-positive)
+ * of the booked invoices' open-item lines, moved with every change of `report_booked_invoices`.
+ * An invoice without a due date counts under `infinity` (never overdue).
+ */
+@Entity('report_open_positions')
+@Check('report_open_positions_direction_check', `"direction" IN ('ar', 'ap')`)
+export class ReportOpenPositionRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  bookKey: string;
+
+  @PrimaryColumn('text')
+  direction: 'ar' | 'ap';
+
+  @PrimaryColumn('date')
+  dueOn: string;
+
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'report_open_positions_entity_fk' })
+  entity?: object;
+
+  @Column('bigint')
+  openAmount: string;
+}
+
+export const REPORT_RECORDS = [ReportBookedInvoiceRecord, ReportInvoiceSettlementRecord, ReportOpenPositionRecord];
