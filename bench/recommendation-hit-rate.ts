@@ -1,5 +1,6 @@
 import { rutCheckDigit } from '../libs/shared-kernel/src';
 import { BookedRecord, featuresOf, recommend } from '../src/modules/recommendations/domain/similarity';
+import { CANDIDATE_LIMITS } from '../src/modules/recommendations/application/recommendations.service';
 
 /**
  * `npm run bench -- recommendation-hit-rate [--history N] [--new N]`: a generated booking history
@@ -134,7 +135,23 @@ export async function recommendationHitRate(args: string[]): Promise<void> {
   let theirs = 0;
   let empty = 0;
   let misses = 0;
+  let selected = 0;
   const times: number[] = [];
+  // The candidates as the service reads them (CANDIDATE_LIMITS): the newest of the same RUT, and the newest whose text holds a word or a printed RUT (ILIKE).
+  const asSelected = (target: Movement, sameFlow: BookedRecord[]): BookedRecord[] => {
+    const features = featuresOf(target.taxId, target.description);
+    const ruts = new Set(features.ruts);
+    const needles = [...features.words, ...features.ruts.flatMap((r) => { const body = r.split('-')[0]; return [body, body.replace(/\B(?=(\d{3})+(?!\d))/g, '.')]; })];
+    const byRut: BookedRecord[] = [];
+    const byWords: BookedRecord[] = [];
+    for (let i = sameFlow.length - 1; i >= 0; i--) {
+      const h = sameFlow[i];
+      if (byRut.length < CANDIDATE_LIMITS.byRut && h.taxId && ruts.has(h.taxId)) byRut.push(h);
+      const text = h.description.toLowerCase();
+      if (byWords.length < CANDIDATE_LIMITS.byWords && needles.some((w) => text.includes(w))) byWords.push(h);
+    }
+    return [...new Set([...byRut, ...byWords])];
+  };
   for (const target of fresh) {
     const sameFlow = history.filter((h) => h.flow === target.flow).map(booked);
     const t0 = performance.now();
@@ -144,6 +161,8 @@ export async function recommendationHitRate(args: string[]): Promise<void> {
     if (first && first.ledgerAccountId === target.answer.ledgerAccountId) oursAccount++;
     if (first && first.ledgerAccountId === target.answer.ledgerAccountId && first.partnerId === target.answer.partnerId) ours++;
     else if (args.includes('--misses') && misses++ < 20) process.stdout.write(`miss: ${target.taxId} | ${target.description} | want ${target.answer.ledgerAccountId} ${target.answer.partnerId} | got ${first?.ledgerAccountId} ${first?.partnerId}\n`);
+    const [chosen] = recommend(featuresOf(target.taxId, target.description), asSelected(target, sameFlow));
+    if (chosen && chosen.ledgerAccountId === target.answer.ledgerAccountId && chosen.partnerId === target.answer.partnerId) selected++;
     const n = naive(target, history);
     if (n && n.ledgerAccountId === target.answer.ledgerAccountId && n.partnerId === target.answer.partnerId) theirs++;
   }
@@ -152,6 +171,7 @@ export async function recommendationHitRate(args: string[]): Promise<void> {
   process.stdout.write(`\nHistory ${historySize} booked movements, ${newSize} new ones (seed 2026).\n\n`);
   process.stdout.write('| Rule | first suggestion right (account and partner) |\n|---|---|\n');
   process.stdout.write(`| recommendations (D73) | ${pct(ours)} (account alone ${pct(oursAccount)}; no suggestion ${pct(empty)}) |\n`);
+  process.stdout.write(`| recommendations over the candidates the service reads (newest ${CANDIDATE_LIMITS.byRut} of the RUT, newest ${CANDIDATE_LIMITS.byWords} sharing a word) | ${pct(selected)} |\n`);
   process.stdout.write(`| naive: most frequent account of the same counterparty | ${pct(theirs)} |\n`);
   process.stdout.write(`\nRanking time per movement (domain only, ${history.length} history rows in memory): median ${times[Math.floor(times.length / 2)].toFixed(2)} ms.\n`);
 }

@@ -12,6 +12,7 @@ import { INVOICE_RECORDS } from './modules/invoices';
 import { LEDGER_RECORDS } from './modules/ledger';
 import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
+import { REPORT_RECORDS } from './modules/reports';
 import { dataSourceOptions } from './platform/database/data-source-options';
 import type { DataSourceOptions } from 'typeorm';
 
@@ -36,6 +37,7 @@ export const RECORDS = [
   ...COMMENT_RECORDS,
   ...FX_RECORDS,
   ...BANK_FEEDS_RECORDS,
+  ...REPORT_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */

@@ -207,10 +207,11 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
       expect(await t.sql(`SELECT reason FROM test_listener_marks ORDER BY reason`)).toEqual([{ reason: 'allocations_released' }, { reason: 'unbooked' }]);
     });
 
-    it('tells a reversal once (reversed), after the released allocations', async () => {
+    it('tells a reversal once (reversed), after the released allocations and the netting made (allocations_made)', async () => {
       await staff.post(`${base()}/entries/${f.invoiceEntryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);
-      expect(reasons()).toEqual(['allocations_released', 'reversed']);
-      expect(listener.events[1].event).toEqual({ entityId: f.entityId, entryIds: [f.invoiceEntryId], reason: 'reversed' });
+      expect(reasons()).toEqual(['allocations_released', 'allocations_made', 'reversed']);
+      expect(listener.events[1].event).toMatchObject({ entityId: f.entityId, reason: 'allocations_made', allocations: [{ kind: 'reversal' }] });
+      expect(listener.events[2].event).toEqual({ entityId: f.entityId, entryIds: [f.invoiceEntryId], reason: 'reversed' });
       listener.reset();
       await staff.post(`${base()}/entries/${f.saleEntryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-14' }).expect(201);
       expect(reasons()).toEqual(['reversed']);
@@ -241,10 +242,18 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
       expect(listener.events[0].event).toMatchObject({ entityId: f.entityId, allocations: [{ id: f.allocationId, amount: 100 }] });
     });
 
-    it('tells nothing for writes that do not take entries out of the books', async () => {
+    it('tells nothing for a memo edit; an allocation made (allocations_made) and a new date (redated) for read models (issue 22)', async () => {
       await staff.patch(`${base()}/entries/${f.saleEntryId}`).send({ memo: 'Otra glosa' }).expect(200);
-      await staff.post(`${base()}/allocations`).send({ id: randomUUID(), debitLineId: f.receivableDebitLineId, creditLineId: f.receivableCreditLineId, amount: 1 }).expect(201);
       expect(listener.events).toEqual([]);
+      const allocationId = randomUUID();
+      await staff.post(`${base()}/allocations`).send({ id: allocationId, debitLineId: f.receivableDebitLineId, creditLineId: f.receivableCreditLineId, amount: 1 }).expect(201);
+      expect(listener.events.map((e) => [e.event.reason, e.inTransaction])).toEqual([['allocations_made', true]]);
+      expect(listener.events[0].event).toMatchObject({ entityId: f.entityId, allocations: [{ id: allocationId, debitLineId: f.receivableDebitLineId, creditLineId: f.receivableCreditLineId, amount: 1, kind: 'manual' }] });
+      listener.reset();
+      const entry = (await staff.get(`${base()}/entries/${f.saleEntryId}`).expect(200)).body;
+      const day = entry.entryDate === '2026-06-01' ? '2026-06-02' : '2026-06-01';
+      await staff.patch(`${base()}/entries/${f.saleEntryId}`).send({ entryDate: day }).expect(200);
+      expect(listener.events.map((e) => e.event)).toEqual([{ entityId: f.entityId, entryIds: [f.saleEntryId], reason: 'redated', entryDate: day }]);
     });
 
     it('rolls the unbooking back when a listener throws: nothing written, no audit row', async () => {

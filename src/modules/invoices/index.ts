@@ -6,7 +6,7 @@
 export { InvoicesModule } from './invoices.module';
 export { InvoiceQueries } from './application/invoice-queries';
 export { InvoiceLifecycleHooks } from './application/invoice-hooks';
-export type { InvoiceLifecycleListener } from './application/invoice-hooks';
+export type { InvoiceBooked, InvoiceLifecycleListener } from './application/invoice-hooks';
 export type { Invoice, InvoiceListFilter, Direction, DocumentKind, BookStatus } from './domain/invoice';
 export { SII_CODE_BY_KIND, DOCUMENT_KINDS } from './domain/invoice';
 export type { Dte, DteReference } from './domain/dte';

@@ -32,6 +32,7 @@ export type {
   EntryLifecycleListener,
   EntryLifecycleReason,
   InvoiceSummary,
+  MadeAllocation,
   RelatedDocuments,
   ReleasedAllocation,
   SeveredDocuments,

@@ -1,2 +1,6 @@
 /** The reports module, for the composition root. */
 export { ReportsModule } from './reports.module';
+
+import { REPORT_RECORDS as RECORDS } from './infrastructure/persistence/report.records';
+/** The module's read-model tables, for the schema list of the composition root (src/schema.ts). */
+export const REPORT_RECORDS = RECORDS;

@@ -8,12 +8,16 @@ import { DashboardsService } from './application/dashboards.service';
 import { ReportQueries } from './application/report-queries';
 import { ReportsService } from './application/reports.service';
 import { ReportsController } from './infrastructure/http/reports.controller';
+import { BookedInvoicesReadModel } from './infrastructure/persistence/booked-invoices.read-model';
 import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-queries';
 
-/** Financial reports: read models over the ledger (GET only, bare JSON). */
+/**
+ * Financial reports: read models over the ledger (GET only, bare JSON), and the booked-invoices
+ * read model kept in the booking, allocation and unbooking transactions (issue 22).
+ */
 @Module({
   imports: [LedgerModule, ReferenceModule, BankingModule, InvoicesModule],
   controllers: [ReportsController],
-  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }],
+  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }, BookedInvoicesReadModel],
 })
 export class ReportsModule {}

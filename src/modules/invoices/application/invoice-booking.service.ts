@@ -7,6 +7,7 @@ import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
 import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
 import { DteRepository, InvoiceRepository } from '../domain/ports';
+import { InvoiceLifecycleHooks } from './invoice-hooks';
 import type { InvoiceView } from './invoices.service';
 
 export interface BookingInstructions {
@@ -50,6 +51,7 @@ export class InvoiceBookingService {
     private readonly postings: LedgerPostings,
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
+    private readonly hooks: InvoiceLifecycleHooks,
   ) {}
 
   @Transactional()
@@ -94,6 +96,14 @@ export class InvoiceBookingService {
     const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
     await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, this.clock.now());
     const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: this.clock.now() };
+    const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
+    await this.hooks.invoiceBooked(entityId, {
+      invoice: booked,
+      entryId: entry.id,
+      entryDate: entry.entryDate,
+      bookId: entry.bookId,
+      openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount },
+    });
     const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
     return { invoice: { invoice: booked, dte }, entry };
   }

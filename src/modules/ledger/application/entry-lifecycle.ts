@@ -5,7 +5,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import type { AllocationRow, ListedLine } from '../domain/entry-ports';
 
 /** Why entries changed in a way that documents booked by them must learn of. */
-export type EntryLifecycleReason = 'reversed' | 'unbooked' | 'cancelled' | 'restored' | 'allocations_released';
+export type EntryLifecycleReason = 'reversed' | 'unbooked' | 'cancelled' | 'restored' | 'allocations_released' | 'allocations_made' | 'redated';
 
 /** An allocation removed by the ledger (an unbooking, a reversal, a DELETE of the allocation). */
 export interface ReleasedAllocation {
@@ -15,6 +15,14 @@ export interface ReleasedAllocation {
   accountId: string;
   amount: number;
   kind: 'manual' | 'reversal' | 'match';
+}
+
+/** An allocation just written, with the entry and date of each of its lines (issue 22: read models of settlements). */
+export interface MadeAllocation extends ReleasedAllocation {
+  debitEntryId: string;
+  debitEntryDate: string;
+  creditEntryId: string;
+  creditEntryDate: string;
 }
 
 /**
@@ -28,11 +36,18 @@ export interface ReleasedAllocation {
  *   (a document booked again since by another entry would otherwise be booked twice);
  * - `allocations_released`: allocations removed; `entryIds` are the entries of both lines of
  *   each, in id order.
+ * - `allocations_made`: allocations written (an allocation, a match, a reversal's netting);
+ *   `entryIds` are the entries of both lines of each, in id order;
+ * - `redated`: `entryIds` (one entry) moved to `entryDate`.
  * Each reason is told once per change, `allocations_released` (when any) before the others.
+ * The last two change no document's booking: listeners that sever documents ignore them; read
+ * models kept in the booking transaction (reports) follow them.
  */
 export type EntryLifecycleEvent =
   | { entityId: string; entryIds: string[]; reason: 'reversed' | 'unbooked' | 'cancelled' | 'restored' }
-  | { entityId: string; entryIds: string[]; reason: 'allocations_released'; allocations: ReleasedAllocation[] };
+  | { entityId: string; entryIds: string[]; reason: 'allocations_released'; allocations: ReleasedAllocation[] }
+  | { entityId: string; entryIds: string[]; reason: 'allocations_made'; allocations: MadeAllocation[] }
+  | { entityId: string; entryIds: string[]; reason: 'redated'; entryDate: string };
 
 /** An invoice as the entry routes show it (the fields of a to-do's invoice link). */
 export interface InvoiceSummary {
@@ -185,6 +200,17 @@ function releasedEvent(entityId: string, allocations: AllocationRow[], lines: Li
     entryIds: [...new Set(lines.map((l) => l.entryId))].sort(),
     allocations: allocations.map(({ id, debitLineId, creditLineId, accountId, amount, kind }) => ({ id, debitLineId, creditLineId, accountId, amount, kind })),
   };
+}
+
+/** The event of allocations just written between these lines (every line of each allocation among them). */
+export function madeEvent(entityId: string, allocations: AllocationRow[], lines: Array<Pick<ListedLine, 'id' | 'entryId' | 'entryDate'>>): EntryLifecycleEvent {
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const made = allocations.map(({ id, debitLineId, creditLineId, accountId, amount, kind }) => {
+    const debit = byId.get(debitLineId)!;
+    const credit = byId.get(creditLineId)!;
+    return { id, debitLineId, creditLineId, accountId, amount, kind, debitEntryId: debit.entryId, debitEntryDate: debit.entryDate, creditEntryId: credit.entryId, creditEntryDate: credit.entryDate };
+  });
+  return { entityId, reason: 'allocations_made', entryIds: [...new Set(made.flatMap((a) => [a.debitEntryId, a.creditEntryId]))].sort(), allocations: made };
 }
 
 /** Severed documents of several events, in order. */

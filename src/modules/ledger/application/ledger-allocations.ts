@@ -10,7 +10,7 @@ import { ledgerAccountNotFound, ledgerError, validationError } from '../domain/l
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
 import { readDateIdCursor } from './date-id-cursor';
-import { EntryLifecycle, releasedEvent } from './entry-lifecycle';
+import { EntryLifecycle, madeEvent, releasedEvent } from './entry-lifecycle';
 
 /** A new allocation: `manual` (the allocations route, a module settling two lines) or `match` (a bank match). */
 export interface AllocationInput {
@@ -99,6 +99,7 @@ export class LedgerAllocations {
       updatedAt: now,
     };
     await translateUniqueViolation(() => this.store.insertAllocations([allocation]), conflict);
+    await this.lifecycle.notify(madeEvent(entityId, [allocation], [debit, credit]));
     return allocation;
   }
 
@@ -158,6 +159,7 @@ export class LedgerAllocations {
       updatedAt: now,
     }));
     await this.store.insertAllocations(allocations);
+    await this.lifecycle.notify(madeEvent(entityId, allocations, locked));
 
     // Walk the pairs as they were made: a line is settled by the pair that takes its open amount
     // to 0, so settledLines lists lines in the order they were settled (a pair's debit first).

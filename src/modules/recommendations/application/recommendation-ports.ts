@@ -12,6 +12,12 @@ export interface RecommendationTarget {
   flow: string;
 }
 
+/** How many similar booked records an answer compares: the newest sharing a RUT, and the newest sharing a word. */
+export interface CandidateLimits {
+  byRut: number;
+  byWords: number;
+}
+
 /**
  * The booked records of an Entity and how each was booked (the counter line's account and
  * partner and its dimension values): a read model over the banking and invoices tables and the
@@ -22,7 +28,8 @@ export abstract class BookingHistory {
   /**
    * Booked records of `kind` and `flow` (not `excludeId`) that share one of `ruts` (as
    * counterparty or printed in the description) or one of `words` in their description, newest
-   * first, at most `limit`.
+   * first: bank movements at most `limit.byRut` of the counterparty's RUT and `limit.byWords`
+   * sharing a word or a printed RUT; invoices at most their sum, either way.
    */
-  abstract similarBooked(entityId: string, query: { kind: RecordKind; flow: string; ruts: string[]; words: string[]; excludeId: string; limit: number }): Promise<BookedRecord[]>;
+  abstract similarBooked(entityId: string, query: { kind: RecordKind; flow: string; ruts: string[]; words: string[]; excludeId: string; limit: CandidateLimits }): Promise<BookedRecord[]>;
 }

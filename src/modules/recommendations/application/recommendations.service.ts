@@ -3,8 +3,13 @@ import { DomainError } from '../../../../libs/shared-kernel/src';
 import { featuresOf, recommend, Recommendation } from '../domain/similarity';
 import { BookingHistory, RecordKind } from './recommendation-ports';
 
-/** Booked records compared per answer: the newest similar ones (a bound on the work of one answer). */
-const CANDIDATES = 1000;
+/**
+ * Booked records compared per answer (a bound on the work of one answer, issue 22): the newest 300
+ * of the same counterparty RUT and the newest 300 sharing a description word. Every way the
+ * counterparty was booked lately is among the first; close descriptions of other counterparties
+ * among the second.
+ */
+export const CANDIDATE_LIMITS = { byRut: 300, byWords: 300 };
 
 const notFound = (kind: RecordKind, id: string) =>
   kind === 'bank_movement'
@@ -21,7 +26,7 @@ export class RecommendationsService {
     if (!target) throw notFound(kind, id);
     const features = featuresOf(target.taxId, target.description);
     if (features.ruts.length === 0 && features.words.length === 0) return [];
-    const booked = await this.history.similarBooked(entityId, { kind, flow: target.flow, ruts: features.ruts, words: features.words, excludeId: id, limit: CANDIDATES });
+    const booked = await this.history.similarBooked(entityId, { kind, flow: target.flow, ruts: features.ruts, words: features.words, excludeId: id, limit: CANDIDATE_LIMITS });
     return recommend(features, booked);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BookingHistory, RecommendationTarget, RecordKind } from '../application/recommendation-ports';
+import { BookingHistory, CandidateLimits, RecommendationTarget, RecordKind } from '../application/recommendation-ports';
 import type { BookedRecord } from '../domain/similarity';
 
 const RESULT_FIRST = `CASE WHEN a.type IN ('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense') THEN 0 ELSE 1 END`;
@@ -49,7 +49,7 @@ export class SqlBookingHistory extends BookingHistory {
     return rows.length ? { kind, id, taxId: rows[0].tax_id, description: rows[0].description, flow: rows[0].flow } : null;
   }
 
-  async similarBooked(entityId: string, q: { kind: RecordKind; flow: string; ruts: string[]; words: string[]; excludeId: string; limit: number }): Promise<BookedRecord[]> {
+  async similarBooked(entityId: string, q: { kind: RecordKind; flow: string; ruts: string[]; words: string[]; excludeId: string; limit: CandidateLimits }): Promise<BookedRecord[]> {
     const like = patterns(q.words, q.ruts);
     const rows =
       q.kind === 'bank_movement'
@@ -58,23 +58,34 @@ export class SqlBookingHistory extends BookingHistory {
                     coalesce((SELECT array_agg(d.dimension_value_id::text ORDER BY d.dimension_value_id) FROM ledger_line_dimension_values d
                                WHERE d.entity_id = $1 AND d.line_id = c.id), '{}') AS dimension_value_ids
                -- Per bank account, newest first along its (entity, account, date) index: the scan stops at the limit.
-               FROM (SELECT r.* FROM bank_accounts ba
-                       CROSS JOIN LATERAL (
-                         SELECT m.id, m.ledger_entry_id, m.counterparty_tax_id AS tax_id, ba.ledger_account_id AS bank_ledger_account_id,
-                                concat_ws(' ', m.description, m.counterparty_name, m.reference) AS description, m.movement_date AS day
-                           FROM bank_movements m
-                          WHERE m.entity_id = $1 AND m.bank_account_id = ba.id AND m.ledger_entry_id IS NOT NULL AND m.side = $2 AND m.id <> $3
-                            AND (m.counterparty_tax_id = ANY($4::text[]) OR m.description ILIKE ANY($5::text[]) OR m.counterparty_name ILIKE ANY($5::text[]))
-                          ORDER BY m.movement_date DESC, m.id DESC
-                          LIMIT $6) r
-                      WHERE ba.entity_id = $1
-                      ORDER BY r.day DESC, r.id DESC
-                      LIMIT $6) r
+               -- Two index walks, newest first, each stopping at its limit: the counterparty's RUT (its partial index),
+               -- and per bank account the description words along the (entity, account, date) index.
+               FROM (SELECT u.* FROM (
+                       (SELECT m.id, m.ledger_entry_id, m.bank_account_id, m.counterparty_tax_id AS tax_id,
+                               concat_ws(' ', m.description, m.counterparty_name, m.reference) AS description, m.movement_date AS day
+                          FROM bank_movements m
+                         WHERE m.entity_id = $1 AND m.counterparty_tax_id = ANY($4::text[]) AND m.ledger_entry_id IS NOT NULL AND m.side = $2 AND m.id <> $3
+                         ORDER BY m.movement_date DESC, m.id DESC
+                         LIMIT $6)
+                       UNION
+                       (SELECT w.* FROM bank_accounts ba
+                          CROSS JOIN LATERAL (
+                            SELECT m.id, m.ledger_entry_id, m.bank_account_id, m.counterparty_tax_id AS tax_id,
+                                   concat_ws(' ', m.description, m.counterparty_name, m.reference) AS description, m.movement_date AS day
+                              FROM bank_movements m
+                             WHERE m.entity_id = $1 AND m.bank_account_id = ba.id AND m.ledger_entry_id IS NOT NULL AND m.side = $2 AND m.id <> $3
+                               AND (m.description ILIKE ANY($5::text[]) OR m.counterparty_name ILIKE ANY($5::text[]))
+                             ORDER BY m.movement_date DESC, m.id DESC
+                             LIMIT $7) w
+                         WHERE ba.entity_id = $1
+                         ORDER BY w.day DESC, w.id DESC
+                         LIMIT $7)) u) r
+               JOIN bank_accounts ba ON ba.entity_id = $1 AND ba.id = r.bank_account_id
                JOIN LATERAL (SELECT l.id, l.account_id, l.partner_id FROM ledger_lines l
-                              WHERE l.entity_id = $1 AND l.entry_id = r.ledger_entry_id AND l.account_id <> r.bank_ledger_account_id AND l.status IN ('active', 'reversed')
+                              WHERE l.entity_id = $1 AND l.entry_id = r.ledger_entry_id AND l.account_id <> ba.ledger_account_id AND l.status IN ('active', 'reversed')
                               ORDER BY l.line_no LIMIT 1) c ON true
-              ORDER BY r.day DESC`,
-            [entityId, q.flow, q.excludeId, q.ruts, like, q.limit],
+              ORDER BY r.day DESC, r.id DESC`,
+            [entityId, q.flow, q.excludeId, q.ruts, like, q.limit.byRut, q.limit.byWords],
           )
         : await this.query<Row>(
             `SELECT r.tax_id, r.description, c.account_id, coalesce(c.partner_id, r.partner_id) AS partner_id,
@@ -92,7 +103,7 @@ export class SqlBookingHistory extends BookingHistory {
                               WHERE l.entity_id = $1 AND l.entry_id = r.ledger_entry_id AND l.id <> r.open_item_line_id AND l.status IN ('active', 'reversed')
                               ORDER BY ${RESULT_FIRST}, l.amount DESC, l.line_no LIMIT 1) c ON true
               ORDER BY r.day DESC`,
-            [entityId, q.flow, q.excludeId, q.ruts, like, q.limit],
+            [entityId, q.flow, q.excludeId, q.ruts, like, q.limit.byRut + q.limit.byWords],
           );
     return rows.map((r) => ({ taxId: r.tax_id, description: r.description, ledgerAccountId: r.account_id, partnerId: r.partner_id, dimensionValueIds: r.dimension_value_ids }));
   }

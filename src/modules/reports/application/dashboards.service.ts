@@ -147,9 +147,14 @@ export class DashboardsService {
 
     const byMonth = new Map<string, RevenueCell[]>();
     const byInvoice = new Map<string, RevenueCell[]>();
+    const push = (map: Map<string, RevenueCell[]>, key: string, c: RevenueCell) => {
+      const list = map.get(key);
+      if (list) list.push(c);
+      else map.set(key, [c]);
+    };
     for (const c of cells) {
-      byMonth.set(c.month, [...(byMonth.get(c.month) ?? []), c]);
-      byInvoice.set(c.invoiceId, [...(byInvoice.get(c.invoiceId) ?? []), c]);
+      push(byMonth, c.month, c);
+      push(byInvoice, c.invoiceId, c);
     }
     const months = spans.map((span) => {
       const list = byMonth.get(span.month) ?? [];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { monthSpans, recognizedBetween, recognizedThrough, revenueCells, RevenueInvoice } from './revenue-realization';
+import { figuresOn, monthSpans, recognizedBetween, recognizedThrough, revenueCells, RevenueInvoice } from './revenue-realization';
 
 const invoice = (over: Partial<RevenueInvoice> = {}): RevenueInvoice => ({
   invoiceId: 'i1',
@@ -73,5 +73,42 @@ describe('revenue realization (D82, D82a, D82b)', () => {
   it('counts a credit note against revenue', () => {
     const note = invoice({ sign: -1, amount: 100n, receivableAmount: 119n, periodStart: '2026-01-15', periodEnd: '2026-01-15' });
     expect(revenueCells([note], '2026-01-01', '2026-01-31')).toEqual([{ invoiceId: 'i1', month: '2026-01', recognized: -100n, billed: -100n, collected: 0n, outstanding: -119n }]);
+  });
+});
+
+describe('revenueCells (issue 22: day numbers computed once)', () => {
+  const day = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  it('gives the figures of figuresOn on every month span, zero cells left out', () => {
+    const invoice = fc.record({
+      start: fc.integer({ min: 0, max: 500 }),
+      length: fc.integer({ min: 0, max: 200 }),
+      issue: fc.integer({ min: 0, max: 600 }),
+      booked: fc.integer({ min: 0, max: 600 }),
+      amount: fc.bigInt({ min: 0n, max: 10n ** 15n }),
+      receivable: fc.bigInt({ min: 0n, max: 10n ** 15n }),
+      sign: fc.constantFrom(1 as const, -1 as const),
+      settlements: fc.array(fc.record({ date: fc.integer({ min: 0, max: 700 }), amount: fc.bigInt({ min: 1n, max: 10n ** 12n }) }), { maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(invoice, { maxLength: 6 }), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 200 }), (list, from, span) => {
+        const invoices = list.map((i, n) => ({
+          invoiceId: `i${n}`,
+          sign: i.sign,
+          issueDate: day(i.issue),
+          periodStart: day(i.start),
+          periodEnd: day(i.start + i.length),
+          amount: i.amount,
+          receivableAmount: i.receivable,
+          bookedOn: day(i.booked),
+          settlements: i.settlements.map((s) => ({ date: day(s.date), amount: s.amount })),
+        }));
+        const expected = invoices.flatMap((inv) =>
+          monthSpans(day(from), day(from + span))
+            .map((s) => ({ invoiceId: inv.invoiceId, month: s.month, ...figuresOn(inv, s) }))
+            .filter((c) => c.recognized !== 0n || c.billed !== 0n || c.collected !== 0n || c.outstanding !== 0n),
+        );
+        expect(revenueCells(invoices, day(from), day(from + span))).toEqual(expected);
+      }),
+    );
   });
 });

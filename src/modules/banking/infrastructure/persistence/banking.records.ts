@@ -99,6 +99,8 @@ export class BankAccountRecord {
 @Index('bank_movements_entry_key', ['entityId', 'ledgerEntryId'], { unique: true, where: `"ledger_entry_id" IS NOT NULL` })
 @Index('bank_movements_account_date_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'])
 @Index('bank_movements_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
+// Issue 22: recommendations find the booked movements of a counterparty RUT, newest first, without a scan.
+@Index('bank_movements_booked_tax_idx', ['entityId', 'counterpartyTaxId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NOT NULL AND "counterparty_tax_id" IS NOT NULL` })
 @Index('bank_movements_unbooked_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NULL` })
 export class BankMovementRecord {
   @PrimaryColumn('uuid')

@@ -102,6 +102,8 @@ const KIND_CHECK = `"document_kind" IN ('invoice', 'exempt_invoice', 'receipt', 
 @Index('invoices_partner_idx', ['entityId', 'partnerId', 'issueDate', 'id'])
 @Index('invoices_entry_idx', ['entityId', 'ledgerEntryId'], { where: `"ledger_entry_id" IS NOT NULL` })
 @Index('invoices_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
+// Issue 22: home counts the unbooked invoices per direction from this index alone, not by a scan of every invoice.
+@Index('invoices_unbooked_idx', ['entityId', 'direction'], { where: `"book_status" = 'unbooked'` })
 @Index('invoices_open_item_line_idx', ['entityId', 'openItemLineId'], { where: `"open_item_line_id" IS NOT NULL` })
 @Check('invoices_direction_check', `"direction" IN ('ar', 'ap')`)
 @Check('invoices_document_kind_check', KIND_CHECK)

@@ -5,6 +5,7 @@ import { Clock } from '../../../../platform/clock/clock';
 import { EntitiesService } from '../../../entities';
 import { EntryRepository } from '../../domain/entry-ports';
 import { assertEntryDate, assertOpenPeriod, entryNotLive, LedgerEntry } from '../../domain/ledger-entry';
+import { EntryLifecycle } from '../entry-lifecycle';
 import { EntryLocks } from '../entry-locks';
 import { ledgerError } from '../../domain/ledger-errors';
 
@@ -16,6 +17,7 @@ export class EditEntry {
     private readonly entities: EntitiesService,
     private readonly locks: EntryLocks,
     private readonly clock: Clock,
+    private readonly lifecycle: EntryLifecycle,
   ) {}
 
   @Transactional()
@@ -35,7 +37,10 @@ export class EditEntry {
     entry.editHeader(change, this.clock.now());
     if (moves) await this.entries.shiftTotals(entityId, entryId, -1);
     await this.entries.saveHeader(entry);
-    if (moves) await this.entries.shiftTotals(entityId, entryId, 1);
+    if (moves) {
+      await this.entries.shiftTotals(entityId, entryId, 1);
+      await this.lifecycle.notify({ entityId, entryIds: [entryId], reason: 'redated', entryDate: entry.entryDate });
+    }
     return entry;
   }
 

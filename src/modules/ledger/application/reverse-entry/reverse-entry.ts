@@ -6,7 +6,7 @@ import { translateUniqueViolation } from '../../../../platform/database/pg-error
 import { EntitiesService } from '../../../entities';
 import { AllocationRepository, AllocationRow, EntryRepository, PostingWriter } from '../../domain/entry-ports';
 import { entryAlreadyExists as alreadyExists, LedgerEntry } from '../../domain/ledger-entry';
-import { EntryLifecycle, mergeSevered, SeveredDocuments } from '../entry-lifecycle';
+import { EntryLifecycle, madeEvent, mergeSevered, SeveredDocuments } from '../entry-lifecycle';
 import { EntryLocks } from '../entry-locks';
 
 export interface ReversalResult extends SeveredDocuments {
@@ -60,6 +60,10 @@ export class ReverseEntry {
         updatedAt: now,
       }));
     await this.allocations.insertAllocations(netting);
+    if (netting.length > 0) {
+      const dated = [...original.lines.map((l) => ({ id: l.id, entryId: original.id, entryDate: original.entryDate })), ...mirror.lines.map((l) => ({ id: l.id, entryId: mirror.id, entryDate: mirror.entryDate }))];
+      await this.lifecycle.notify(madeEvent(entityId, netting, dated));
+    }
     const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'reversed' }));
     const [reversalEntry, reversedEntry] = await this.locks.persisted(entityId, [mirror, original]);
     return { reversalEntry, reversedEntry, settledChainEntries: [], ...severed };

@@ -51,19 +51,14 @@ export class SqlDashboardQueries extends DashboardQueries {
     return new Map(rows.map((r) => [r.month, { income: BigInt(r.income), expenses: BigInt(r.expenses) }]));
   }
 
-  /** Only open lines are read (the ledger's partial index of open items), then their invoices. */
+  /** The kept open positions (report_open_positions): one row per Book, direction and due date. */
   async openPositions(entityId: string, bookId: string | null, today: string): Promise<OpenPositions> {
     const rows = await this.query<{ direction: 'ar' | 'ap'; open: string; overdue: string }>(
-      `SELECT i.direction,
-              sum(o.signed)::text AS open,
-              coalesce(sum(o.signed) FILTER (WHERE i.due_date < $3::date), 0)::text AS overdue
-         FROM (SELECT l.id, CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END AS signed
-                 FROM ledger_lines l
-                WHERE l.entity_id = $1 AND l.is_open_item AND l.status ${LIVE} AND l.allocated_amount < l.amount
-                  AND (l.book_id IS NULL OR l.book_id = $2::uuid)) o
-         JOIN invoices i ON i.entity_id = $1 AND i.open_item_line_id = o.id AND i.book_status = 'booked'
-        GROUP BY i.direction`,
-      [entityId, bookId, today],
+      `SELECT p.direction, coalesce(sum(p.open_amount), 0)::text AS open, coalesce(sum(p.open_amount) FILTER (WHERE p.due_on < $3::date), 0)::text AS overdue
+         FROM report_open_positions p
+        WHERE p.entity_id = $1 AND p.book_key IN ('${NIL_BOOK}', $2::uuid)
+        GROUP BY p.direction`,
+      [entityId, bookId ?? NIL_BOOK, today],
     );
     const of = (direction: 'ar' | 'ap') => rows.find((r) => r.direction === direction);
     const ar = of('ar');
@@ -75,43 +70,44 @@ export class SqlDashboardQueries extends DashboardQueries {
     };
   }
 
+  /**
+   * The AR rows of the booked-invoices read model with a figure in `from`..`to` (D82b): a
+   * recognition period that meets the range, an issue date in it, or an open amount at the end
+   * of one of its months (booked by \`to\` and open now, or settled on or after \`from\`), each
+   * criterion an index range; then their settlements by primary key.
+   */
   async realizationInvoices(entityId: string, bookId: string | null, from: string, to: string): Promise<RealizationInvoiceRow[]> {
+    // Each criterion an index range of its own; UNION keeps each row once. No scan of the Entity's invoices.
+    const columns = `r.invoice_id AS id, r.document_kind, r.document_number, r.partner_id, to_char(r.issue_date, 'YYYY-MM-DD') AS issue_date,
+              to_char(r.service_period_start, 'YYYY-MM-DD') AS service_period_start, to_char(r.service_period_end, 'YYYY-MM-DD') AS service_period_end,
+              r.currency, r.exchange_rate::text AS exchange_rate, r.net_amount::text AS net_amount, r.exempt_amount::text AS exempt_amount,
+              r.receivable_side AS side, r.receivable_amount::text AS amount, to_char(r.booked_on, 'YYYY-MM-DD') AS booked_on, r.last_settled_on IS NOT NULL AS settled,
+              r.issue_date AS issued`;
+    const scope = `r.entity_id = $1 AND r.direction = 'ar' AND r.book_key IN ('${NIL_BOOK}', $2::uuid) AND r.issue_date <= $4::date`;
     const invoices = await this.query<Record<string, string | null>>(
-      `SELECT i.id, i.document_kind, i.document_number, i.partner_id, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date,
-              to_char(i.service_period_start, 'YYYY-MM-DD') AS service_period_start, to_char(i.service_period_end, 'YYYY-MM-DD') AS service_period_end,
-              i.currency, i.exchange_rate::text AS exchange_rate, i.net_amount::text AS net_amount, i.exempt_amount::text AS exempt_amount,
-              l.id AS line_id, l.side, l.amount::text AS amount, to_char(l.entry_date, 'YYYY-MM-DD') AS booked_on
-         FROM invoices i
-         -- One primary-key probe per invoice issued by \`to\`: never a scan of the Entity's lines.
-         CROSS JOIN LATERAL (SELECT l.id, l.side, l.amount, l.allocated_amount, l.entry_date FROM ledger_lines l
-                              WHERE l.entity_id = i.entity_id AND l.id = i.open_item_line_id
-                                AND l.status ${LIVE} AND (l.book_id IS NULL OR l.book_id = $2::uuid) OFFSET 0) l
-        WHERE i.entity_id = $1 AND i.issue_date <= $4::date AND i.direction = 'ar' AND i.book_status = 'booked'
-          AND (
-               (coalesce(i.service_period_end, i.issue_date) >= $3::date AND coalesce(i.service_period_start, i.issue_date) <= $4::date)
-            OR i.issue_date BETWEEN $3::date AND $4::date
-            OR (l.entry_date <= $4::date AND (l.allocated_amount < l.amount OR EXISTS (
-                  SELECT 1 FROM reconciliation_allocations a
-                    JOIN ledger_lines s ON s.entity_id = a.entity_id AND s.id = CASE WHEN a.debit_line_id = l.id THEN a.credit_line_id ELSE a.debit_line_id END
-                   WHERE a.entity_id = $1 AND (a.debit_line_id = l.id OR a.credit_line_id = l.id) AND a.kind <> 'reversal' AND s.entry_date >= $3::date)))
-          )
-        ORDER BY i.issue_date, i.document_number, i.id`,
-      [entityId, bookId, from, to],
+      `SELECT u.* FROM (
+              SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.period_end >= $3::date AND r.period_start <= $4::date
+        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
+        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date
+        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.last_settled_on >= $3::date AND r.booked_on <= $4::date) u
+        ORDER BY u.issued, u.document_number, u.id`,
+      [entityId, bookId ?? NIL_BOOK, from, to],
     );
     if (invoices.length === 0) return [];
-    const lineIds = invoices.map((r) => r.line_id as string);
-    const settlements = await this.query<{ line_id: string; day: string; amount: string }>(
-      `SELECT CASE WHEN a.debit_line_id = ANY($2::uuid[]) THEN a.debit_line_id ELSE a.credit_line_id END AS line_id,
-              to_char(s.entry_date, 'YYYY-MM-DD') AS day, a.amount::text AS amount
-         FROM reconciliation_allocations a
-         JOIN ledger_lines s ON s.entity_id = a.entity_id
-                            AND s.id = CASE WHEN a.debit_line_id = ANY($2::uuid[]) THEN a.credit_line_id ELSE a.debit_line_id END
-        WHERE a.entity_id = $1 AND (a.debit_line_id = ANY($2::uuid[]) OR a.credit_line_id = ANY($2::uuid[]))
-          AND a.kind <> 'reversal' AND s.status ${LIVE}`,
-      [entityId, lineIds],
-    );
-    const byLine = new Map<string, Array<{ date: string; amount: bigint }>>();
-    for (const s of settlements) byLine.set(s.line_id, [...(byLine.get(s.line_id) ?? []), { date: s.day, amount: BigInt(s.amount) }]);
+    const settledIds = invoices.filter((r) => r.settled).map((r) => r.id as string);
+    const settlements = settledIds.length
+      ? await this.query<{ invoice_id: string; day: string; amount: string }>(
+          `SELECT s.invoice_id, to_char(s.settled_on, 'YYYY-MM-DD') AS day, s.amount::text AS amount
+             FROM report_invoice_settlements s WHERE s.entity_id = $1 AND s.invoice_id = ANY($2::uuid[])`,
+          [entityId, settledIds],
+        )
+      : [];
+    const byInvoice = new Map<string, Array<{ date: string; amount: bigint }>>();
+    for (const s of settlements) {
+      const list = byInvoice.get(s.invoice_id);
+      if (list) list.push({ date: s.day, amount: BigInt(s.amount) });
+      else byInvoice.set(s.invoice_id, [{ date: s.day, amount: BigInt(s.amount) }]);
+    }
     return invoices.map((r) => ({
       invoiceId: r.id as string,
       documentKind: r.document_kind as string,
@@ -127,7 +123,7 @@ export class SqlDashboardQueries extends DashboardQueries {
       receivableSide: r.side as 'debit' | 'credit',
       receivableAmount: BigInt(r.amount as string),
       bookedOn: r.booked_on as string,
-      settlements: byLine.get(r.line_id as string) ?? [],
+      settlements: byInvoice.get(r.id as string) ?? [],
     }));
   }
 }

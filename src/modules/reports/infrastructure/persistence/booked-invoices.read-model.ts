@@ -1,0 +1,196 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { InvoiceBooked, InvoiceLifecycleHooks } from '../../../invoices';
+import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation } from '../../../ledger';
+
+const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Keeps `report_booked_invoices` and `report_invoice_settlements` (report.records.ts) in the
+ * transaction of each change, told by the modules that make it: the invoices module's booking
+ * hook inserts the row; the ledger's lifecycle port removes it when its entry is unbooked or
+ * reversed, moves its settled amount and settlements with allocations made and released, and
+ * its dates with an entry's new date. A listener that throws rolls the change back, so the
+ * read model never disagrees with a committed ledger.
+ */
+@Injectable()
+@LedgerLifecycleListener()
+export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModuleInit {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly invoiceHooks: InvoiceLifecycleHooks,
+  ) {}
+
+  onModuleInit(): void {
+    this.invoiceHooks.register({ invoiceBooked: (entityId, booked) => this.booked(entityId, booked) });
+  }
+
+  private query<T = unknown>(sql: string, values: unknown[]): Promise<T[]> {
+    return this.txHost.tx.query(sql, values);
+  }
+
+  async booked(entityId: string, b: InvoiceBooked): Promise<void> {
+    const i = b.invoice;
+    await this.query(
+      `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
+                                           service_period_start, service_period_end, period_start, period_end, currency, exchange_rate, net_amount, exempt_amount,
+                                           receivable_side, receivable_amount, booked_on, settled_amount, last_settled_on)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date), coalesce($13::date, $10::date), $14, $15::numeric, $16::bigint, $17::bigint, $18, $19::bigint, $20::date, 0, NULL)`,
+      [
+        entityId,
+        i.id,
+        i.direction,
+        b.entryId,
+        b.openItemLine.id,
+        b.bookId ?? NIL_BOOK,
+        i.documentKind,
+        i.documentNumber,
+        i.partnerId,
+        i.issueDate,
+        i.dueDate,
+        i.servicePeriodStart,
+        i.servicePeriodEnd,
+        i.currency,
+        i.exchangeRate,
+        i.netAmount,
+        i.exemptAmount,
+        b.openItemLine.side,
+        b.openItemLine.amount,
+        b.entryDate,
+      ],
+    );
+    const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
+    await this.shiftOpen(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
+  }
+
+  /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
+  private async shiftOpen(entityId: string, moves: Array<{ book_key: string; direction: string; due_date: string | null; delta: bigint }>): Promise<void> {
+    const nonZero = moves.filter((m) => m.delta !== 0n);
+    if (nonZero.length === 0) return;
+    await this.query(
+      `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, open_amount)
+       SELECT $1, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), sum(m.delta)
+         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
+        GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
+       ON CONFLICT (entity_id, book_key, direction, due_on) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
+      [entityId, nonZero.map((m) => m.book_key), nonZero.map((m) => m.direction), nonZero.map((m) => m.due_date), nonZero.map((m) => m.delta.toString())],
+    );
+  }
+
+  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<void> {
+    switch (event.reason) {
+      case 'unbooked':
+      case 'reversed':
+        // The invoices these entries booked go back to unbooked (the invoices module severs them).
+        await this.removeBookedBy(event.entityId, event.entryIds);
+        return;
+      case 'allocations_made':
+        return this.allocationsMade(event.entityId, event.allocations);
+      case 'allocations_released':
+        return this.allocationsReleased(event.entityId, event.allocations);
+      case 'redated':
+        return this.redated(event.entityId, event.entryIds, event.entryDate);
+      default:
+        return;
+    }
+  }
+
+  private async removeBookedBy(entityId: string, entryIds: string[]): Promise<void> {
+    // TypeORM answers a DELETE with [rows, count].
+    const [removed] = (await this.query(
+      `DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])
+       RETURNING book_key, direction, to_char(due_date, 'YYYY-MM-DD') AS due_date,
+                 (CASE receivable_side WHEN 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
+      [entityId, entryIds],
+    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
+  }
+
+  /** The booked invoices whose open-item line is one of these lines. */
+  private async invoicesOfLines(entityId: string, lineIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.query<{ invoice_id: string; line_id: string }>(
+      `SELECT invoice_id, line_id FROM report_booked_invoices WHERE entity_id = $1 AND line_id = ANY($2::uuid[])`,
+      [entityId, [...new Set(lineIds)]],
+    );
+    return new Map(rows.map((r) => [r.line_id, r.invoice_id]));
+  }
+
+  private async allocationsMade(entityId: string, allocations: MadeAllocation[]): Promise<void> {
+    const invoiceOf = await this.invoicesOfLines(entityId, allocations.flatMap((a) => [a.debitLineId, a.creditLineId]));
+    if (invoiceOf.size === 0) return;
+    const settled = new Map<string, bigint>();
+    const rows: Array<{ invoiceId: string; allocationId: string; entryId: string; date: string; amount: number }> = [];
+    for (const a of allocations) {
+      for (const [lineId, other] of [
+        [a.debitLineId, { entryId: a.creditEntryId, date: a.creditEntryDate }],
+        [a.creditLineId, { entryId: a.debitEntryId, date: a.debitEntryDate }],
+      ] as const) {
+        const invoiceId = invoiceOf.get(lineId);
+        if (!invoiceId) continue;
+        settled.set(invoiceId, (settled.get(invoiceId) ?? 0n) + BigInt(a.amount));
+        // A reversal's netting settles nothing (D82): it only moves the line's allocated amount.
+        if (a.kind !== 'reversal') rows.push({ invoiceId, allocationId: a.id, entryId: other.entryId, date: other.date, amount: a.amount });
+      }
+    }
+    if (rows.length > 0) {
+      await this.query(
+        `INSERT INTO report_invoice_settlements (entity_id, invoice_id, allocation_id, settling_entry_id, settled_on, amount)
+         SELECT $1, s.invoice_id, s.allocation_id, s.entry_id, s.day, s.amount
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::date[], $6::bigint[]) AS s(invoice_id, allocation_id, entry_id, day, amount)`,
+        [entityId, rows.map((r) => r.invoiceId), rows.map((r) => r.allocationId), rows.map((r) => r.entryId), rows.map((r) => r.date), rows.map((r) => r.amount)],
+      );
+    }
+    await this.moveSettled(entityId, settled);
+  }
+
+  private async allocationsReleased(entityId: string, allocations: ReleasedAllocation[]): Promise<void> {
+    const invoiceOf = await this.invoicesOfLines(entityId, allocations.flatMap((a) => [a.debitLineId, a.creditLineId]));
+    if (invoiceOf.size === 0) return;
+    const settled = new Map<string, bigint>();
+    for (const a of allocations) {
+      for (const lineId of [a.debitLineId, a.creditLineId]) {
+        const invoiceId = invoiceOf.get(lineId);
+        if (invoiceId) settled.set(invoiceId, (settled.get(invoiceId) ?? 0n) - BigInt(a.amount));
+      }
+    }
+    await this.query(`DELETE FROM report_invoice_settlements WHERE entity_id = $1 AND invoice_id = ANY($2::uuid[]) AND allocation_id = ANY($3::uuid[])`, [
+      entityId,
+      [...settled.keys()],
+      allocations.map((a) => a.id),
+    ]);
+    await this.moveSettled(entityId, settled);
+  }
+
+  /** Adds each delta to the invoice's settled amount and takes its latest settlement date afresh; the open positions move the other way. */
+  private async moveSettled(entityId: string, deltas: Map<string, bigint>): Promise<void> {
+    if (deltas.size === 0) return;
+    const [moved] = (await this.query(
+      `UPDATE report_booked_invoices r
+          SET settled_amount = r.settled_amount + d.delta,
+              last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = r.entity_id AND s.invoice_id = r.invoice_id)
+         FROM unnest($2::uuid[], $3::bigint[]) AS d(invoice_id, delta)
+        WHERE r.entity_id = $1 AND r.invoice_id = d.invoice_id
+        RETURNING r.book_key, r.direction, to_char(r.due_date, 'YYYY-MM-DD') AS due_date,
+                  (CASE r.receivable_side WHEN 'debit' THEN -d.delta ELSE d.delta END)::text AS delta`,
+      [entityId, [...deltas.keys()], [...deltas.values()].map(String)],
+    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    await this.shiftOpen(entityId, moved.map((r) => ({ ...r, delta: BigInt(r.delta) })));
+  }
+
+  private async redated(entityId: string, entryIds: string[], entryDate: string): Promise<void> {
+    await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds, entryDate]);
+    // TypeORM answers an UPDATE with [rows, count].
+    const [moved] = (await this.query(
+      `UPDATE report_invoice_settlements SET settled_on = $3 WHERE entity_id = $1 AND settling_entry_id = ANY($2::uuid[]) RETURNING invoice_id`,
+      [entityId, entryIds, entryDate],
+    )) as unknown as [Array<{ invoice_id: string }>, number];
+    if (moved.length === 0) return;
+    await this.query(
+      `UPDATE report_booked_invoices r
+          SET last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = r.entity_id AND s.invoice_id = r.invoice_id)
+        WHERE r.entity_id = $1 AND r.invoice_id = ANY($2::uuid[])`,
+      [entityId, [...new Set(moved.map((r) => r.invoice_id))]],
+    );
+  }
+}
