@@ -288,6 +288,10 @@ describe('Invoice booking (D62, D64)', () => {
       await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entry.id}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
       await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`).expect(200);
       expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entry.id });
+      // The reports' read model of booked invoices learns of it too.
+      expect(await t.sql(`SELECT entry_id, line_id FROM report_booked_invoices WHERE entity_id = $1 AND invoice_id = $2`, [c.entityId, invoice.id])).toEqual([
+        { entry_id: entry.id, line_id: entry.lines[0].id },
+      ]);
       expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entry.id}`)).body.relatedInvoices).toEqual([expect.objectContaining({ id: invoice.id })]);
       // The receivable line is the invoice's again: it keeps its account.
       const other = await createLedgerAccount(staff, c.entityId, { code: '1107', type: 'asset', tracking: 'open_item' });

@@ -5,12 +5,14 @@ import {
   EntryLifecycleListener,
   LedgerDocumentSource,
   LedgerLifecycleListener,
+  LedgerReads,
   RelatedDocuments,
   SeveredDocuments,
 } from '../../../ledger';
 import { Clock } from '../../../../platform/clock/clock';
 import { invoiceAlreadyBooked } from '../../domain/invoice';
 import { InvoiceRepository } from '../../domain/ports';
+import { InvoiceLifecycleHooks } from '../../application/invoice-hooks';
 
 /**
  * The invoices' side of the ledger's ports: entries that leave the books (unbooked, or reversed)
@@ -24,6 +26,8 @@ import { InvoiceRepository } from '../../domain/ports';
 export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentSource {
   constructor(
     private readonly invoices: InvoiceRepository,
+    private readonly ledger: LedgerReads,
+    private readonly hooks: InvoiceLifecycleHooks,
     private readonly clock: Clock,
   ) {}
 
@@ -51,6 +55,15 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
     for (const { invoice, entryId, openItemLineId } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
       if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId: invoice.id, ledgerEntryId: invoice.ledgerEntryId });
       await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now);
+      const entry = (await this.ledger.entryWithLines(entityId, entryId))!;
+      const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
+      await this.hooks.invoiceBooked(entityId, {
+        invoice: { ...invoice, bookStatus: 'booked', ledgerEntryId: entryId, openItemLineId, updatedAt: now },
+        entryId,
+        entryDate: entry.entryDate,
+        bookId: entry.bookId,
+        openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount },
+      });
     }
     await this.invoices.forgetSeveredFrom(entityId, entryIds);
   }
