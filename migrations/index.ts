@@ -19,6 +19,7 @@ import { BankMatchCandidates1795702486990 as M16 } from './1795702486990-BankMat
 import { Attachments1795702771925 as M17 } from './1795702771925-Attachments';
 import { TodosComments1795703230869 as M18 } from './1795703230869-TodosComments';
 import { BankFeeds1795705307251 as M19 } from './1795705307251-BankFeeds';
+import { HistoryReads1795712531025 as M25b } from './1795712531025-HistoryReads';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M25b];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
-import { unicodeCollateClause } from '../../../platform/database/unicode-collation';
+import { foldedLike, unicodeCollateClause } from '../../../platform/database/unicode-collation';
 import type { AccountType } from '../../ledger';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
@@ -221,24 +221,44 @@ export class ReportQueries {
     const sql = new SqlConditions([`l.entity_id = $1`, LIVE, bookCondition(bookId, '$2::uuid')], [entityId, bookId]);
     if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
     if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
+    let branches: string[] | null = null;
     if (filter.search) {
       // D54: case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
       const collate = await this.collate();
-      const like = `?::text${collate}`;
       const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
-      sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
+      // The chart and the partners are short lists: when no account and no partner is named by the
+      // term, only a memo or a line's description can hold it, and each has its trigram index
+      // (issue 25). Matching lines are then read through those indexes, branch by branch, rather
+      // than every line of the ledger joined to its entry.
+      const [{ named }] = await this.query<{ named: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.entity_id = $1 AND (a.code ILIKE $2::text${collate} OR a.name ILIKE $2::text${collate}))
+             OR EXISTS (SELECT 1 FROM partners p WHERE p.entity_id = $1 AND p.name ILIKE $2::text${collate}) AS named`,
+        [entityId, pattern],
+      );
+      if (named) {
+        const like = `?::text${collate}`;
+        sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
+      } else {
+        const term = `${sql.parameter(pattern)}::text`;
+        branches = [foldedLike('e.memo', term, collate), foldedLike('l.description', term, collate)];
+      }
     }
     if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
     const limit = sql.parameter(filter.limit);
-    return this.query(
+    const select = (condition: string) =>
       `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
               a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
          FROM ledger_lines l
          JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
          JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
          LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${sql.where}
-        ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`,
+        WHERE ${condition}
+        ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`;
+    if (!branches) return this.query(select(sql.where), sql.values);
+    // Each branch is the first page of its own matches; the page is the first of their union.
+    return this.query(
+      `SELECT * FROM (${branches.map((branch) => `(${select(`${sql.where} AND ${branch}`)})`).join(' UNION ')}) j
+        ORDER BY j.entry_date, j.entry_id, j.line_id LIMIT ${limit}`,
       sql.values,
     );
   }
@@ -282,13 +302,23 @@ export class ReportQueries {
     includeUnassigned: boolean,
     lineLimit: number,
   ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
-    const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
+    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    // Openings: whole months from the per-partner monthly totals (O(partners x months), issue 25),
+    // the days of `from`'s month before it from the lines.
     const openings = await this.query<{ partner_id: string | null; raw: string }>(
-      `SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric AS raw
-         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-          AND l.entry_date < $4::date AND $5::date IS NOT NULL AND ${partnerCondition}
-        GROUP BY l.partner_id`,
+      `SELECT partner_id, sum(raw)::numeric AS raw FROM (
+         SELECT nullif(t.partner_key, '${NIL_BOOK}'::uuid) AS partner_id, sum(t.debit - t.credit) AS raw
+           FROM ledger_partner_monthly_totals t
+          WHERE t.entity_id = $1 AND t.account_id = $3 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($2::uuid, '${NIL_BOOK}'::uuid))
+            AND t.month < date_trunc('month', $4::date)::date AND $5::date IS NOT NULL AND ${partnerCondition('t.partner_key', `t.partner_key = '${NIL_BOOK}'::uuid`)}
+          GROUP BY t.partner_key
+         UNION ALL
+         SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
+           FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+            AND l.entry_date >= date_trunc('month', $4::date)::date AND l.entry_date < $4::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
+          GROUP BY l.partner_id
+       ) o GROUP BY partner_id`,
       params,
     );
     // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
@@ -298,7 +328,7 @@ export class ReportQueries {
               l.side, l.amount, l.allocated_amount
          FROM ledger_lines l
         WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-          AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition}
+          AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
         ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id LIMIT $${params.length + 1}`,
       [...params, lineLimit],
     );
