@@ -4,6 +4,7 @@ import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
+import { historyReads } from './history-reads';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
 import { ledgerWrite } from './ledger-write';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
   dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
+  'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
 };
 

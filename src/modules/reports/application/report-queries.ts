@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
+import { withReadCursor } from '../../../platform/database/read-cursor';
 import { foldedLike, unicodeCollateClause } from '../../../platform/database/unicode-collation';
 import type { AccountType } from '../../ledger';
 import type { GroupInfo } from '../domain/statements';
@@ -291,6 +292,25 @@ export class ReportQueries {
     );
   }
 
+  /**
+   * Per partner, Σdebit − Σcredit of the lines before $4: whole months from the per-partner
+   * monthly totals (O(partners x months), issue 25), the days of $4's month before it from the lines.
+   */
+  private openingsSql(bookId: string | null, partnerCondition: (column: string, none: string) => string): string {
+    return `SELECT partner_id, sum(raw)::numeric AS raw FROM (
+       SELECT nullif(t.partner_key, '${NIL_BOOK}'::uuid) AS partner_id, sum(t.debit - t.credit) AS raw
+         FROM ledger_partner_monthly_totals t
+        WHERE t.entity_id = $1 AND t.account_id = $3 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($2::uuid, '${NIL_BOOK}'::uuid))
+          AND t.month < date_trunc('month', $4::date)::date AND $5::date IS NOT NULL AND ${partnerCondition('t.partner_key', `t.partner_key = '${NIL_BOOK}'::uuid`)}
+        GROUP BY t.partner_key
+       UNION ALL
+       SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
+         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+          AND l.entry_date >= date_trunc('month', $4::date)::date AND l.entry_date < $4::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
+        GROUP BY l.partner_id
+     ) o GROUP BY partner_id`;
+  }
+
   /** D56: per partner on one account, the balance before `from` and the lines of the range (in ledger order). */
   async partnerFigures(
     entityId: string,
@@ -306,21 +326,7 @@ export class ReportQueries {
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
     // Openings: whole months from the per-partner monthly totals (O(partners x months), issue 25),
     // the days of `from`'s month before it from the lines.
-    const openings = await this.query<{ partner_id: string | null; raw: string }>(
-      `SELECT partner_id, sum(raw)::numeric AS raw FROM (
-         SELECT nullif(t.partner_key, '${NIL_BOOK}'::uuid) AS partner_id, sum(t.debit - t.credit) AS raw
-           FROM ledger_partner_monthly_totals t
-          WHERE t.entity_id = $1 AND t.account_id = $3 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($2::uuid, '${NIL_BOOK}'::uuid))
-            AND t.month < date_trunc('month', $4::date)::date AND $5::date IS NOT NULL AND ${partnerCondition('t.partner_key', `t.partner_key = '${NIL_BOOK}'::uuid`)}
-          GROUP BY t.partner_key
-         UNION ALL
-         SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
-           FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-            AND l.entry_date >= date_trunc('month', $4::date)::date AND l.entry_date < $4::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
-          GROUP BY l.partner_id
-       ) o GROUP BY partner_id`,
-      params,
-    );
+    const openings = await this.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
     // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
     const rows = await this.query<Record<string, unknown>>(
       `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date,
@@ -347,6 +353,65 @@ export class ReportQueries {
       lineCount: rows.length,
       names: new Map(names.map((n) => [n.id, n.name])),
     };
+  }
+
+  /**
+   * D56 streamed (D2a): in one REPEATABLE READ snapshot on its own connection, per partner the
+   * opening before `from`, the range's line count, raw sum and sum of amounts, and the partners'
+   * names; then `use` may read the range's lines from a database cursor, in the order of the
+   * partners it names (the unassigned lines last when asked). Cancelled in the database when
+   * `signal` aborts.
+   */
+  async readPartnerLedger<R>(
+    entityId: string,
+    bookId: string | null,
+    accountId: string,
+    from: string,
+    to: string,
+    partnerIds: string[] | null,
+    includeUnassigned: boolean,
+    signal: AbortSignal,
+    use: (
+      head: { openings: Map<string | null, bigint>; ranges: Map<string | null, { lines: number; raw: bigint; moved: bigint }>; names: Map<string, string> },
+      lines: (order: string[], unassigned: boolean, batchSize: number) => AsyncIterable<Array<Record<string, unknown>>>,
+    ) => Promise<R>,
+  ): Promise<R> {
+    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
+    const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    const range = `l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date BETWEEN $4::date AND $5::date`;
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const openings = await cursor.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
+      const ranges = await cursor.query<{ partner_id: string | null; lines: number; raw: string; moved: string }>(
+        `SELECT l.partner_id, count(*)::int AS lines, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric AS raw, sum(l.amount)::numeric AS moved
+           FROM ledger_lines l WHERE ${range} AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')} GROUP BY l.partner_id`,
+        params,
+      );
+      const ids = [...new Set([...openings.map((o) => o.partner_id), ...ranges.map((r) => r.partner_id), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
+      const names = await cursor.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])', [entityId, ids]);
+      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date,
+              (SELECT e.memo FROM ledger_entries e WHERE e.entity_id = l.entity_id AND e.id = l.entry_id) AS memo, l.side, l.amount, l.allocated_amount`;
+      const base = [entityId, bookId, accountId, from, to];
+      const lines = async function* (order: string[], unassigned: boolean, batchSize: number) {
+        // The partners' lines in the order given (the partner index, partner by partner), then the unassigned ones.
+        yield* cursor.batches<Record<string, unknown>>(
+          `SELECT ${columns} FROM unnest($6::uuid[]) WITH ORDINALITY AS o(partner_id, n) JOIN ledger_lines l ON l.entity_id = $1 AND l.partner_id = o.partner_id
+            WHERE ${range} ORDER BY o.n, l.entry_date, l.entry_id, l.id`,
+          [...base, order],
+          batchSize,
+        );
+        if (unassigned) {
+          yield* cursor.batches<Record<string, unknown>>(`SELECT ${columns} FROM ledger_lines l WHERE ${range} AND l.partner_id IS NULL ORDER BY l.entry_date, l.entry_id, l.id`, base, batchSize);
+        }
+      };
+      return use(
+        {
+          openings: new Map(openings.map((o) => [o.partner_id, BigInt(o.raw)])),
+          ranges: new Map(ranges.map((r) => [r.partner_id, { lines: r.lines, raw: BigInt(r.raw), moved: BigInt(r.moved) }])),
+          names: new Map(names.map((n) => [n.id, n.name])),
+        },
+        lines,
+      );
+    });
   }
 
   async account(entityId: string, accountId: string): Promise<{ id: string; type: AccountType; tracking: string } | null> {
