@@ -121,3 +121,19 @@ export async function historyReads(): Promise<void> {
     await env.stop();
   }
 }
+
+/**
+ * `ledger-write --without-history-upkeep`: the same run without what issue 25 item 3 added to the
+ * posting path (the three trigram indexes and the three triggers keeping the open-item and
+ * per-partner monthly totals), so that its cost shows as the difference of two runs.
+ */
+export async function withoutHistoryUpkeep(databaseUrl: string): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await pool.query('ALTER TABLE ledger_lines DISABLE TRIGGER ledger_lines_totals_insert, DISABLE TRIGGER ledger_lines_totals_update, DISABLE TRIGGER ledger_lines_totals_delete');
+    await pool.query('DROP INDEX ledger_entries_memo_trgm_idx, ledger_entries_notes_trgm_idx, ledger_lines_description_trgm_idx');
+    process.stdout.write('Without the history upkeep of issue 25 item 3 (trigram indexes dropped, totals triggers disabled).\n');
+  } finally {
+    await pool.end();
+  }
+}

@@ -25,7 +25,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   dashboards: { run: () => dashboards(), about: 'home, revenue realization and recommendations against plain SQL over raw lines' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
-  'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
+  'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep]' },
 };
 
 async function main(): Promise<void> {
