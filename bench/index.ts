@@ -4,6 +4,7 @@ import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
+import { historyReads } from './history-reads';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
 import { ledgerImport } from './ledger-import';
@@ -25,7 +26,8 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   dashboards: { run: dashboards, about: 'home, revenue realization and recommendations against plain SQL over raw lines, beside their targets [--runs N] [--raw-runs N]' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
-  'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor]' },
+  'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
+  'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep]' },
 };
 
 async function main(): Promise<void> {

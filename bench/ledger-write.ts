@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 import { ownCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu';
+import { withoutHistoryUpkeep } from './history-reads';
 import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
 
@@ -159,6 +160,7 @@ export async function ledgerWrite(args: string[]): Promise<void> {
     join(root, 'data'),
   );
   try {
+    if (args.includes('--without-history-upkeep')) await withoutHistoryUpkeep(databaseUrl);
     const signIn = await json(`${service.baseUrl}/api/auth/sign-in/email`, 'POST', STAFF, {});
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
     const key = (await json(`${service.baseUrl}/api/auth/api-keys`, 'POST', { name: 'bench' }, { cookie })).body.key as string;

@@ -19,11 +19,12 @@ import { BankMatchCandidates1795702486990 as M16 } from './1795702486990-BankMat
 import { Attachments1795702771925 as M17 } from './1795702771925-Attachments';
 import { TodosComments1795703230869 as M18 } from './1795703230869-TodosComments';
 import { BankFeeds1795705307251 as M19 } from './1795705307251-BankFeeds';
-import { SeveredBookings1795712617051 as M20 } from './1795712617051-SeveredBookings';
-import { ReportReadModels1795712882541 as M21 } from './1795712882541-ReportReadModels';
-import { DteExportAndLiquidacionTotals1795713090289 as M22 } from './1795713090289-DteExportAndLiquidacionTotals';
-import { DashboardIndexes1795714871651 as M23 } from './1795714871651-DashboardIndexes';
-import { ReportOpenPositions1795716589094 as M24 } from './1795716589094-ReportOpenPositions';
+import { HistoryReads1795712531025 as M20 } from './1795712531025-HistoryReads';
+import { SeveredBookings1795712617051 as M21 } from './1795712617051-SeveredBookings';
+import { ReportReadModels1795712882541 as M22 } from './1795712882541-ReportReadModels';
+import { DteExportAndLiquidacionTotals1795713090289 as M23 } from './1795713090289-DteExportAndLiquidacionTotals';
+import { DashboardIndexes1795714871651 as M24 } from './1795714871651-DashboardIndexes';
+import { ReportOpenPositions1795716589094 as M25 } from './1795716589094-ReportOpenPositions';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25];

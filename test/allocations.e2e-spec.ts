@@ -684,6 +684,94 @@ describe('reconciliation: allocations, match and open items', () => {
     });
   });
 
+  describe('property: maintained open-item figures (issue 25)', () => {
+    it('equal, after random postings, reversals, allocations, matches and unbookings, the figures computed from the lines', async () => {
+      const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
+      const partners: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const id = randomUUID();
+        await staff.post(`/api/entities/${b.entityId}/partners`).send({ id, name: `Partner ${i}`, type: 'company', country: 'AR', taxId: randomUUID().slice(0, 12) }).expect(201);
+        partners.push(id);
+      }
+      /** openTotal, lineCount and partnerOptions computed from the lines, as the summary read did before issue 25. */
+      const fromLines = async (partnerId: string | undefined, includeSettled: boolean) => {
+        const rows = await t.sql<{ partner_id: string | null; line_count: number; open_total: string }>(
+          `SELECT l.partner_id, count(*)::int AS line_count,
+                  sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
+             FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
+            WHERE l.entity_id = $1 AND l.account_id = $2 AND l.is_open_item AND l.status IN ('active', 'reversed') AND l.book_id IS NULL
+              AND ($3 OR l.allocated_amount < l.amount)
+            GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
+          [b.entityId, b.receivable, includeSettled],
+        );
+        const selected = partnerId ? rows.filter((r) => r.partner_id === partnerId) : rows;
+        return {
+          openTotal: selected.reduce((sum, r) => sum + Number(r.open_total), 0),
+          lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
+          partnerOptions: rows.map((r) => ({ partnerId: r.partner_id, lineCount: r.line_count, openTotal: Number(r.open_total) })),
+        };
+      };
+      const expectSummaryFromLines = async () => {
+        for (const partnerId of [undefined, partners[0]]) {
+          for (const includeSettled of [false, true]) {
+            const res = await staff.get(`${base(b.entityId)}/open-item-lines`).query({ accountId: b.receivable, includeSettled, limit: 1, ...(partnerId ? { partnerId } : {}) });
+            expect(res.status).toBe(200);
+            const { openTotal, lineCount, partnerOptions } = res.body;
+            expect({ openTotal, lineCount, partnerOptions: partnerOptions.map(({ partnerId: p, lineCount: n, openTotal: o }: Record<string, unknown>) => ({ partnerId: p, lineCount: n, openTotal: o })) }).toEqual(
+              await fromLines(partnerId, includeSettled),
+            );
+          }
+        }
+      };
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('post' as const), side: fc.constantFrom('debit' as const, 'credit' as const), amount: fc.integer({ min: 1, max: 500 }), partner: fc.nat(3) }),
+        fc.record({ kind: fc.constant('create' as const), debit: fc.nat(), credit: fc.nat(), amount: fc.integer({ min: 1, max: 400 }) }),
+        fc.record({ kind: fc.constant('delete' as const), which: fc.nat() }),
+        fc.record({ kind: fc.constant('match' as const), picks: fc.array(fc.nat(), { minLength: 2, maxLength: 4 }) }),
+        fc.record({ kind: fc.constant('unbook' as const), which: fc.nat() }),
+        fc.record({ kind: fc.constant('reverse' as const), which: fc.nat() }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 10 }), async (ops) => {
+          const debits = [await openItem(b, 'debit', 300, '2026-05-20', { partnerId: partners[0] }), await openItem(b, 'debit', 200)];
+          const credits = [await openItem(b, 'credit', 250, '2026-06-01', { partnerId: partners[0] }), await openItem(b, 'credit', 100)];
+          const made: string[] = [];
+          const entryOf = async (lineId: string) =>
+            (await t.sql<{ entry_id: string }>('SELECT entry_id FROM ledger_lines WHERE entity_id = $1 AND id = $2', [b.entityId, lineId]))[0].entry_id;
+          for (const o of ops) {
+            let res;
+            const all = [...debits, ...credits];
+            if (o.kind === 'post') {
+              const line = await openItem(b, o.side, o.amount, '2026-06-01', o.partner < partners.length ? { partnerId: partners[o.partner] } : {});
+              (o.side === 'debit' ? debits : credits).push(line);
+              continue;
+            }
+            if (o.kind === 'create') {
+              const id = randomUUID();
+              res = await staff
+                .post(`${base(b.entityId)}/allocations`)
+                .send({ id, debitLineId: debits[o.debit % debits.length], creditLineId: credits[o.credit % credits.length], amount: o.amount });
+              if (res.status === 201) made.push(id);
+            } else if (o.kind === 'delete') {
+              if (made.length === 0) continue;
+              res = await staff.delete(`${base(b.entityId)}/allocations/${made[o.which % made.length]}`);
+            } else if (o.kind === 'match') {
+              res = await staff.post(`${base(b.entityId)}/allocations/match`).send({ lineIds: o.picks.map((p) => all[p % all.length]) });
+            } else if (o.kind === 'unbook') {
+              res = await staff.delete(`${base(b.entityId)}/entries/${await entryOf(all[o.which % all.length])}`);
+            } else {
+              res = await staff.post(`${base(b.entityId)}/entries/${await entryOf(all[o.which % all.length])}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-10' });
+            }
+            expect(res.status).toBeLessThan(500);
+          }
+          await expectSummaryFromLines();
+          await expectMonthlyTotalsMatchLines(t, b.entityId);
+        }),
+        { numRuns: 8 },
+      );
+    });
+  });
+
   describe('monthly totals', () => {
     it('equal the sums of live lines of every Entity', async () => {
       for (const { entity_id } of await t.sql<{ entity_id: string }>('SELECT DISTINCT entity_id FROM ledger_lines')) {

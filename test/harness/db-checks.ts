@@ -151,4 +151,42 @@ export async function expectMonthlyTotalsMatchLines(t: TestApp, entityId: string
     [entityId],
   );
   expect(diff).toEqual([]);
+  await expectLineTotalsMatchLines(t, entityId);
+}
+
+/**
+ * Issue 25: the open-item totals (per account, Book and partner) and the per-partner monthly
+ * totals, kept by the lines' triggers, equal the same figures computed from the lines.
+ */
+export async function expectLineTotalsMatchLines(t: TestApp, entityId: string): Promise<void> {
+  const nil = `'00000000-0000-0000-0000-000000000000'::uuid`;
+  const open = await t.sql(
+    `WITH kept AS (
+       SELECT account_id, book_key, partner_key, sum(line_count)::bigint AS lines, sum(open_count)::bigint AS open, sum(open_total) AS total
+         FROM ledger_open_item_totals WHERE entity_id = $1 GROUP BY 1, 2, 3
+     ), fresh AS (
+       SELECT account_id, coalesce(book_id, ${nil}) AS book_key, coalesce(partner_id, ${nil}) AS partner_key, count(*)::bigint AS lines,
+              count(*) FILTER (WHERE allocated_amount < amount)::bigint AS open,
+              sum(CASE side WHEN 'debit' THEN amount - allocated_amount ELSE allocated_amount - amount END) AS total
+         FROM ledger_lines WHERE entity_id = $1 AND is_open_item AND status IN ('active', 'reversed') GROUP BY 1, 2, 3
+     )
+     SELECT * FROM kept FULL JOIN fresh USING (account_id, book_key, partner_key)
+      WHERE coalesce(kept.lines, 0) <> coalesce(fresh.lines, 0) OR coalesce(kept.open, 0) <> coalesce(fresh.open, 0) OR coalesce(kept.total, 0) <> coalesce(fresh.total, 0)`,
+    [entityId],
+  );
+  expect(open).toEqual([]);
+  const months = await t.sql(
+    `WITH kept AS (
+       SELECT account_id, partner_key, book_key, month, sum(debit) AS debit, sum(credit) AS credit, sum(line_count)::bigint AS lines
+         FROM ledger_partner_monthly_totals WHERE entity_id = $1 GROUP BY 1, 2, 3, 4
+     ), fresh AS (
+       SELECT account_id, coalesce(partner_id, ${nil}) AS partner_key, coalesce(book_id, ${nil}) AS book_key, date_trunc('month', entry_date)::date AS month,
+              coalesce(sum(amount) FILTER (WHERE side = 'debit'), 0) AS debit, coalesce(sum(amount) FILTER (WHERE side = 'credit'), 0) AS credit, count(*)::bigint AS lines
+         FROM ledger_lines WHERE entity_id = $1 AND status IN ('active', 'reversed') GROUP BY 1, 2, 3, 4
+     )
+     SELECT * FROM kept FULL JOIN fresh USING (account_id, partner_key, book_key, month)
+      WHERE coalesce(kept.debit, 0) <> coalesce(fresh.debit, 0) OR coalesce(kept.credit, 0) <> coalesce(fresh.credit, 0) OR coalesce(kept.lines, 0) <> coalesce(fresh.lines, 0)`,
+    [entityId],
+  );
+  expect(months).toEqual([]);
 }

@@ -32,3 +32,12 @@ export function unicodeCollateClause(query: (sql: string) => Promise<Array<{ col
   });
   return unicodeCollate;
 }
+
+/**
+ * `column ILIKE pattern` under `collate`, written as what ILIKE computes in a UTF-8 database
+ * (both sides through lower() under that collation, then LIKE): the same rows, and the form the
+ * trigram indexes over lower(column) (migration HistoryReads) serve.
+ */
+export function foldedLike(column: string, pattern: string, collate: string): string {
+  return `lower(${column}${collate}) LIKE lower(${pattern}${collate})`;
+}

@@ -61,7 +61,6 @@ export type SendBatches = <T, U>(batches: AsyncIterable<T[]>, present: (batch: T
  * the first batch is an ordinary error answer; a read cut short by the client ends quietly.
  */
 export async function streamJsonArray(res: Response, produce: (signal: AbortSignal, send: SendBatches) => Promise<void>): Promise<void> {
-  const signal = signalOnDisconnect(res);
   const send: SendBatches = (batches, present) =>
     sendJsonArray(
       res,
@@ -69,10 +68,41 @@ export async function streamJsonArray(res: Response, produce: (signal: AbortSign
         for await (const batch of batches) yield await present(batch);
       })(),
     );
+  await streamJson(res, (signal) => produce(signal, send));
+}
+
+/**
+ * A streamed JSON answer of any shape (D2a): `produce` gets a signal that aborts when the client
+ * goes; a refusal thrown before the first byte is an ordinary error answer, a read cut short by
+ * the client ends quietly.
+ */
+export async function streamJson(res: Response, produce: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const signal = signalOnDisconnect(res);
   try {
-    await produce(signal, send);
+    await produce(signal);
   } catch (error) {
     if (error instanceof ReadCancelledError || signal.aborted) return;
     throw error;
   }
+}
+
+/**
+ * Writes the pieces of one JSON text to `res` as they come, waiting for the socket to drain (the
+ * rules of sendJsonArray: an error after the first piece cuts the connection).
+ */
+export async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const piece of pieces) {
+      if (piece.length === 0) continue;
+      if (!res.headersSent) res.status(200).type('application/json');
+      if (res.destroyed) return;
+      if (!res.write(piece)) await drainedOrClosed(res);
+    }
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    res.destroy(error instanceof Error ? error : undefined);
+    return;
+  }
+  if (!res.headersSent) res.status(200).type('application/json');
+  res.end();
 }

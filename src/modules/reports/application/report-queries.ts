@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SqlConditions } from '../../../platform/database/sql-conditions';
-import { unicodeCollateClause } from '../../../platform/database/unicode-collation';
+import { withReadCursor } from '../../../platform/database/read-cursor';
+import { foldedLike, unicodeCollateClause } from '../../../platform/database/unicode-collation';
 import type { AccountType } from '../../ledger';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
@@ -221,24 +222,44 @@ export class ReportQueries {
     const sql = new SqlConditions([`l.entity_id = $1`, LIVE, bookCondition(bookId, '$2::uuid')], [entityId, bookId]);
     if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
     if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
+    let branches: string[] | null = null;
     if (filter.search) {
       // D54: case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
       const collate = await this.collate();
-      const like = `?::text${collate}`;
       const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
-      sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
+      // The chart and the partners are short lists: when no account and no partner is named by the
+      // term, only a memo or a line's description can hold it, and each has its trigram index
+      // (issue 25). Matching lines are then read through those indexes, branch by branch, rather
+      // than every line of the ledger joined to its entry.
+      const [{ named }] = await this.query<{ named: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.entity_id = $1 AND (a.code ILIKE $2::text${collate} OR a.name ILIKE $2::text${collate}))
+             OR EXISTS (SELECT 1 FROM partners p WHERE p.entity_id = $1 AND p.name ILIKE $2::text${collate}) AS named`,
+        [entityId, pattern],
+      );
+      if (named) {
+        const like = `?::text${collate}`;
+        sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
+      } else {
+        const term = `${sql.parameter(pattern)}::text`;
+        branches = [foldedLike('e.memo', term, collate), foldedLike('l.description', term, collate)];
+      }
     }
     if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
     const limit = sql.parameter(filter.limit);
-    return this.query(
+    const select = (condition: string) =>
       `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
               a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
          FROM ledger_lines l
          JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
          JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
          LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${sql.where}
-        ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`,
+        WHERE ${condition}
+        ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`;
+    if (!branches) return this.query(select(sql.where), sql.values);
+    // Each branch is the first page of its own matches; the page is the first of their union.
+    return this.query(
+      `SELECT * FROM (${branches.map((branch) => `(${select(`${sql.where} AND ${branch}`)})`).join(' UNION ')}) j
+        ORDER BY j.entry_date, j.entry_id, j.line_id LIMIT ${limit}`,
       sql.values,
     );
   }
@@ -271,6 +292,25 @@ export class ReportQueries {
     );
   }
 
+  /**
+   * Per partner, Σdebit − Σcredit of the lines before $4: whole months from the per-partner
+   * monthly totals (O(partners x months), issue 25), the days of $4's month before it from the lines.
+   */
+  private openingsSql(bookId: string | null, partnerCondition: (column: string, none: string) => string): string {
+    return `SELECT partner_id, sum(raw)::numeric AS raw FROM (
+       SELECT nullif(t.partner_key, '${NIL_BOOK}'::uuid) AS partner_id, sum(t.debit - t.credit) AS raw
+         FROM ledger_partner_monthly_totals t
+        WHERE t.entity_id = $1 AND t.account_id = $3 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($2::uuid, '${NIL_BOOK}'::uuid))
+          AND t.month < date_trunc('month', $4::date)::date AND $5::date IS NOT NULL AND ${partnerCondition('t.partner_key', `t.partner_key = '${NIL_BOOK}'::uuid`)}
+        GROUP BY t.partner_key
+       UNION ALL
+       SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
+         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
+          AND l.entry_date >= date_trunc('month', $4::date)::date AND l.entry_date < $4::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
+        GROUP BY l.partner_id
+     ) o GROUP BY partner_id`;
+  }
+
   /** D56: per partner on one account, the balance before `from` and the lines of the range (in ledger order). */
   async partnerFigures(
     entityId: string,
@@ -282,15 +322,11 @@ export class ReportQueries {
     includeUnassigned: boolean,
     lineLimit: number,
   ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
-    const partnerCondition = partnerIds ? `(l.partner_id = ANY($6::uuid[]) OR ($7 AND l.partner_id IS NULL))` : 'true';
+    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
     const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
-    const openings = await this.query<{ partner_id: string | null; raw: string }>(
-      `SELECT l.partner_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric AS raw
-         FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-          AND l.entry_date < $4::date AND $5::date IS NOT NULL AND ${partnerCondition}
-        GROUP BY l.partner_id`,
-      params,
-    );
+    // Openings: whole months from the per-partner monthly totals (O(partners x months), issue 25),
+    // the days of `from`'s month before it from the lines.
+    const openings = await this.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
     // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
     const rows = await this.query<Record<string, unknown>>(
       `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date,
@@ -298,7 +334,7 @@ export class ReportQueries {
               l.side, l.amount, l.allocated_amount
          FROM ledger_lines l
         WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')}
-          AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition}
+          AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
         ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id LIMIT $${params.length + 1}`,
       [...params, lineLimit],
     );
@@ -317,6 +353,65 @@ export class ReportQueries {
       lineCount: rows.length,
       names: new Map(names.map((n) => [n.id, n.name])),
     };
+  }
+
+  /**
+   * D56 streamed (D2a): in one REPEATABLE READ snapshot on its own connection, per partner the
+   * opening before `from`, the range's line count, raw sum and sum of amounts, and the partners'
+   * names; then `use` may read the range's lines from a database cursor, in the order of the
+   * partners it names (the unassigned lines last when asked). Cancelled in the database when
+   * `signal` aborts.
+   */
+  async readPartnerLedger<R>(
+    entityId: string,
+    bookId: string | null,
+    accountId: string,
+    from: string,
+    to: string,
+    partnerIds: string[] | null,
+    includeUnassigned: boolean,
+    signal: AbortSignal,
+    use: (
+      head: { openings: Map<string | null, bigint>; ranges: Map<string | null, { lines: number; raw: bigint; moved: bigint }>; names: Map<string, string> },
+      lines: (order: string[], unassigned: boolean, batchSize: number) => AsyncIterable<Array<Record<string, unknown>>>,
+    ) => Promise<R>,
+  ): Promise<R> {
+    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
+    const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    const range = `l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date BETWEEN $4::date AND $5::date`;
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const openings = await cursor.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
+      const ranges = await cursor.query<{ partner_id: string | null; lines: number; raw: string; moved: string }>(
+        `SELECT l.partner_id, count(*)::int AS lines, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric AS raw, sum(l.amount)::numeric AS moved
+           FROM ledger_lines l WHERE ${range} AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')} GROUP BY l.partner_id`,
+        params,
+      );
+      const ids = [...new Set([...openings.map((o) => o.partner_id), ...ranges.map((r) => r.partner_id), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
+      const names = await cursor.query<{ id: string; name: string }>('SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])', [entityId, ids]);
+      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date,
+              (SELECT e.memo FROM ledger_entries e WHERE e.entity_id = l.entity_id AND e.id = l.entry_id) AS memo, l.side, l.amount, l.allocated_amount`;
+      const base = [entityId, bookId, accountId, from, to];
+      const lines = async function* (order: string[], unassigned: boolean, batchSize: number) {
+        // The partners' lines in the order given (the partner index, partner by partner), then the unassigned ones.
+        yield* cursor.batches<Record<string, unknown>>(
+          `SELECT ${columns} FROM unnest($6::uuid[]) WITH ORDINALITY AS o(partner_id, n) JOIN ledger_lines l ON l.entity_id = $1 AND l.partner_id = o.partner_id
+            WHERE ${range} ORDER BY o.n, l.entry_date, l.entry_id, l.id`,
+          [...base, order],
+          batchSize,
+        );
+        if (unassigned) {
+          yield* cursor.batches<Record<string, unknown>>(`SELECT ${columns} FROM ledger_lines l WHERE ${range} AND l.partner_id IS NULL ORDER BY l.entry_date, l.entry_id, l.id`, base, batchSize);
+        }
+      };
+      return use(
+        {
+          openings: new Map(openings.map((o) => [o.partner_id, BigInt(o.raw)])),
+          ranges: new Map(ranges.map((r) => [r.partner_id, { lines: r.lines, raw: BigInt(r.raw), moved: BigInt(r.moved) }])),
+          names: new Map(names.map((n) => [n.id, n.name])),
+        },
+        lines,
+      );
+    });
   }
 
   async account(entityId: string, accountId: string): Promise<{ id: string; type: AccountType; tracking: string } | null> {

@@ -26,6 +26,23 @@ export interface Scope {
   convert: Convert;
 }
 
+export interface PartnerLedgerRequest {
+  accountId: string;
+  from: string;
+  to: string;
+  partnerIds?: string[];
+  includeUnassigned?: boolean;
+  bookId?: string;
+}
+
+/** Lines read from the cursor at a time. */
+const PARTNER_LEDGER_BATCH = 250;
+
+/** The partner ledger as the controller writes it: whole, or a head then per partner a group, its lines in batches and an end. */
+export type PartnerLedgerStream =
+  | { whole: Record<string, unknown> }
+  | { head: Record<string, unknown>; partners: AsyncIterable<{ group: Record<string, unknown> } | { lines: Array<Record<string, unknown>> } | { end: true }> };
+
 /** D58: every report with a range refuses `to` before `from`. */
 function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
   if (to < from) throw validationError(toName, `must be on or after ${fromName}`);
@@ -265,12 +282,8 @@ export class ReportsService {
     });
   }
 
-  /** D56 */
-  @OneSnapshot()
-  async partnerLedger(
-    entityId: string,
-    query: { accountId: string; from: string; to: string; partnerIds?: string[]; includeUnassigned?: boolean; bookId?: string },
-  ) {
+  /** D56's request judged: the range, the Book, the account (an open-item one) and the partners asked for. */
+  private async partnerLedgerScope(entityId: string, query: PartnerLedgerRequest) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId);
     const account = await this.queries.account(entityId, query.accountId);
@@ -279,6 +292,78 @@ export class ReportsService {
     const includeUnassigned = query.includeUnassigned ?? false;
     const ids = query.partnerIds && query.partnerIds.length > 0 ? [...new Set(query.partnerIds)] : null;
     const max = this.config.get('linesPerAnswerMax', { infer: true });
+    return { scope, ids, includeUnassigned, max };
+  }
+
+  /**
+   * D56 streamed (D2a): the head, then each partner with its lines read from a database cursor,
+   * so that the service's memory does not grow with the answer. Every refusal (404, 409, 400, the
+   * most lines of one answer) comes before the first piece. Where a running balance could pass
+   * what JSON holds exactly (an opening plus the amounts moved past 2^53 - 1), the answer is built
+   * whole instead, so D6a's 409 still comes before the first byte.
+   */
+  async streamPartnerLedger(entityId: string, query: PartnerLedgerRequest, signal: AbortSignal, send: (answer: PartnerLedgerStream) => Promise<void>): Promise<void> {
+    const { scope, ids, includeUnassigned, max } = await this.partnerLedgerScope(entityId, query);
+    await this.queries.readPartnerLedger(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned, signal, async ({ openings, ranges, names }, lines) => {
+      const unknown = ids?.find((id) => !names.has(id));
+      if (unknown) throw partnerNotFound({ partnerId: unknown });
+      const lineCount = [...ranges.values()].reduce((sum, r) => sum + r.lines, 0);
+      if (lineCount > max) throw tooManyLines(max);
+      const partners = ids
+        ? ids
+        : [...new Set([...[...openings].filter(([, opening]) => opening !== 0n).map(([id]) => id), ...ranges.keys()])].filter((id): id is string => id !== null);
+      partners.sort((a, b) => compareText(names.get(a) ?? '', names.get(b) ?? '') || compareText(a, b));
+      const order: Array<string | null> = [...partners, ...(includeUnassigned ? [null] : [])];
+      const heads = order.map((partnerId) => {
+        const openingBalance = openings.get(partnerId) ?? 0n;
+        const range = ranges.get(partnerId);
+        const bound = (openingBalance < 0n ? -openingBalance : openingBalance) + (range?.moved ?? 0n);
+        return { partnerId, partnerName: partnerId ? (names.get(partnerId) ?? null) : null, openingBalance, closingBalance: openingBalance + (range?.raw ?? 0n), bound };
+      });
+      if (heads.some((h) => h.bound > BigInt(Number.MAX_SAFE_INTEGER))) {
+        await send({ whole: await this.partnerLedger(entityId, query) });
+        return;
+      }
+      const head = exactAmounts({ accountId: query.accountId, from: query.from, to: query.to, currency: scope.currency, bookId: scope.bookId });
+      await send({
+        head,
+        partners: (async function* () {
+          const rows = lines(partners, includeUnassigned, PARTNER_LEDGER_BATCH)[Symbol.asyncIterator]();
+          try {
+            let pending: Array<Record<string, unknown>> = [];
+            let next = await rows.next();
+            for (const { bound: _bound, ...group } of heads) {
+              yield { group: exactAmounts(group) };
+              let running = group.openingBalance;
+              for (;;) {
+                if (pending.length === 0) {
+                  if (next.done) break;
+                  pending = next.value;
+                  next = await rows.next();
+                }
+                const mine = pending.findIndex((row) => (row.partner_id as string | null) !== group.partnerId);
+                const batch = mine < 0 ? pending : pending.slice(0, mine);
+                pending = mine < 0 ? [] : pending.slice(mine);
+                const shown = withRunningBalance(batch, running, (row, runningBalance) => ({ runningBalance, openAmount: Number(row.amount) - Number(row.allocated_amount) }));
+                if (shown.length > 0) running = shown[shown.length - 1].runningBalance;
+                if (shown.length > 0) yield { lines: exactAmounts(shown) };
+                if (mine >= 0) break;
+              }
+              yield { end: true };
+            }
+          } finally {
+            // A client that went stops the answer: the cursor is closed before the snapshot ends.
+            await rows.return?.();
+          }
+        })(),
+      });
+    });
+  }
+
+  /** D56, built whole (the streamed answer's fallback, see streamPartnerLedger) */
+  @OneSnapshot()
+  async partnerLedger(entityId: string, query: PartnerLedgerRequest) {
+    const { scope, ids, includeUnassigned, max } = await this.partnerLedgerScope(entityId, query);
     const { openings, lines, lineCount, names } = await this.queries.partnerFigures(entityId, scope.bookId, query.accountId, query.from, query.to, ids, includeUnassigned, max + 1);
     // A partner asked for by id is shown even without figures, and must exist (the names read them all).
     const unknown = ids?.find((id) => !names.has(id));

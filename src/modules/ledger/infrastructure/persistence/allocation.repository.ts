@@ -2,7 +2,7 @@ import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
 
-import { LINE_COLUMNS, LedgerSqlStore, toAllocation, toLine } from './ledger-sql';
+import { LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
 
 /** Allocations between open-item lines and the open-item reads (D38, D39). */
 @Injectable()
@@ -61,22 +61,33 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
     return rows.map((row) => toLine(row, tags.get(row.id as string) ?? []));
   }
 
-  /** Totals of the whole filtered set (not the page), and the partners present without the partner filter. */
+  /**
+   * Totals of the whole filtered set (not the page), and the partners present without the partner
+   * filter: read from ledger_open_item_totals (per account, Book, partner and slot, kept by the
+   * lines' triggers in every writing transaction), so O(partners), not O(open lines) (issue 25).
+   */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
-    const { where, values } = this.openItemWhere(entityId, filter, false);
-    const rows = await this.query<{ partner_id: string | null; partner_name: string | null; line_count: number; open_total: string }>(
-      `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
-              sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
-         FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
-      values,
+    const count = filter.includeSettled ? 't.line_count' : 't.open_count';
+    const rows = await this.query<{ partner_key: string; partner_name: string | null; line_count: number; open_total: string }>(
+      `SELECT t.partner_key, p.name AS partner_name, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
+         FROM ledger_open_item_totals t LEFT JOIN partners p ON p.entity_id = t.entity_id AND p.id = t.partner_key
+        WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
+        GROUP BY t.partner_key, p.name HAVING sum(${count}) > 0
+        ORDER BY p.name NULLS LAST, t.partner_key`,
+      [entityId, filter.accountId, filter.bookId],
     );
-    const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
+    const partnerOf = (key: string) => (key === NIL_BOOK ? null : key);
+    const selected = filter.partnerId ? rows.filter((r) => partnerOf(r.partner_key) === filter.partnerId) : rows;
     return {
       // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
       openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
       lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
-      partnerOptions: rows.map((r, i) => ({ partnerId: r.partner_id, partnerName: r.partner_name, lineCount: r.line_count, openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`) })),
+      partnerOptions: rows.map((r, i) => ({
+        partnerId: partnerOf(r.partner_key),
+        partnerName: r.partner_name,
+        lineCount: r.line_count,
+        openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`),
+      })),
     };
   }
 

@@ -14,6 +14,9 @@ const STATUS_CHECK = `"status" IN ('active', 'reversed', 'deleted', 'cancelled',
 
 @Entity('ledger_entries')
 @Index('ledger_entries_date_idx', ['entityId', 'entryDate', 'id'])
+// Trigram indexes over the folded memo and notes (issue 25), defined in migration HistoryReads.
+@Index('ledger_entries_memo_trgm_idx', { synchronize: false })
+@Index('ledger_entries_notes_trgm_idx', { synchronize: false })
 @Index('ledger_entries_scheduled_idx', ['entityId', 'entryDate'], { where: `"status" = 'scheduled'` })
 @Check('ledger_entries_status_check', STATUS_CHECK)
 @Check('ledger_entries_source_check', `"source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal')`)
@@ -80,6 +83,8 @@ export class LedgerEntryRecord {
 @Index('ledger_lines_partner_idx', { synchronize: false })
 // An expression index (the open amount), defined in migration BankMatchCandidates (banking's match candidates).
 @Index('ledger_lines_open_amount_idx', { synchronize: false })
+// A trigram index over the folded description (issue 25), defined in migration HistoryReads.
+@Index('ledger_lines_description_trgm_idx', { synchronize: false })
 @Index('ledger_lines_journal_idx', ['entityId', 'entryDate', 'entryId', 'id'])
 @Index('ledger_lines_open_items_idx', ['entityId', 'accountId', 'entryDate', 'id'], {
   where: `"is_open_item" AND "status" IN ('active', 'reversed') AND "allocated_amount" < "amount"`,

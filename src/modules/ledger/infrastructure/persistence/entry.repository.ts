@@ -3,7 +3,7 @@ import { EntryListFilter, EntryRepository, LineListFilter, ListedLine } from '..
 import { EntryLine, EntrySource, EntryStatus, LedgerEntry } from '../../domain/ledger-entry';
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
-import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
+import { foldedLike, unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { ENTRY_COLUMNS, LINES_INSERT, LINE_COLUMNS, LedgerSqlStore, Row, TAGS_INSERT, TOTALS_UPSERT, escapeLike, lineKeysFree, statusCondition, toLine } from './ledger-sql';
 
 /** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
@@ -134,8 +134,9 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
     else if (filter.bookId) sql.add('(e.book_id IS NULL OR e.book_id = ?::uuid)', filter.bookId);
     if (filter.search) {
       // Case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
-      const like = `?::text${await unicodeCollateClause((text) => this.query(text, []))}`;
-      sql.add(`(e.memo ILIKE ${like} OR e.notes ILIKE ${like})`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
+      // Served by the trigram indexes over the folded memo and notes (issue 25).
+      const collate = await unicodeCollateClause((text) => this.query(text, []));
+      sql.add(`(${foldedLike('e.memo', '?::text', collate)} OR ${foldedLike('e.notes', '?::text', collate)})`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
     }
     if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
     if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);

@@ -1,12 +1,14 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { sendJsonText, streamJson } from '../../../../platform/http/json-stream';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { DashboardsService } from '../../application/dashboards.service';
-import { ReportsService } from '../../application/reports.service';
+import { PartnerLedgerStream, ReportsService } from '../../application/reports.service';
 import {
   BalanceSheetResponse,
   EightColumnBalanceResponse,
@@ -175,7 +177,30 @@ export class ReportsController {
   @ApiOkResponse({ type: PartnerLedgerResponse, description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery): Promise<PartnerLedgerResponse> {
-    return this.reports.partnerLedger(entityId, query);
+  async partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery, @Res() res: Response): Promise<void> {
+    // D2a: streamed from a database cursor, partner by partner.
+    await streamJson(res, (signal) => this.reports.streamPartnerLedger(entityId, query, signal, (answer) => sendJsonText(res, partnerLedgerJson(answer))));
   }
+}
+
+/** The partner ledger's JSON text, piece by piece, in D56's field order. */
+async function* partnerLedgerJson(answer: PartnerLedgerStream): AsyncGenerator<string> {
+  if ('whole' in answer) {
+    yield JSON.stringify(answer.whole);
+    return;
+  }
+  yield `${JSON.stringify(answer.head).slice(0, -1)},"partners":[`;
+  let partners = 0;
+  let lines = 0;
+  for await (const piece of answer.partners) {
+    if ('group' in piece) {
+      yield `${partners++ > 0 ? ',' : ''}${JSON.stringify(piece.group).slice(0, -1)},"lines":[`;
+      lines = 0;
+    } else if ('lines' in piece) {
+      yield piece.lines.map((line) => `${lines++ > 0 ? ',' : ''}${JSON.stringify(line)}`).join('');
+    } else {
+      yield ']}';
+    }
+  }
+  yield ']}';
 }
