@@ -205,6 +205,10 @@ function figure(section: Section, accountId: string): number {
   return rowsOf(section).find((a) => a.accountId === accountId)?.balance ?? 0;
 }
 
+// Each story is hundreds of requests with every report checked after each month: its time grows
+// with the story, not with a fault (a story nears 50 s on a loaded 2-core machine).
+jest.setTimeout(120_000);
+
 describe('workflows: month-by-month stories of one Entity', () => {
   let t: TestApp;
   let world: World;
