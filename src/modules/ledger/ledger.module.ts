@@ -1,6 +1,5 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { BookkeepingProbes } from '../entities';
 import { ReferenceModule } from '../reference';
 import { AccountUsageProbes } from './application/account-usage';
 import { LedgerAllocations } from './application/ledger-allocations';
@@ -35,12 +34,14 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
+import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
 
 @Module({
   imports: [ReferenceModule, DiscoveryModule],
   controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
   providers: [
     LedgerEntryHost,
+    LedgerBookkeeping,
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
@@ -68,23 +69,6 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads],
+  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads],
 })
-export class LedgerModule implements OnModuleInit {
-  constructor(
-    private readonly lineUsage: LedgerUsageQueries,
-    private readonly usage: AccountUsageProbes,
-    private readonly bookkeeping: BookkeepingProbes,
-    private readonly dimensions: DimensionsService,
-  ) {}
-
-  /** What the rest of the books must know about entries (D22, D24, D31, value deletion). */
-  onModuleInit(): void {
-    this.bookkeeping.register({
-      hasRecords: (entityId) => this.lineUsage.hasAnyEntry(entityId),
-      earliestScheduledEntryDate: (entityId) => this.lineUsage.earliestScheduledEntryDate(entityId),
-    });
-    this.usage.registerLines({ accountIdsWithLines: (entityId, ids) => this.lineUsage.accountIdsWithLines(entityId, ids) });
-    this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.lineUsage.dimensionValueIsTagged(entityId, valueId) });
-  }
-}
+export class LedgerModule {}
