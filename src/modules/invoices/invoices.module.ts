@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger';
+import { PartnersModule } from '../partners';
 import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
@@ -18,7 +19,7 @@ import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoic
 
 /** AR and AP invoices, their booking to the ledger, and imported SII DTEs (D60-D65). */
 @Module({
-  imports: [ReferenceModule, LedgerModule],
+  imports: [ReferenceModule, LedgerModule, PartnersModule],
   controllers: [InvoicesController, DtesController],
   providers: [
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },

@@ -53,7 +53,8 @@ export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
 // Ports the ledger owns and another module implements.
-export { PartnerDirectory } from './application/entry-lifecycle';
+export { PartnerDirectoryProvider } from './application/partner-directory';
+export type { PartnerDirectoryPort } from './application/partner-directory';
 export { LedgerPartnerFacts } from './application/ledger-partner-facts';
 
 import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';

@@ -8,6 +8,7 @@ import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
 import { EntryLifecycle } from './application/entry-lifecycle';
+import { PartnerDirectory } from './application/partner-directory';
 import { LedgerPostings } from './application/post-entry/ledger-postings';
 import { LedgerPartnerFacts } from './application/ledger-partner-facts';
 import { EditEntry } from './application/edit-entry/edit-entry';
@@ -52,6 +53,7 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     { provide: PostingReader, useClass: SqlPostingReader },
     AccountUsageProbes,
     EntryLifecycle,
+    PartnerDirectory,
     LedgerPostings,
     EntryLocks,
     EntryQueries,

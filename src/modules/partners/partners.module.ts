@@ -1,6 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { LedgerModule, PartnerDirectory } from '../ledger';
+import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
 import { PartnersService } from './application/partners.service';
 import { PartnerRepository } from './domain/partner';
@@ -9,18 +9,20 @@ import { PartnerDirectoryAdapter } from './infrastructure/partner-directory.adap
 import { DefaultPurchaseAccountUsage, LedgerLinesPartnerUsage } from './infrastructure/partner-usage.adapters';
 import { TypeOrmPartnerRepository } from './infrastructure/persistence/partner.repository';
 
-/** Global: the ledger checks partners through the PartnerDirectory port it provides. */
-@Global()
+/**
+ * Partners of an Entity. Modules that use PartnersService import this module; the ledger checks
+ * partners through its PartnerDirectoryPort, which this module provides (found by discovery).
+ */
 @Module({
   imports: [LedgerModule, ReferenceModule, DiscoveryModule],
   controllers: [PartnersController],
   providers: [
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
-    { provide: PartnerDirectory, useClass: PartnerDirectoryAdapter },
+    PartnerDirectoryAdapter,
     PartnersService,
     LedgerLinesPartnerUsage,
     DefaultPurchaseAccountUsage,
   ],
-  exports: [PartnersService, PartnerDirectory],
+  exports: [PartnersService],
 })
 export class PartnersModule {}
