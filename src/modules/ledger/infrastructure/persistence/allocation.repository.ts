@@ -1,12 +1,31 @@
-import { exactAmount } from '../../../../../libs/shared-kernel/src';
+import { compareText, exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
-
 import { LINE_COLUMNS, LedgerSqlStore, toAllocation, toLine } from './ledger-sql';
+import { PartnerDirectory } from '../../application/partner-directory';
+
+/** As PostgreSQL's `ORDER BY x NULLS LAST` in the C collation. */
+function byNameNullsLast(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return compareText(a, b);
+}
 
 /** Allocations between open-item lines and the open-item reads (D38, D39). */
 @Injectable()
 export class SqlAllocationRepository extends LedgerSqlStore implements AllocationRepository {
+  constructor(
+    txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    auditContext: AuditContext,
+    private readonly partners: PartnerDirectory,
+  ) {
+    super(txHost, auditContext);
+  }
+
   async allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]> {
     if (lineIds.length === 0) return [];
     const rows = await this.query(
@@ -64,13 +83,21 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
   /** Totals of the whole filtered set (not the page), and the partners present without the partner filter. */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
     const { where, values } = this.openItemWhere(entityId, filter, false);
-    const rows = await this.query<{ partner_id: string | null; partner_name: string | null; line_count: number; open_total: string }>(
-      `SELECT l.partner_id, p.name AS partner_name, count(*)::int AS line_count,
+    const grouped = await this.query<{ partner_id: string | null; line_count: number; open_total: string }>(
+      `SELECT l.partner_id, count(*)::int AS line_count,
               sum(CASE l.side WHEN 'debit' THEN l.amount - l.allocated_amount ELSE l.allocated_amount - l.amount END)::text AS open_total
-         FROM ledger_lines l LEFT JOIN partners p ON p.entity_id = l.entity_id AND p.id = l.partner_id
-        WHERE ${where.join(' AND ')} GROUP BY l.partner_id, p.name ORDER BY p.name NULLS LAST, l.partner_id`,
+         FROM ledger_lines l
+        WHERE ${where.join(' AND ')} GROUP BY l.partner_id`,
       values,
     );
+    // The names come from the partners module (PartnerDirectoryPort), in one call: by name, the lines without a partner last.
+    const names = await this.partners.names(
+      entityId,
+      grouped.flatMap((r) => (r.partner_id ? [r.partner_id] : [])),
+    );
+    const rows = grouped
+      .map((r) => ({ ...r, partner_name: r.partner_id ? (names.get(r.partner_id) ?? null) : null }))
+      .sort((a, b) => byNameNullsLast(a.partner_name, b.partner_name) || byNameNullsLast(a.partner_id, b.partner_id));
     const selected = filter.partnerId ? rows.filter((r) => r.partner_id === filter.partnerId) : rows;
     return {
       // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
