@@ -1,8 +1,9 @@
 import { DomainError, errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code the agent gateway answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code the agent gateway answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
  */
 export const AGENT_ERROR_STATUS = {
   AGENT_CONVERSATION_ALREADY_EXISTS_ERROR: 409,

@@ -2,8 +2,9 @@ import { errorCatalog } from '../../../../libs/shared-kernel/src';
 import { hostNotFound, RecordHostKind } from '../../record-hosts';
 
 /**
- * Every code attachments answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code attachments answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
  */
 export const ATTACHMENT_ERROR_STATUS = {
   ATTACHMENT_ALREADY_EXISTS_ERROR: 409,

@@ -1,8 +1,9 @@
 import { errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code bank feeds answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code bank feeds answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
  */
 export const BANK_FEEDS_ERROR_STATUS = {
   BANK_ACCOUNT_ALREADY_FED_ERROR: 409,

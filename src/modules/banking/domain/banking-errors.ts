@@ -1,8 +1,9 @@
 import { errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code banking (and the ledger codes its matching answers) answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code banking (and the ledger codes its matching answers) answers, with its HTTP status:
+ * the one place each is declared. The compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404)
+ * and that every error built here names a code of it.
  */
 export const BANKING_ERROR_STATUS = {
   BANK_ACCOUNT_ALREADY_EXISTS_ERROR: 409,

@@ -3,7 +3,8 @@ import { hostNotFound, RecordHostKind } from '../../record-hosts';
 
 /**
  * Every code comments answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
  */
 export const COMMENT_ERROR_STATUS = {
   COMMENT_ALREADY_EXISTS_ERROR: 409,

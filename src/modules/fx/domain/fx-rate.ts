@@ -2,7 +2,8 @@ import { errorCatalog, isIsoDate } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code FX rates answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
  */
 export const FX_ERROR_STATUS = {
   FX_PROVIDER_ERROR: 502,

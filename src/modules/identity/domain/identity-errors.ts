@@ -1,8 +1,9 @@
 import { errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code identity (Users, sign-in, set-password links, API keys) answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code identity (Users, sign-in, set-password links, API keys) answers, with its HTTP
+ * status: the one place each is declared. The compiler checks the table (D3: a *_NOT_FOUND_ERROR
+ * is 404) and that every error built here names a code of it.
  */
 export const IDENTITY_ERROR_STATUS = {
   API_KEY_NOT_FOUND_ERROR: 404,

@@ -1,8 +1,9 @@
 import { errorCatalog, MAX_AMOUNT, validationError } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code invoices and DTEs answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code invoices and DTEs answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
  */
 export const INVOICE_ERROR_STATUS = {
   DTE_ALREADY_LINKED_ERROR: 409,

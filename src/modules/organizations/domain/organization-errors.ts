@@ -1,8 +1,9 @@
 import { errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
- * Every code Organizations and Memberships answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * Every code Organizations and Memberships answers, with its HTTP status: the one place each is
+ * declared. The compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error
+ * built here names a code of it.
  */
 export const ORGANIZATION_ERROR_STATUS = {
   ORGANIZATION_ALREADY_EXISTS_ERROR: 409,

@@ -2,7 +2,8 @@ import { canonicalRut, errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code partners answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
  */
 export const PARTNER_ERROR_STATUS = {
   PARTNER_ALREADY_EXISTS_ERROR: 409,

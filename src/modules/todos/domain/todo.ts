@@ -3,7 +3,8 @@ import type { LinkSummary, RecordHostKind } from '../../record-hosts';
 
 /**
  * Every code To-dos answers, with its HTTP status: the one place each is declared. The compiler
- * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code of it.
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
  */
 export const TODO_ERROR_STATUS = {
   TODO_ALREADY_EXISTS_ERROR: 409,
