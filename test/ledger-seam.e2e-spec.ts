@@ -8,7 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../libs/shared-kernel/src';
 import { LedgerEntriesService } from '../src/modules/ledger/application/ledger-entries.service';
+import { EntitiesService } from '../src/modules/entities';
 import { LedgerAllocations, LedgerPostings } from '../src/modules/ledger';
+import { OrganizationsService } from '../src/modules/organizations';
 import { SystemWrites } from '../src/platform/audit/system-writes';
 import { FixedClock } from '../src/platform/clock/clock';
 import { auditRowCount, countRows, tableFingerprint } from './harness/db-checks';
@@ -176,6 +178,41 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
       await expect(t.app.get(LedgerAllocations).delete(f.entityId, f.allocationId)).rejects.toThrow(/no audit row/);
       expect(await tableFingerprint(t, LEDGER_TABLES)).toEqual(before);
       expect(listener.events).toEqual([]);
+    });
+
+    it('creates an Entity (and its Organization) from a job in one transaction, with one audit row of the system actor', async () => {
+      const entityId = randomUUID();
+      const cli = { actor: 'system:cli' as const, action: 'entity.create', resourceType: 'entity', entityId };
+      const audits = await auditRowCount(t);
+      const created = await system.run(cli, async () => {
+        const entity = await t.app.get(EntitiesService).create({ id: entityId, name: `Job ${entityId}`, country: 'CL', taxId: '76.086.428-5', currency: 'CLP' });
+        // Not committed yet: another connection sees neither the Entity nor its new Organization.
+        expect(await countRows(t, 'entities', 'id = $1', [entityId])).toBe(0);
+        expect(await countRows(t, 'organizations', 'id = $1', [entity.organizationId])).toBe(0);
+        return entity;
+      });
+      expect(await countRows(t, 'entities', 'id = $1 AND organization_id = $2', [entityId, created.organizationId])).toBe(1);
+      expect(await countRows(t, 'organizations', 'id = $1', [created.organizationId])).toBe(1);
+      const rows = await t.sql(`SELECT entity_id, declared_actor, actor_user_id, request_id, method, path, action, resource_id FROM audit_trail WHERE entity_id = $1`, [entityId]);
+      expect(rows).toEqual([
+        { entity_id: entityId, declared_actor: 'system:cli', actor_user_id: null, request_id: null, method: null, path: null, action: 'entity.create', resource_id: entityId },
+      ]);
+      expect(await auditRowCount(t)).toBe(audits + 1);
+    });
+
+    it('rolls an Entity and the Organization it created back when the job fails after the use case', async () => {
+      const entityId = randomUUID();
+      const organizations = await countRows(t, 'organizations');
+      const audits = await auditRowCount(t);
+      const failed = system.run({ actor: 'system:cli', action: 'entity.create', resourceType: 'entity', entityId }, async () => {
+        await t.app.get(EntitiesService).create({ id: entityId, name: `Failed ${entityId}`, country: 'CL', taxId: '76.086.428-5', currency: 'CLP' });
+        await t.app.get(OrganizationsService).create({ name: `Failed org ${entityId}` });
+        throw new Error('the job failed after creating');
+      });
+      await expect(failed).rejects.toThrow('the job failed after creating');
+      expect(await countRows(t, 'entities', 'id = $1', [entityId])).toBe(0);
+      expect(await countRows(t, 'organizations')).toBe(organizations);
+      expect(await auditRowCount(t)).toBe(audits);
     });
 
     it('refuses a system actor not named system:<name>', async () => {

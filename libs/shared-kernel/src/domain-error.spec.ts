@@ -13,7 +13,7 @@ describe('statusForErrorCode (D3)', () => {
 
   it('keeps the statuses the spec and decisions fix', () => {
     expect(statusForErrorCode('VALIDATION_ERROR')).toBe(400);
-    expect(statusForErrorCode('PARTNER_TAX_ID_INVALID_ERROR')).toBe(400);
+    expect(statusForErrorCode('MALFORMED_JSON_ERROR')).toBe(400);
     expect(statusForErrorCode('UNAUTHENTICATED_ERROR')).toBe(401);
     expect(statusForErrorCode('API_KEY_READ_ONLY_ERROR')).toBe(403);
     expect(statusForErrorCode('PAYLOAD_TOO_LARGE_ERROR')).toBe(413);

@@ -17,7 +17,8 @@ export class DomainError extends Error {
   }
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429;
+/** 502, 503: an outside service a module reaches (bank provider, FX provider, language model) failed or is not configured. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 502 | 503;
 
 /**
  * A module's error codes with their statuses, declared in one table next to the module. The
@@ -36,24 +37,20 @@ export function validationError(path: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', `${path} ${message}`, { errors: [{ path, message }] });
 }
 
-/** Codes whose status is not given by the D3 default (404 for *_NOT_FOUND_ERROR, else 409). */
+/**
+ * The cross-cutting codes (request pipeline, authentication, permissions, limits) whose status is
+ * not the D3 default (404 for *_NOT_FOUND_ERROR, else 409). A module's own codes are declared in
+ * its own table next to it (errorCatalog: LEDGER_ERROR_STATUS, PARTNER_ERROR_STATUS, ...) and
+ * their errors carry their status.
+ */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  // 400: input that is well-formed JSON but not acceptable (D2, D3, D23, D33a, D64, D78)
+  // 400: input that is well-formed JSON but not acceptable (D2, D3)
   VALIDATION_ERROR: 400,
   MALFORMED_JSON_ERROR: 400,
   MALFORMED_REQUEST_ERROR: 400,
   AUDIT_ACTOR_REQUIRED_ERROR: 400,
-  SET_PASSWORD_TOKEN_INVALID_ERROR: 400,
-  ENTITY_TAX_ID_INVALID_ERROR: 400,
-  PARTNER_TAX_ID_INVALID_ERROR: 400,
-  // (the ledger's 400s are declared in its own table: src/modules/ledger/domain/ledger-errors.ts)
-  BANK_ACCOUNT_KIND_LEDGER_TYPE_MISMATCH_ERROR: 400,
-  BANK_IMPORT_ROW_INVALID_ERROR: 400,
-  INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR: 400,
-  INVOICE_TAX_ACCOUNT_REQUIRED_ERROR: 400,
   // 401
   UNAUTHENTICATED_ERROR: 401,
-  INVALID_EMAIL_OR_PASSWORD_ERROR: 401,
   // 403
   API_KEY_FORBIDDEN_ON_AUTH_ERROR: 403,
   API_KEY_READ_ONLY_ERROR: 403,
@@ -67,11 +64,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   TOO_MANY_CONCURRENT_READS_ERROR: 429,
   HEADERS_TOO_LARGE_ERROR: 431,
   INTERNAL_SERVER_ERROR: 500,
-  BANK_PROVIDER_ERROR: 502,
-  AGENT_MODEL_ERROR: 502,
-  FX_PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE_ERROR: 503,
-  AGENT_NOT_CONFIGURED_ERROR: 503,
 };
 
 /** D3: the one mapping from a domain code to an HTTP status. */

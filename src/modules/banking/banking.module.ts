@@ -1,5 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule, OnModuleInit, RequestMethod } from '@nestjs/common';
-import { AccountUsageProbes, LedgerModule } from '../ledger';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
@@ -21,6 +21,7 @@ import { StatementUploadMiddleware } from './infrastructure/http/statement-uploa
 import { SqlBankAccountRepository } from './infrastructure/persistence/bank-account.repository';
 import { SqlBankMovementRepository } from './infrastructure/persistence/bank-movement.repository';
 import { BankMovementRecordHost } from './infrastructure/bank-movement-record-host';
+import { BankAccountLedgerUsage } from './infrastructure/bank-account-ledger-usage';
 
 /** Bank accounts and their movements: statement import, booking and matching through the ledger. */
 @Module({
@@ -38,23 +39,14 @@ import { BankMovementRecordHost } from './infrastructure/bank-movement-record-ho
     BankBookingService,
     BankingLedgerPort,
     BankMovementRecordHost,
+    BankAccountLedgerUsage,
     { provide: BankFeedStore, useClass: SqlBankFeedStore },
     BankFeedAccounts,
   ],
   exports: [BankAccountsService, BankMovementsService, BankBookingService, BankFeedAccounts],
 })
-export class BankingModule implements NestModule, OnModuleInit {
-  constructor(
-    private readonly usage: AccountUsageProbes,
-    private readonly accounts: BankAccountRepository,
-  ) {}
-
+export class BankingModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(StatementUploadMiddleware).forRoutes({ path: IMPORT_ROUTE, method: RequestMethod.POST });
-  }
-
-  /** A ledger account mapped by a bank account cannot be deleted (chart `deleteBlockedBy: bank_account`). */
-  onModuleInit(): void {
-    this.usage.register({ reason: 'bank_account', accountIdsInUse: (entityId, accountIds) => this.accounts.ledgerAccountIdsInUse(entityId, accountIds) });
   }
 }

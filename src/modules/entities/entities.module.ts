@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TenantAccess } from '../../platform/auth/ports';
 import { EntityReachability } from '../identity';
 import { OrganizationEntities } from '../organizations';
@@ -17,7 +18,7 @@ import { PgTenantAccess, TypeOrmEntityRepository } from './infrastructure/persis
  */
 @Global()
 @Module({
-  imports: [OrganizationsModule, ReferenceModule],
+  imports: [OrganizationsModule, ReferenceModule, DiscoveryModule],
   controllers: [EntitiesController],
   providers: [
     { provide: EntityRepository, useClass: TypeOrmEntityRepository },
@@ -27,6 +28,6 @@ import { PgTenantAccess, TypeOrmEntityRepository } from './infrastructure/persis
     BookkeepingProbes,
     EntitiesService,
   ],
-  exports: [TenantAccess, EntityReachability, OrganizationEntities, BookkeepingProbes, EntitiesService],
+  exports: [TenantAccess, EntityReachability, OrganizationEntities, EntitiesService],
 })
 export class EntitiesModule {}

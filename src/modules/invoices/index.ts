@@ -1,12 +1,11 @@
 /**
  * The invoices module's public API (other modules import only from here): its Nest module, the
- * read API (InvoiceQueries), the lifecycle hooks other modules register on (invoice deletion),
- * and the types they return.
+ * read API (InvoiceQueries) and the types it returns.
  */
 export { InvoicesModule } from './invoices.module';
 export { InvoiceQueries } from './application/invoice-queries';
-export { InvoiceLifecycleHooks } from './application/invoice-hooks';
-export type { InvoiceBooked, InvoiceLifecycleListener } from './application/invoice-hooks';
+export { InvoiceBookingListenerProvider } from './application/invoice-hooks';
+export type { InvoiceBooked, InvoiceBookingListener } from './application/invoice-hooks';
 export type { Invoice, InvoiceListFilter, Direction, DocumentKind, BookStatus } from './domain/invoice';
 export { SII_CODE_BY_KIND, DOCUMENT_KINDS } from './domain/invoice';
 export type { Dte, DteReference } from './domain/dte';

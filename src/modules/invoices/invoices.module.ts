@@ -1,11 +1,11 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { BookkeepingProbes } from '../entities';
-import { PartnersService } from '../partners';
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { InvoiceBookingListeners } from './application/invoice-hooks';
 import { LedgerModule } from '../ledger';
+import { PartnersModule } from '../partners';
 import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
-import { InvoiceLifecycleHooks } from './application/invoice-hooks';
 import { InvoicesService } from './application/invoices.service';
 import { InvoiceBookingService } from './application/invoice-booking.service';
 import { InvoiceLedgerPort } from './infrastructure/ledger/invoice-ledger-port';
@@ -17,40 +17,26 @@ import { SqlDteRepository } from './infrastructure/persistence/dte.repository';
 import { SqlInvoiceRepository } from './infrastructure/persistence/invoice.repository';
 import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
 import { InvoiceRecordHost } from './infrastructure/invoice-record-host';
-import { RecordHosts } from '../record-hosts';
+import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoice-usage.adapters';
 
 /** AR and AP invoices, their booking to the ledger, and imported SII DTEs (D60-D65). */
 @Module({
-  imports: [ReferenceModule, LedgerModule],
+  imports: [ReferenceModule, LedgerModule, PartnersModule, DiscoveryModule],
   controllers: [InvoicesController, DtesController],
   providers: [
+    InvoiceBookingListeners,
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },
     { provide: DteRepository, useClass: SqlDteRepository },
     { provide: DteXmlReader, useClass: SiiDteXmlReader },
-    InvoiceLifecycleHooks,
     InvoicesService,
     InvoiceBookingService,
     InvoiceLedgerPort,
     DtesService,
     InvoiceQueries,
     InvoiceRecordHost,
+    InvoiceBookkeeping,
+    InvoicePartnerUsage,
   ],
-  exports: [InvoiceLifecycleHooks, InvoiceQueries],
+  exports: [InvoiceQueries],
 })
-export class InvoicesModule implements OnModuleInit {
-  constructor(
-    private readonly invoices: InvoiceRepository,
-    private readonly bookkeeping: BookkeepingProbes,
-    private readonly partners: PartnersService,
-    private readonly hooks: InvoiceLifecycleHooks,
-    private readonly recordHosts: RecordHosts,
-  ) {}
-
-  /** D22: invoices lock the Entity's identity fields; D45: an invoice's partner is in use. */
-  onModuleInit(): void {
-    this.bookkeeping.register({ hasRecords: (entityId) => this.invoices.hasAny(entityId) });
-    this.partners.registerProbe({ isNamed: (entityId, partnerId) => this.invoices.partnerIsNamed(entityId, partnerId) });
-    // Issue 21: a deleted invoice's attachments are discarded, its comments deleted, its To-dos unlinked, in its transaction.
-    this.hooks.register({ invoicesDeleted: (entityId, ids) => this.recordHosts.recordsRemoved(entityId, 'invoice', ids) });
-  }
-}
+export class InvoicesModule {}

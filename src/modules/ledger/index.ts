@@ -44,7 +44,9 @@ export type {
 export { BooksService } from './application/books.service';
 export { ChartService } from './application/chart.service';
 export { DimensionsService } from './application/dimensions.service';
-export { AccountUsageProbes } from './application/account-usage';
+// Port: a module whose records keep a ledger account from deletion marks a provider with it (D31).
+export { AccountUsageProvider } from './application/account-usage';
+export type { AccountUsageProbe } from './application/account-usage';
 // A booking of another module (banking) answers its entry as the entry routes present it.
 export { EntryPresenter } from './infrastructure/http/entry-presenter';
 export { EntryResponse } from './infrastructure/http/entries.dto';
@@ -57,7 +59,8 @@ export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
 // Ports the ledger owns and another module implements.
-export { PartnerDirectory } from './application/entry-lifecycle';
+export { PartnerDirectoryProvider } from './application/partner-directory';
+export type { PartnerDirectoryPort } from './application/partner-directory';
 export { LedgerPartnerFacts } from './application/ledger-partner-facts';
 
 import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';

@@ -1,6 +1,5 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { BookkeepingProbes } from '../entities';
 import { ReferenceModule } from '../reference';
 import { AccountUsageProbes } from './application/account-usage';
 import { LedgerAllocations } from './application/ledger-allocations';
@@ -9,6 +8,7 @@ import { BooksService } from './application/books.service';
 import { ChartService } from './application/chart.service';
 import { DimensionsService } from './application/dimensions.service';
 import { EntryLifecycle } from './application/entry-lifecycle';
+import { PartnerDirectory } from './application/partner-directory';
 import { LedgerPostings } from './application/post-entry/ledger-postings';
 import { LedgerPartnerFacts } from './application/ledger-partner-facts';
 import { EditEntry } from './application/edit-entry/edit-entry';
@@ -36,6 +36,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
+import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
 
 @Module({
   imports: [ReferenceModule, DiscoveryModule],
@@ -43,6 +44,7 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
   providers: [
     LedgerEntryHost,
     LedgerEntryBatches,
+    LedgerBookkeeping,
     { provide: ChartRepository, useClass: TypeOrmChartRepository },
     { provide: BookRepository, useClass: TypeOrmBookRepository },
     { provide: DimensionRepository, useClass: TypeOrmDimensionRepository },
@@ -53,6 +55,7 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
     { provide: PostingReader, useClass: SqlPostingReader },
     AccountUsageProbes,
     EntryLifecycle,
+    PartnerDirectory,
     LedgerPostings,
     EntryLocks,
     EntryQueries,
@@ -70,23 +73,6 @@ import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
     BooksService,
     DimensionsService,
   ],
-  exports: [AccountUsageProbes, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
+  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
 })
-export class LedgerModule implements OnModuleInit {
-  constructor(
-    private readonly lineUsage: LedgerUsageQueries,
-    private readonly usage: AccountUsageProbes,
-    private readonly bookkeeping: BookkeepingProbes,
-    private readonly dimensions: DimensionsService,
-  ) {}
-
-  /** What the rest of the books must know about entries (D22, D24, D31, value deletion). */
-  onModuleInit(): void {
-    this.bookkeeping.register({
-      hasRecords: (entityId) => this.lineUsage.hasAnyEntry(entityId),
-      earliestScheduledEntryDate: (entityId) => this.lineUsage.earliestScheduledEntryDate(entityId),
-    });
-    this.usage.registerLines({ accountIdsWithLines: (entityId, ids) => this.lineUsage.accountIdsWithLines(entityId, ids) });
-    this.dimensions.registerUsageProbe({ isTagged: (entityId, valueId) => this.lineUsage.dimensionValueIsTagged(entityId, valueId) });
-  }
-}
+export class LedgerModule {}

@@ -3,7 +3,9 @@ export { PartnersModule } from './partners.module';
 export { partnerNotFound } from './domain/partner';
 // For invoices (issue 18): a partner's RUT, name and default purchase account; the in-use probe.
 export { PartnersService } from './application/partners.service';
-export type { PartnerLedgerProbe } from './application/partners.service';
+// Port: a module whose records name partners (invoices) marks a provider with it (D45).
+export { PartnerUsageProvider } from './application/partners.service';
+export type { PartnerUsageProbe } from './application/partners.service';
 export type { Partner } from './domain/partner';
 
 import { PartnerRecord } from './infrastructure/persistence/partner.record';

@@ -8,7 +8,7 @@ import { DashboardsService } from './application/dashboards.service';
 import { ReportQueries } from './application/report-queries';
 import { ReportsService } from './application/reports.service';
 import { ReportsController } from './infrastructure/http/reports.controller';
-import { BookedInvoicesReadModel } from './infrastructure/persistence/booked-invoices.read-model';
+import { BookedInvoicesOnBooking, BookedInvoicesReadModel } from './infrastructure/persistence/booked-invoices.read-model';
 import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-queries';
 
 /**
@@ -18,6 +18,6 @@ import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-quer
 @Module({
   imports: [LedgerModule, ReferenceModule, BankingModule, InvoicesModule],
   controllers: [ReportsController],
-  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }, BookedInvoicesReadModel],
+  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }, BookedInvoicesReadModel, BookedInvoicesOnBooking],
 })
 export class ReportsModule {}

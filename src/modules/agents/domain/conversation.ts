@@ -1,4 +1,22 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { DomainError, errorCatalog } from '../../../../libs/shared-kernel/src';
+
+/**
+ * Every code the agent gateway answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
+ */
+export const AGENT_ERROR_STATUS = {
+  AGENT_CONVERSATION_ALREADY_EXISTS_ERROR: 409,
+  AGENT_CONVERSATION_NOT_FOUND_ERROR: 404,
+  AGENT_MESSAGE_ALREADY_EXISTS_ERROR: 409,
+  AGENT_MODEL_ERROR: 502,
+  AGENT_NOT_CONFIGURED_ERROR: 503,
+  AGENT_PROPOSAL_NOT_FOUND_ERROR: 404,
+  AGENT_PROPOSAL_NOT_PENDING_ERROR: 409,
+  AGENT_TURN_IN_PROGRESS_ERROR: 409,
+} as const;
+
+export const agentError = errorCatalog(AGENT_ERROR_STATUS);
 
 /** The assistant's label in `declaredActor` (`erwin:<conversationId>`, spec "Assistant key lease"). */
 export const ASSISTANT_LABEL = 'erwin';
@@ -67,7 +85,7 @@ export interface Proposal {
   decidedAt: Date | null;
 }
 
-const e = (code: string, message: string) => (params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = (code: keyof typeof AGENT_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => agentError(code, message, params);
 
 export const agentNotConfigured = e('AGENT_NOT_CONFIGURED_ERROR', 'No chat-completions server or no model is configured (AGENT_LLM_BASE_URL, AGENT_MODELS)');
 export const agentModelError = e('AGENT_MODEL_ERROR', 'The model did not answer usably; the message was kept');
@@ -77,7 +95,8 @@ export const messageAlreadyExists = e('AGENT_MESSAGE_ALREADY_EXISTS_ERROR', 'A m
 export const turnInProgress = e('AGENT_TURN_IN_PROGRESS_ERROR', 'The conversation is answering another message; send this one when that turn has ended');
 export const proposalNotFound = e('AGENT_PROPOSAL_NOT_FOUND_ERROR', 'No proposal with this id in the conversation');
 /** The service could not be reached over HTTP by its own gateway (AGENT_SERVICE_URL, or its listening address). */
-export const serviceUnreachable = e('SERVICE_UNAVAILABLE_ERROR', 'The gateway could not reach the service itself over HTTP');
+export const serviceUnreachable = (params: Record<string, unknown> = {}) =>
+  new DomainError('SERVICE_UNAVAILABLE_ERROR', 'The gateway could not reach the service itself over HTTP', params);
 export const proposalNotPending = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal was already decided');
 
 /** A path segment a proposal may name: letters, digits, `-` and `_` (no dots, escapes, queries). */

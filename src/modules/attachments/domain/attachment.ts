@@ -1,5 +1,20 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { errorCatalog } from '../../../../libs/shared-kernel/src';
 import { hostNotFound, RecordHostKind } from '../../record-hosts';
+
+/**
+ * Every code attachments answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
+ */
+export const ATTACHMENT_ERROR_STATUS = {
+  ATTACHMENT_ALREADY_EXISTS_ERROR: 409,
+  ATTACHMENT_HOST_NOT_FOUND_ERROR: 404,
+  ATTACHMENT_NOT_FOUND_ERROR: 404,
+  ATTACHMENT_NOT_UPLOADED_ERROR: 409,
+  ATTACHMENT_UPLOAD_MISMATCH_ERROR: 409,
+} as const;
+
+export const attachmentError = errorCatalog(ATTACHMENT_ERROR_STATUS);
 
 /** Spec, Attachments: the seven accepted content types. */
 export const ATTACHMENT_CONTENT_TYPES = [
@@ -53,9 +68,9 @@ export function objectKeyOf(entityId: string, hostKind: RecordHostKind, hostId: 
   return `entities/${entityId}/${hostKind}/${hostId}/${attachmentId}`;
 }
 
-const e = (code: string, message: string) => (params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = (code: keyof typeof ATTACHMENT_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => attachmentError(code, message, params);
 
-export const attachmentHostNotFound = (hostKind: RecordHostKind, hostId: string) => hostNotFound('ATTACHMENT_HOST_NOT_FOUND_ERROR', hostKind, hostId);
+export const attachmentHostNotFound = (hostKind: RecordHostKind, hostId: string) => hostNotFound(attachmentError, 'ATTACHMENT_HOST_NOT_FOUND_ERROR', hostKind, hostId);
 export const attachmentNotFound = e('ATTACHMENT_NOT_FOUND_ERROR', 'No attachment with this id on this record');
 export const attachmentAlreadyExists = e('ATTACHMENT_ALREADY_EXISTS_ERROR', 'This upload is already confirmed');
 export const attachmentNotUploaded = e('ATTACHMENT_NOT_UPLOADED_ERROR', 'No object was uploaded to the signed URL yet');

@@ -1,10 +1,37 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { errorCatalog } from '../../../../libs/shared-kernel/src';
+
+/**
+ * Every code banking (and the ledger codes its matching answers) answers, with its HTTP status:
+ * the one place each is declared. The compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404)
+ * and that every error built here names a code of it.
+ */
+export const BANKING_ERROR_STATUS = {
+  BANK_ACCOUNT_ALREADY_EXISTS_ERROR: 409,
+  BANK_ACCOUNT_HAS_FEED_ERROR: 409,
+  BANK_ACCOUNT_HAS_MOVEMENTS_ERROR: 409,
+  BANK_ACCOUNT_KIND_LEDGER_TYPE_MISMATCH_ERROR: 400,
+  BANK_ACCOUNT_NOT_FOUND_ERROR: 404,
+  BANK_IMPORT_ROW_INVALID_ERROR: 400,
+  BANK_MOVEMENT_ALREADY_BOOKED_ERROR: 409,
+  BANK_MOVEMENT_ALREADY_EXISTS_ERROR: 409,
+  BANK_MOVEMENT_BOOKED_ERROR: 409,
+  BANK_MOVEMENT_MATCH_AMOUNT_MISMATCH_ERROR: 409,
+  BANK_MOVEMENT_NOT_FOUND_ERROR: 404,
+  FX_RATE_NOT_FOUND_ERROR: 404,
+  LEDGER_ENTRY_NOT_LIVE_ERROR: 409,
+  RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR: 409,
+  RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR: 409,
+  RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR: 409,
+  RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR: 404,
+} as const;
+
+export const bankingError = errorCatalog(BANKING_ERROR_STATUS);
 
 /** The banking module's codes (D65, D66, D74, D78), one constructor each. */
 const e =
-  (code: string, message: string) =>
+  (code: keyof typeof BANKING_ERROR_STATUS, message: string) =>
   (params: Record<string, unknown> = {}) =>
-    new DomainError(code, message, params);
+    bankingError(code, message, params);
 
 export const bankAccountNotFound = e('BANK_ACCOUNT_NOT_FOUND_ERROR', 'No bank account with this id in the Entity');
 export const bankAccountAlreadyExists = e('BANK_ACCOUNT_ALREADY_EXISTS_ERROR', 'A bank account with this id already exists');
@@ -23,4 +50,4 @@ export const bankMovementMatchAmountMismatch = e(
   'The open total of the selected lines does not cover the movement amount',
 );
 export const bankImportRowInvalid = (row: number, reason: string) =>
-  new DomainError('BANK_IMPORT_ROW_INVALID_ERROR', `Statement row ${row}: ${reason}`, { row, reason });
+  bankingError('BANK_IMPORT_ROW_INVALID_ERROR', `Statement row ${row}: ${reason}`, { row, reason });

@@ -1,6 +1,6 @@
-import { DomainError } from '../../../../libs/shared-kernel/src';
 import type { BankMovement, MovementSide } from './bank-movement';
 import { bankMovementMatchAmountMismatch } from './banking-errors';
+import { bankingError, BANKING_ERROR_STATUS } from './banking-errors';
 
 /** An open-item line as banking reads it to match a movement or rank candidates. */
 export interface OpenLine {
@@ -20,7 +20,7 @@ export interface OpenLine {
   partnerTaxId: string | null;
 }
 
-const e = (code: string, message: string, params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = (code: keyof typeof BANKING_ERROR_STATUS, message: string, params: Record<string, unknown> = {}) => bankingError(code, message, params);
 
 export const openAmount = (line: OpenLine) => line.amount - line.allocatedAmount;
 

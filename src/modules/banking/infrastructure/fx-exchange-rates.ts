@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../../libs/shared-kernel/src';
 import { FxRatesService } from '../../fx';
 import { BankAccountRepository, ExchangeRates } from '../application/banking-ports';
+import { bankingError } from '../domain/banking-errors';
 
 /**
  * The FX module's rate of the movement's date under its staleness rule (D80a: the last published
@@ -22,7 +22,7 @@ export class FxExchangeRates extends ExchangeRates {
     const functional = await this.accounts.functionalCurrency(entityId);
     const found = await this.fx.rateOn(currency, date);
     if (found.functionalCurrency !== functional) {
-      throw new DomainError('FX_RATE_NOT_FOUND_ERROR', `No exchange rate from ${currency} to ${functional} on ${date}`, { currency, date });
+      throw bankingError('FX_RATE_NOT_FOUND_ERROR', `No exchange rate from ${currency} to ${functional} on ${date}`, { currency, date });
     }
     return found.rate;
   }

@@ -49,6 +49,7 @@ export class CommentsService {
     return comment;
   }
 
+  @Transactional()
   removeOfHosts(entityId: string, hostKind: RecordHostKind, hostIds: string[]): Promise<void> {
     return this.comments.deleteOfHosts(entityId, hostKind, hostIds);
   }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 
 /**
- * What other modules know about an Entity's books. The ledger module (entries, scheduled
- * entries) and the invoices module register a probe when they start; with none registered the
- * Entity has no bookkeeping records.
+ * Port: what other modules know about an Entity's books. A provider of the ledger (entries,
+ * scheduled entries) or of the invoices module, decorated @BookkeepingProbeProvider(), answers;
+ * with none in the application the Entity has no bookkeeping records.
  */
 export interface BookkeepingProbe {
   /** D22: any ledger entry (any status) or invoice. */
@@ -12,12 +14,18 @@ export interface BookkeepingProbe {
   earliestScheduledEntryDate?(entityId: string): Promise<string | null>;
 }
 
+const BOOKKEEPING = discoverablePort<BookkeepingProbe>();
+/** Marks a provider of any module as a BookkeepingProbe; the Entities module finds it through DiscoveryService. */
+export const BookkeepingProbeProvider = BOOKKEEPING.Implementation;
+
 @Injectable()
 export class BookkeepingProbes {
-  private readonly probes: BookkeepingProbe[] = [];
+  private found?: BookkeepingProbe[];
 
-  register(probe: BookkeepingProbe): void {
-    this.probes.push(probe);
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  private get probes(): BookkeepingProbe[] {
+    return (this.found ??= BOOKKEEPING.implementations(this.discovery));
   }
 
   async hasRecords(entityId: string): Promise<boolean> {

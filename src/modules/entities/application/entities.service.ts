@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionHost, Transactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
@@ -44,6 +44,7 @@ export class EntitiesService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async create(input: CreateEntityInput): Promise<LegalEntity> {
     this.checkCountry(input.country);
     this.checkCurrency(input.currency);
@@ -90,6 +91,7 @@ export class EntitiesService {
     return !(await this.bookkeeping.hasRecords(entityId));
   }
 
+  @Transactional()
   async update(entityId: string, change: { name?: string } & IdentityChange): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
     const now = this.clock.now();
@@ -105,6 +107,7 @@ export class EntitiesService {
   }
 
   /** The lock date cannot reach a Scheduled Entry (ledger issue registers the probe). */
+  @Transactional()
   async setLedgerLockDate(entityId: string, ledgerLockDate: string | null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
     if (ledgerLockDate !== null) {
@@ -120,6 +123,7 @@ export class EntitiesService {
    * `scopedEntityId`: the caller is a key confined to that Entity (the one changed), which reaches
    * no other, so any other parent is one it cannot see: the same 404 as a missing one.
    */
+  @Transactional()
   async setParent(entityId: string, parentEntityId: string | null, scopedEntityId: string | null = null): Promise<LegalEntity> {
     await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [PARENT_CHANGE_LOCK]);
     const entity = await this.locked(entityId);
@@ -133,6 +137,7 @@ export class EntitiesService {
     return entity;
   }
 
+  @Transactional()
   async setAccountingPolicies(entityId: string, accountingPolicies: string | null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
     entity.setAccountingPolicies(accountingPolicies, this.clock.now());
@@ -146,6 +151,7 @@ export class EntitiesService {
    * Entity's own is the same 404 as a missing one, so it can neither probe Organizations nor hand
    * its Entity to another one's members.
    */
+  @Transactional()
   async moveToOrganization(entityId: string, organizationId: string, scopedEntityId: string | null = null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
     if (scopedEntityId !== null && organizationId !== entity.organizationId) throw organizationNotFound(organizationId);

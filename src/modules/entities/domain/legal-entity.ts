@@ -1,5 +1,6 @@
-import { canonicalRut, DomainError } from '../../../../libs/shared-kernel/src';
+import { canonicalRut } from '../../../../libs/shared-kernel/src';
 import { entityIdentityFieldsLocked, entitySelfParent } from './entity-errors';
+import { entityError } from './entity-errors';
 
 export interface LegalEntityState {
   id: string;
@@ -19,7 +20,7 @@ export interface LegalEntityState {
 export function canonicalTaxId(country: string, taxId: string): string {
   if (country !== 'CL') return taxId.trim();
   const rut = canonicalRut(taxId);
-  if (!rut) throw new DomainError('ENTITY_TAX_ID_INVALID_ERROR', 'The tax id is not a valid Chilean RUT', { taxId });
+  if (!rut) throw entityError('ENTITY_TAX_ID_INVALID_ERROR', 'The tax id is not a valid Chilean RUT', { taxId });
   return rut;
 }
 

@@ -1,3 +1,4 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
 import { validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
@@ -33,6 +34,7 @@ export class FxRatesService {
   }
 
   /** D80, D80a: fetches the range (default the 30 days ending today) and stores what is new. */
+  @Transactional()
   async sync(input: { from?: string; to?: string }): Promise<{ fetchedCount: number; storedCount: number }> {
     const { from, to } = this.range(input.from, input.to);
     const today = this.clock.today();

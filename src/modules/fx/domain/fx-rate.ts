@@ -1,4 +1,17 @@
-import { DomainError, isIsoDate } from '../../../../libs/shared-kernel/src';
+import { errorCatalog, isIsoDate } from '../../../../libs/shared-kernel/src';
+
+/**
+ * Every code FX rates answers, with its HTTP status: the one place each is declared. The compiler
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
+ */
+export const FX_ERROR_STATUS = {
+  FX_PROVIDER_ERROR: 502,
+  FX_RATE_NOT_FOUND_ERROR: 404,
+  FX_RATE_STALE_ERROR: 409,
+} as const;
+
+export const fxError = errorCatalog(FX_ERROR_STATUS);
 
 /** D80: the currencies the FX providers publish against the Chilean peso. */
 export const FX_CURRENCIES = ['USD', 'EUR', 'CLF'] as const;
@@ -41,17 +54,17 @@ export const MAX_RATE_AGE_DAYS = 7;
 export const MAX_SYNC_DAYS = 3660;
 
 export const fxRateNotFound = (params: { currency: string; date: string }) =>
-  new DomainError('FX_RATE_NOT_FOUND_ERROR', `No ${params.currency} rate is stored on or before ${params.date}`, params);
+  fxError('FX_RATE_NOT_FOUND_ERROR', `No ${params.currency} rate is stored on or before ${params.date}`, params);
 
 export const fxRateStale = (params: { currency: string; date: string; lastRateDate: string; maxAgeDays: number }) =>
-  new DomainError(
+  fxError(
     'FX_RATE_STALE_ERROR',
     `The last ${params.currency} rate on or before ${params.date} was published on ${params.lastRateDate}, more than ${params.maxAgeDays} days earlier`,
     params,
   );
 
 export const fxProviderError = (params: { source: FxSource; reason: string }) =>
-  new DomainError('FX_PROVIDER_ERROR', `The FX provider ${params.source} failed: ${params.reason}`, params);
+  fxError('FX_PROVIDER_ERROR', `The FX provider ${params.source} failed: ${params.reason}`, params);
 
 /** Whole days from `earlier` to `later`, both ISO dates. */
 export function daysBetween(earlier: string, later: string): number {

@@ -1,11 +1,13 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '../../../../libs/shared-kernel/src';
+import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { RequestValidationError } from '../../../platform/http/validation';
 import { ApiKey, ApiKeyPermissions } from '../domain/api-key';
 import { apiKeyNotFound } from '../domain/identity-errors';
 import { ApiKeyRepository, SecretGenerator } from '../domain/identity-ports';
 import { EntityReachability } from './entity-reachability';
+import { identityError } from '../domain/identity-errors';
 
 export interface MintApiKeyInput {
   name: string;
@@ -23,13 +25,14 @@ export class ApiKeysService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async mint(owner: { id: string; role: 'staff' | 'client' }, input: MintApiKeyInput): Promise<{ apiKey: ApiKey; plaintext: string }> {
     const now = this.clock.now();
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
       throw new RequestValidationError([{ path: 'expiresAt', message: 'expiresAt must be in the future' }]);
     }
     if (input.entityId && !(await this.reachability.canReach(owner, input.entityId))) {
-      throw new DomainError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id is reachable by the key owner', { entityId: input.entityId });
+      throw identityError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id is reachable by the key owner', { entityId: input.entityId });
     }
     const minted = ApiKey.mint({ id: newId(), userId: owner.id, ...input }, this.secrets.apiKeyMaterial(), now);
     await this.apiKeys.insert(minted.apiKey);
@@ -40,6 +43,7 @@ export class ApiKeysService {
     return this.apiKeys.listOwned(ownerId);
   }
 
+  @Transactional()
   async revoke(ownerId: string, apiKeyId: string): Promise<ApiKey> {
     const apiKey = await this.apiKeys.findOwned(ownerId, apiKeyId);
     if (!apiKey) throw apiKeyNotFound(apiKeyId);
@@ -52,6 +56,7 @@ export class ApiKeysService {
    * Removes keys of the owner that can no longer authenticate (expired): the agent gateway's
    * hour-long lease keys once their hour is over (D88). Only the ids given are considered.
    */
+  @Transactional()
   deleteExpired(ownerId: string, apiKeyIds: string[]): Promise<number> {
     return this.apiKeys.deleteExpiredOwned(ownerId, apiKeyIds, this.clock.now());
   }

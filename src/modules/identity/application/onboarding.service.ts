@@ -1,3 +1,4 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../platform/clock/clock';
@@ -32,6 +33,7 @@ export class OnboardingService {
     @Inject(ConfigService) private readonly config: ConfigService<RuntimeConfig, true>,
   ) {}
 
+  @Transactional()
   async createUser(input: { id: string; email: string; name: string; role: GlobalRole }): Promise<User> {
     if (await this.users.findById(input.id)) throw userAlreadyExists(input.id);
     const user = User.register(input, this.clock.now());
@@ -55,6 +57,7 @@ export class OnboardingService {
   }
 
   /** A single-use link the staff hands to the User; only the token's hash is stored. */
+  @Transactional()
   async issueSetPasswordLink(userId: string): Promise<{ url: string; expiresAt: Date }> {
     await this.getUser(userId);
     const now = this.clock.now();
@@ -65,6 +68,7 @@ export class OnboardingService {
     return { url: setPasswordUrl(this.config.get('appBaseUrl', { infer: true }), token), expiresAt };
   }
 
+  @Transactional()
   async revokeSessions(userId: string): Promise<void> {
     await this.getUser(userId);
     await this.sessions.revokeAll(userId);

@@ -1,3 +1,4 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../platform/clock/clock';
 import { hashSecret } from '../domain/api-key';
@@ -15,6 +16,7 @@ export class SetPasswordService {
   ) {}
 
   /** D12: consumes the one-time token, sets the password and ends every session of the User. */
+  @Transactional()
   async setPassword(token: string, newPassword: string): Promise<string> {
     const now = this.clock.now();
     const userId = await this.tokens.consume(hashSecret(token), now);

@@ -1,3 +1,4 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
@@ -14,6 +15,7 @@ export class StaffProvisioningService {
   ) {}
 
   /** Creates a staff User with this password unless a User has the e-mail; returns whether it did. */
+  @Transactional()
   async ensureStaff(email: string, password: string, name = 'Staff'): Promise<{ created: boolean; userId: string }> {
     const problem = passwordProblem(password);
     if (problem) throw new Error(`password ${problem}`);

@@ -7,7 +7,7 @@ import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
 import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
 import { DteRepository, InvoiceRepository } from '../domain/ports';
-import { InvoiceLifecycleHooks } from './invoice-hooks';
+import { InvoiceBookingListeners } from './invoice-hooks';
 import type { InvoiceView } from './invoices.service';
 
 export interface BookingInstructions {
@@ -51,7 +51,7 @@ export class InvoiceBookingService {
     private readonly postings: LedgerPostings,
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
-    private readonly hooks: InvoiceLifecycleHooks,
+    private readonly hooks: InvoiceBookingListeners,
   ) {}
 
   @Transactional()

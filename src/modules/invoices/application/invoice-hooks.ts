@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import type { Invoice } from '../domain/invoice';
 
 /** An invoice just booked: the invoice as booked and the facts of its entry (issue 22's read model). */
@@ -12,29 +14,27 @@ export interface InvoiceBooked {
 }
 
 /**
- * What other modules do when invoices change, inside the same transaction: to-dos linked to them
- * become stand-alone, attachments and comments hosted by them go (spec "To-do": linked record
- * deleted); read models of booked invoices learn of a booking (their unbooking comes from the
- * ledger's lifecycle port, with the entry). Modules register when they start.
+ * Port: a module that must learn that an invoice was booked (by its booking, or again by its
+ * original entry when the reversal that severed it is unbooked), inside that transaction: a read
+ * model of booked invoices. Its unbooking comes from the ledger's lifecycle port, with the entry.
  */
-export interface InvoiceLifecycleListener {
-  invoicesDeleted?(entityId: string, invoiceIds: string[]): Promise<void>;
-  invoiceBooked?(entityId: string, booked: InvoiceBooked): Promise<void>;
+export interface InvoiceBookingListener {
+  invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void>;
 }
 
+const INVOICE_BOOKING = discoverablePort<InvoiceBookingListener>();
+/** Marks a provider of any module as an InvoiceBookingListener (found through Nest's DiscoveryService). */
+export const InvoiceBookingListenerProvider = INVOICE_BOOKING.Implementation;
+
+/** The invoices module's side of the port: tells every listener, in the caller's transaction. */
 @Injectable()
-export class InvoiceLifecycleHooks {
-  private readonly listeners: InvoiceLifecycleListener[] = [];
+export class InvoiceBookingListeners {
+  private found?: InvoiceBookingListener[];
 
-  register(listener: InvoiceLifecycleListener): void {
-    this.listeners.push(listener);
-  }
-
-  async invoicesDeleted(entityId: string, invoiceIds: string[]): Promise<void> {
-    for (const listener of this.listeners) await listener.invoicesDeleted?.(entityId, invoiceIds);
-  }
+  constructor(private readonly discovery: DiscoveryService) {}
 
   async invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void> {
-    for (const listener of this.listeners) await listener.invoiceBooked?.(entityId, booked);
+    this.found ??= INVOICE_BOOKING.implementations(this.discovery);
+    for (const listener of this.found) await listener.invoiceBooked(entityId, booked);
   }
 }

@@ -24,8 +24,8 @@ import {
   Direction,
 } from '../domain/invoice';
 import { DteRepository, InvoiceRepository } from '../domain/ports';
-import { InvoiceLifecycleHooks } from './invoice-hooks';
 import { issueDatePage } from './issue-date-pages';
+import { RecordHosts } from '../../record-hosts';
 
 /** An invoice with the DTE it is linked to (D60 `dte`). */
 export interface InvoiceView {
@@ -46,7 +46,8 @@ export class InvoicesService {
     private readonly partners: PartnersService,
     private readonly entities: EntitiesService,
     private readonly reference: ReferenceDataService,
-    private readonly hooks: InvoiceLifecycleHooks,
+    /** Issue 21: a deleted invoice's attachments are discarded, its comments deleted, its To-dos unlinked, in its transaction. */
+    private readonly recordHosts: RecordHosts,
     private readonly clock: Clock,
   ) {}
 
@@ -99,7 +100,7 @@ export class InvoicesService {
     const invoice = await this.invoices.lock(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });
     if (invoice.bookStatus === 'booked') throw invoiceBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
-    await this.hooks.invoicesDeleted(entityId, [invoiceId]);
+    await this.recordHosts.recordsRemoved(entityId, 'invoice', [invoiceId]);
     await this.invoices.delete(entityId, invoiceId);
   }
 

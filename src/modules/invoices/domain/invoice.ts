@@ -1,4 +1,24 @@
-import { DomainError, MAX_AMOUNT, validationError } from '../../../../libs/shared-kernel/src';
+import { errorCatalog, MAX_AMOUNT, validationError } from '../../../../libs/shared-kernel/src';
+
+/**
+ * Every code invoices and DTEs answers, with its HTTP status: the one place each is declared. The
+ * compiler checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names
+ * a code of it.
+ */
+export const INVOICE_ERROR_STATUS = {
+  DTE_ALREADY_LINKED_ERROR: 409,
+  DTE_INVOICE_MISMATCH_ERROR: 409,
+  DTE_NOT_FOUND_ERROR: 404,
+  INVOICE_ALREADY_BOOKED_ERROR: 409,
+  INVOICE_ALREADY_EXISTS_ERROR: 409,
+  INVOICE_BOOKED_ERROR: 409,
+  INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR: 400,
+  INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR: 409,
+  INVOICE_NOT_FOUND_ERROR: 404,
+  INVOICE_TAX_ACCOUNT_REQUIRED_ERROR: 400,
+} as const;
+
+export const invoiceError = errorCatalog(INVOICE_ERROR_STATUS);
 
 export const DIRECTIONS = ['ar', 'ap'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
@@ -80,9 +100,9 @@ export type InvoiceChange = Partial<InvoiceFields>;
 export const EDITABLE_WHEN_BOOKED: ReadonlyArray<keyof InvoiceChange> = ['description', 'dueDate'];
 
 const e =
-  (code: string, message: string) =>
+  (code: keyof typeof INVOICE_ERROR_STATUS, message: string) =>
   (params: Record<string, unknown> = {}) =>
-    new DomainError(code, message, params);
+    invoiceError(code, message, params);
 
 export const invoiceNotFound = e('INVOICE_NOT_FOUND_ERROR', 'No invoice with this id in the Entity');
 export const invoiceAlreadyExists = e('INVOICE_ALREADY_EXISTS_ERROR', 'An invoice with this id already exists');

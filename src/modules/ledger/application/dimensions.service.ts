@@ -17,25 +17,17 @@ import {
   dimensionValueParentCycle,
   dimensionValueParentNotFound,
 } from '../domain/books-dimensions';
+import { LedgerUsageQueries } from '../domain/entry-ports';
 import { DimensionRepository } from '../domain/ledger-ports';
-
-/** Probe of the ledger's lines: is a value tagged on any line? Registered by the ledger's lines. */
-export interface DimensionValueUsageProbe {
-  isTagged(entityId: string, valueId: string): Promise<boolean>;
-}
 
 @Injectable()
 export class DimensionsService {
-  private readonly usageProbes: DimensionValueUsageProbe[] = [];
-
   constructor(
     private readonly dimensions: DimensionRepository,
+    /** The ledger's lines: is a value tagged on any line? */
+    private readonly lines: LedgerUsageQueries,
     private readonly clock: Clock,
   ) {}
-
-  registerUsageProbe(probe: DimensionValueUsageProbe): void {
-    this.usageProbes.push(probe);
-  }
 
   list(entityId: string): Promise<Dimension[]> {
     return this.dimensions.list(entityId);
@@ -128,9 +120,7 @@ export class DimensionsService {
     await this.dimensions.lockValue(entityId, valueId);
     const value = await this.valueIn(entityId, dimensionId, valueId);
     if (await this.dimensions.hasChildren(entityId, valueId)) throw dimensionValueHasChildren({ dimensionValueId: valueId });
-    for (const probe of this.usageProbes) {
-      if (await probe.isTagged(entityId, valueId)) throw dimensionValueInUse({ dimensionValueId: valueId });
-    }
+    if (await this.lines.dimensionValueIsTagged(entityId, valueId)) throw dimensionValueInUse({ dimensionValueId: valueId });
     // Tagged on a line of an unbooked or cancelled entry: history keeps the tag.
     await translateForeignKeyViolation(() => this.dimensions.deleteValue(entityId, valueId), () => dimensionValueInUse({ dimensionValueId: valueId }));
     return value;

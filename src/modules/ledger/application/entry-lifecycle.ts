@@ -217,12 +217,3 @@ export function madeEvent(entityId: string, allocations: AllocationRow[], lines:
 export function mergeSevered(...all: SeveredDocuments[]): SeveredDocuments {
   return { severedInvoices: all.flatMap((s) => s.severedInvoices), severedMovements: all.flatMap((s) => s.severedMovements) };
 }
-
-/**
- * Port to the partners module: which of these partners exist in the Entity, key-share-locked (in
- * id order) for the rest of the transaction, as ChartRepository.accountsByIds with `hold`: lines
- * about to name them are being written.
- */
-export abstract class PartnerDirectory {
-  abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
-}

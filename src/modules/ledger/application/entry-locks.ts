@@ -4,7 +4,8 @@ import { ReferenceDataService } from '../../reference';
 import { AllocationRepository, EntryRepository, ListedLine } from '../domain/entry-ports';
 import { assertOpenPeriod, entryNotFound, entryNotLive, LedgerEntry, LIVE_STATUSES, lineNotFound, LineInput, PostingContext } from '../domain/ledger-entry';
 import { ChartRepository, DimensionRepository } from '../domain/ledger-ports';
-import { EntryLifecycle, PartnerDirectory, releasedEvent, SeveredDocuments } from './entry-lifecycle';
+import { EntryLifecycle, releasedEvent, SeveredDocuments } from './entry-lifecycle';
+import { PartnerDirectory } from './partner-directory';
 
 /**
  * What the entry use cases share: the locks they take, always in the same order (a reversal's

@@ -1,9 +1,11 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
-import { compareText, DomainError } from '../../../../libs/shared-kernel/src';
+import { compareText } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import type { MembershipRole } from '../domain/membership';
 import { organizationNotFound } from '../domain/organization-errors';
 import { MembershipRepository, OrganizationRepository, UserDirectory } from '../domain/organization-ports';
+import { organizationError } from '../domain/organization-errors';
 
 export interface OrganizationMember {
   userId: string;
@@ -22,12 +24,14 @@ export class MembershipsService {
   ) {}
 
   /** Grant is an upsert of the role (D15). */
+  @Transactional()
   async grant(userId: string, organizationId: string, role: MembershipRole): Promise<void> {
     await this.requireUserAndOrganization(userId, organizationId, true);
     await this.memberships.upsert({ userId, organizationId, role }, this.clock.now());
   }
 
   /** Revoking a Membership that does not exist changes nothing and succeeds. */
+  @Transactional()
   async revoke(userId: string, organizationId: string): Promise<void> {
     await this.requireUserAndOrganization(userId, organizationId);
     await this.memberships.delete(userId, organizationId);
@@ -52,7 +56,7 @@ export class MembershipsService {
 
   /** `hold`: the write is about to point at the Organization (see OrganizationRepository.holdForReference). */
   private async requireUserAndOrganization(userId: string, organizationId: string, hold = false): Promise<void> {
-    if (!(await this.users.exists(userId))) throw new DomainError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
+    if (!(await this.users.exists(userId))) throw organizationError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
     const organization = hold ? await this.organizations.holdForReference(organizationId) : await this.organizations.findById(organizationId);
     if (!organization) throw organizationNotFound(organizationId);
   }

@@ -1,3 +1,4 @@
+import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
@@ -32,6 +33,7 @@ export class OrganizationsService {
     private readonly clock: Clock,
   ) {}
 
+  @Transactional()
   async create(input: { id?: string; name: string }): Promise<Organization> {
     const id = input.id ?? newId();
     if (input.id && (await this.organizations.findById(input.id))) throw organizationAlreadyExists(input.id);
@@ -42,6 +44,7 @@ export class OrganizationsService {
   }
 
   /** D20: an Organization named after a new Entity, suffixed ` (2)`, ` (3)` ... when taken. */
+  @Transactional()
   async createNamedAfter(entityName: string): Promise<Organization> {
     for (let attempt = 1; ; attempt++) {
       const name = candidateOrganizationName(entityName, attempt);
@@ -84,6 +87,7 @@ export class OrganizationsService {
     return organizations.map((organization) => ({ organization, entities: entities.get(organization.id) ?? [] }));
   }
 
+  @Transactional()
   async rename(organizationId: string, name: string): Promise<Organization> {
     const organization = await this.organizations.lock(organizationId);
     if (!organization) throw organizationNotFound(organizationId);
@@ -93,6 +97,7 @@ export class OrganizationsService {
   }
 
   /** Refused while it holds an Entity; removes its Memberships. */
+  @Transactional()
   async delete(organizationId: string): Promise<void> {
     const organization = await this.organizations.lock(organizationId);
     if (!organization) throw organizationNotFound(organizationId);

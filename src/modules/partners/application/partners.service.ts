@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { Transactional } from '@nestjs-cls/transactional';
 import { isUuid, textProblem, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import { translateForeignKeyViolation, translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { BooksService } from '../../ledger';
-import { ChartService } from '../../ledger';
+import { BooksService, ChartService, LedgerPartnerFacts } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import {
   changePartner,
@@ -20,14 +21,17 @@ import {
 } from '../domain/partner';
 
 /**
- * What the ledger knows about partners: open receivable and payable balances in one Book, and
- * whether lines or invoices name a partner. The ledger and invoices modules register these when
- * they start; until then no line names a partner.
+ * Port: whether a module's records (ledger lines, invoices) name a partner, which then cannot be
+ * deleted (D45). A provider of such a module, decorated @PartnerUsageProvider(), answers; the
+ * partners module finds it through DiscoveryService.
  */
-export interface PartnerLedgerProbe {
-  openBalances?(entityId: string, bookId: string | null, partnerIds: string[]): Promise<Map<string, { receivable: number; payable: number }>>;
-  isNamed?(entityId: string, partnerId: string): Promise<boolean>;
+export interface PartnerUsageProbe {
+  isNamed(entityId: string, partnerId: string): Promise<boolean>;
 }
+
+const PARTNER_USAGE = discoverablePort<PartnerUsageProbe>();
+/** Marks a provider of any module as a PartnerUsageProbe. */
+export const PartnerUsageProvider = PARTNER_USAGE.Implementation;
 
 export interface PartnerPageRow {
   partner: Partner;
@@ -52,18 +56,21 @@ function readCursor(cursor: string): { name: string; id: string } {
 
 @Injectable()
 export class PartnersService {
-  private readonly probes: PartnerLedgerProbe[] = [];
+  private found?: PartnerUsageProbe[];
 
   constructor(
     private readonly partners: PartnerRepository,
     private readonly chart: ChartService,
     private readonly books: BooksService,
+    /** The open receivable and payable balances of the partners' lines, in one Book. */
+    private readonly ledger: LedgerPartnerFacts,
+    private readonly discovery: DiscoveryService,
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
   ) {}
 
-  registerProbe(probe: PartnerLedgerProbe): void {
-    this.probes.push(probe);
+  private get probes(): PartnerUsageProbe[] {
+    return (this.found ??= PARTNER_USAGE.implementations(this.discovery));
   }
 
   list(entityId: string): Promise<Partner[]> {
@@ -109,7 +116,7 @@ export class PartnersService {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });
     for (const probe of this.probes) {
-      if (await probe.isNamed?.(entityId, partnerId)) throw partnerInUse({ partnerId });
+      if (await probe.isNamed(entityId, partnerId)) throw partnerInUse({ partnerId });
     }
     // A line the probes did not see names it: it is in use, as for any line.
     await translateForeignKeyViolation(() => this.partners.delete(entityId, partnerId), () => partnerInUse({ partnerId }));
@@ -127,10 +134,11 @@ export class PartnersService {
     const limit = query.limit ?? 50;
     const found = await this.partners.page(entityId, after, limit, query.search);
     const page = found.slice(0, limit);
-    const balances = new Map<string, { receivable: number; payable: number }>();
-    for (const probe of this.probes) {
-      for (const [id, balance] of (await probe.openBalances?.(entityId, bookId, page.map((p) => p.id))) ?? []) balances.set(id, balance);
-    }
+    const balances = await this.ledger.partnerOpenBalances(
+      entityId,
+      bookId,
+      page.map((p) => p.id),
+    );
     return {
       rows: page.map((partner) => ({
         partner,

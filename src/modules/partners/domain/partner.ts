@@ -1,4 +1,19 @@
-import { canonicalRut, DomainError } from '../../../../libs/shared-kernel/src';
+import { canonicalRut, errorCatalog } from '../../../../libs/shared-kernel/src';
+
+/**
+ * Every code partners answers, with its HTTP status: the one place each is declared. The compiler
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
+ */
+export const PARTNER_ERROR_STATUS = {
+  PARTNER_ALREADY_EXISTS_ERROR: 409,
+  PARTNER_IN_USE_ERROR: 409,
+  PARTNER_NOT_FOUND_ERROR: 404,
+  PARTNER_TAX_ID_ALREADY_EXISTS_ERROR: 409,
+  PARTNER_TAX_ID_INVALID_ERROR: 400,
+} as const;
+
+export const partnerError = errorCatalog(PARTNER_ERROR_STATUS);
 
 export const PARTNER_TYPES = ['company', 'individual'] as const;
 export type PartnerType = (typeof PARTNER_TYPES)[number];
@@ -15,7 +30,7 @@ export interface Partner {
   updatedAt: Date;
 }
 
-const e = (code: string, message: string) => (params: Record<string, unknown> = {}) => new DomainError(code, message, params);
+const e = (code: keyof typeof PARTNER_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => partnerError(code, message, params);
 
 export const partnerNotFound = e('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity');
 export const partnerAlreadyExists = e('PARTNER_ALREADY_EXISTS_ERROR', 'A partner with this id already exists');
@@ -26,7 +41,7 @@ export const partnerInUse = e('PARTNER_IN_USE_ERROR', 'Ledger lines or invoices 
 export function partnerTaxId(country: string, taxId: string): string {
   if (country !== 'CL') return taxId.trim();
   const rut = canonicalRut(taxId);
-  if (!rut) throw new DomainError('PARTNER_TAX_ID_INVALID_ERROR', 'The tax id is not a valid Chilean RUT', { taxId });
+  if (!rut) throw partnerError('PARTNER_TAX_ID_INVALID_ERROR', 'The tax id is not a valid Chilean RUT', { taxId });
   return rut;
 }
 
@@ -69,4 +84,6 @@ export abstract class PartnerRepository {
   /** Which of these partners exist, key-share-locked (in id order) for the rest of the transaction: lines about to name them are being written. */
   abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+  /** The names of these partners (missing ids left out). */
+  abstract names(entityId: string, partnerIds: string[]): Promise<Map<string, string>>;
 }

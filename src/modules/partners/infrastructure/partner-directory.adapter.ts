@@ -1,14 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerDirectory } from '../../ledger';
+import { PartnerDirectoryPort, PartnerDirectoryProvider } from '../../ledger';
 import { PartnerRepository } from '../domain/partner';
 
+/** What the ledger asks of partners (its PartnerDirectoryPort): the partners table is read here only. */
+@PartnerDirectoryProvider()
 @Injectable()
-export class PartnerDirectoryAdapter extends PartnerDirectory {
-  constructor(private readonly partners: PartnerRepository) {
-    super();
-  }
+export class PartnerDirectoryAdapter implements PartnerDirectoryPort {
+  constructor(private readonly partners: PartnerRepository) {}
 
   holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
     return this.partners.holdExisting(entityId, partnerIds);
+  }
+
+  names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
+    return this.partners.names(entityId, partnerIds);
+  }
+
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {
+    return `ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = ${entityId} AND p.id = ANY(${partnerIds}) ORDER BY p.id${hold ? ' FOR KEY SHARE' : ''})`;
   }
 }

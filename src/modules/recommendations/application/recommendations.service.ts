@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../../libs/shared-kernel/src';
+import { recommendedRecordNotFound } from '../domain/recommendation-errors';
 import { featuresOf, recommend, Recommendation } from '../domain/similarity';
 import { BookingHistory, RecordKind } from './recommendation-ports';
 
@@ -11,10 +11,7 @@ import { BookingHistory, RecordKind } from './recommendation-ports';
  */
 export const CANDIDATE_LIMITS = { byRut: 300, byWords: 300 };
 
-const notFound = (kind: RecordKind, id: string) =>
-  kind === 'bank_movement'
-    ? new DomainError('BANK_MOVEMENT_NOT_FOUND_ERROR', 'No bank movement with this id in the Entity', { movementId: id })
-    : new DomainError('INVOICE_NOT_FOUND_ERROR', 'No invoice with this id in the Entity', { invoiceId: id });
+const notFound = (kind: RecordKind, id: string) => recommendedRecordNotFound(kind, id);
 
 /** D73, D73a: how to book a bank movement or an invoice, from how similar records were booked. */
 @Injectable()

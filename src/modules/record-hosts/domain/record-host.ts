@@ -68,7 +68,12 @@ export interface RecordHostListener {
   recordsRemoved(entityId: string, kind: RecordHostKind, ids: string[]): Promise<void>;
 }
 
-/** The not-found code of a module hanging on hosts, with `{ hostKind, hostId }` (D70, D75a). */
-export function hostNotFound(code: string, hostKind: RecordHostKind, hostId: string): DomainError {
-  return new DomainError(code, `No ${hostKind.replace('_', ' ')} with this id in the Entity`, { hostKind, hostId });
+/** The not-found code of a module hanging on hosts, built by its catalog, with `{ hostKind, hostId }` (D70, D75a). */
+export function hostNotFound<C extends string>(
+  error: (code: C, message: string, params: Record<string, unknown>) => DomainError,
+  code: C,
+  hostKind: RecordHostKind,
+  hostId: string,
+): DomainError {
+  return error(code, `No ${hostKind.replace('_', ' ')} with this id in the Entity`, { hostKind, hostId });
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRate, compareText, DomainError, exactAmounts, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
+import { canonicalRate, compareText, exactAmounts, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities';
 import { BooksService } from '../../ledger';
 import { isResultType } from '../../ledger';
@@ -13,6 +13,7 @@ import { ReferenceDataService } from '../../reference';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
 import { addDays } from './month-ranges';
 import { ReportQueries } from './report-queries';
+import { reportDimensionNotFound } from '../domain/report-errors';
 
 export interface Presentation {
   presentationCurrency?: string;
@@ -167,7 +168,7 @@ export class ReportsService {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
     if (!(await this.queries.dimensionExists(entityId, query.dimensionId))) {
-      throw new DomainError('DIMENSION_NOT_FOUND_ERROR', 'No Dimension with this id in the Entity', { dimensionId: query.dimensionId });
+      throw reportDimensionNotFound(query.dimensionId);
     }
     const [chart, groups, values, rows] = [
       await this.queries.accountFigures(entityId, scope.bookId, query.from, query.from),

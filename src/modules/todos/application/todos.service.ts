@@ -51,6 +51,7 @@ export class TodosService {
   }
 
   /** Links of these records are cleared (D71): the records were deleted, unbooked or cancelled. */
+  @Transactional()
   unlink(entityId: string, kind: RecordHostKind, recordIds: string[]): Promise<number> {
     return this.todos.unlink(entityId, kind, recordIds, this.clock.now());
   }

@@ -1,5 +1,18 @@
-import { DomainError, validationError } from '../../../../libs/shared-kernel/src';
+import { errorCatalog, validationError } from '../../../../libs/shared-kernel/src';
 import type { LinkSummary, RecordHostKind } from '../../record-hosts';
+
+/**
+ * Every code To-dos answers, with its HTTP status: the one place each is declared. The compiler
+ * checks the table (D3: a *_NOT_FOUND_ERROR is 404) and that every error built here names a code
+ * of it.
+ */
+export const TODO_ERROR_STATUS = {
+  TODO_ALREADY_EXISTS_ERROR: 409,
+  TODO_LINKED_RECORD_NOT_FOUND_ERROR: 404,
+  TODO_NOT_FOUND_ERROR: 404,
+} as const;
+
+export const todoError = errorCatalog(TODO_ERROR_STATUS);
 
 /** Spec, To-do: 1 to 500 characters after trimming, stored trimmed (D75). */
 export const TODO_TEXT_MAX = 500;
@@ -45,10 +58,10 @@ export function changeTodo(todo: Todo, change: { text?: string; completed?: bool
   return { ...todo, text: change.text !== undefined ? todoText(change.text) : todo.text, completedAt, updatedAt: now };
 }
 
-export const todoNotFound = (todoId: string) => new DomainError('TODO_NOT_FOUND_ERROR', 'No To-do with this id in the Entity', { todoId });
-export const todoAlreadyExists = (todoId: string) => new DomainError('TODO_ALREADY_EXISTS_ERROR', 'A To-do with this id already exists', { todoId });
+export const todoNotFound = (todoId: string) => todoError('TODO_NOT_FOUND_ERROR', 'No To-do with this id in the Entity', { todoId });
+export const todoAlreadyExists = (todoId: string) => todoError('TODO_ALREADY_EXISTS_ERROR', 'A To-do with this id already exists', { todoId });
 export const todoLinkedRecordNotFound = (linkKind: RecordHostKind, recordId: string) =>
-  new DomainError('TODO_LINKED_RECORD_NOT_FOUND_ERROR', 'The linked record is missing, of another Entity, or an unbooked or cancelled entry', { linkKind, recordId });
+  todoError('TODO_LINKED_RECORD_NOT_FOUND_ERROR', 'The linked record is missing, of another Entity, or an unbooked or cancelled entry', { linkKind, recordId });
 
 export abstract class TodoRepository {
   /** False when the id is taken in the Entity. */

@@ -12,7 +12,7 @@ import {
 import { Clock } from '../../../../platform/clock/clock';
 import { invoiceAlreadyBooked } from '../../domain/invoice';
 import { InvoiceRepository } from '../../domain/ports';
-import { InvoiceLifecycleHooks } from '../../application/invoice-hooks';
+import { InvoiceBookingListeners } from '../../application/invoice-hooks';
 
 /**
  * The invoices' side of the ledger's ports: entries that leave the books (unbooked, or reversed)
@@ -27,7 +27,7 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
   constructor(
     private readonly invoices: InvoiceRepository,
     private readonly ledger: LedgerReads,
-    private readonly hooks: InvoiceLifecycleHooks,
+    private readonly hooks: InvoiceBookingListeners,
     private readonly clock: Clock,
   ) {}
 

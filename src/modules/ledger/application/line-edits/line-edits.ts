@@ -6,7 +6,8 @@ import { AllocationRepository, EntryRepository, ListedLine } from '../../domain/
 import { LedgerEntry } from '../../domain/ledger-entry';
 import { ledgerAccountNotFound, ledgerError } from '../../domain/ledger-errors';
 import { ChartRepository } from '../../domain/ledger-ports';
-import { EntryLifecycle, PartnerDirectory } from '../entry-lifecycle';
+import { EntryLifecycle } from '../entry-lifecycle';
+import { PartnerDirectory } from '../partner-directory';
 import { EntryLocks } from '../entry-locks';
 
 /** The line routes: partner, account and Dimension Values of a line of a live entry in an open period. */

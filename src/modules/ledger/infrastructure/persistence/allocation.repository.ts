@@ -1,12 +1,31 @@
-import { exactAmount } from '../../../../../libs/shared-kernel/src';
+import { compareText, exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
-
 import { LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
+import { PartnerDirectory } from '../../application/partner-directory';
+
+/** As PostgreSQL's `ORDER BY x NULLS LAST` in the C collation. */
+function byNameNullsLast(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return compareText(a, b);
+}
 
 /** Allocations between open-item lines and the open-item reads (D38, D39). */
 @Injectable()
 export class SqlAllocationRepository extends LedgerSqlStore implements AllocationRepository {
+  constructor(
+    txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    auditContext: AuditContext,
+    private readonly partners: PartnerDirectory,
+  ) {
+    super(txHost, auditContext);
+  }
+
   async allocationsOfLines(entityId: string, lineIds: string[]): Promise<AllocationRow[]> {
     if (lineIds.length === 0) return [];
     const rows = await this.query(
@@ -68,15 +87,22 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
    */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
     const count = filter.includeSettled ? 't.line_count' : 't.open_count';
-    const rows = await this.query<{ partner_key: string; partner_name: string | null; line_count: number; open_total: string }>(
-      `SELECT t.partner_key, p.name AS partner_name, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
-         FROM ledger_open_item_totals t LEFT JOIN partners p ON p.entity_id = t.entity_id AND p.id = t.partner_key
+    const grouped = await this.query<{ partner_key: string; line_count: number; open_total: string }>(
+      `SELECT t.partner_key, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
+         FROM ledger_open_item_totals t
         WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
-        GROUP BY t.partner_key, p.name HAVING sum(${count}) > 0
-        ORDER BY p.name NULLS LAST, t.partner_key`,
+        GROUP BY t.partner_key HAVING sum(${count}) > 0`,
       [entityId, filter.accountId, filter.bookId],
     );
     const partnerOf = (key: string) => (key === NIL_BOOK ? null : key);
+    // The names come from the partners module (PartnerDirectoryPort), in one call: by name, the lines without a partner last.
+    const names = await this.partners.names(
+      entityId,
+      grouped.flatMap((r) => (partnerOf(r.partner_key) ? [r.partner_key] : [])),
+    );
+    const rows = grouped
+      .map((r) => ({ ...r, partner_name: partnerOf(r.partner_key) ? (names.get(r.partner_key) ?? null) : null }))
+      .sort((a, b) => byNameNullsLast(a.partner_name, b.partner_name) || compareText(a.partner_key, b.partner_key));
     const selected = filter.partnerId ? rows.filter((r) => partnerOf(r.partner_key) === filter.partnerId) : rows;
     return {
       // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.

@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
+import { postingTermsSql } from '../../../entities';
+import { PartnerDirectory } from '../../application/partner-directory';
 import type { AccountType, Tracking } from '../../domain/account-types';
 import { PostingFacts, PostingReader } from '../../domain/entry-ports';
 
 /**
  * Everything a new entry is judged against, as one JSON value of the Entity row `e`, given the
- * parameter numbers of the entry's account, partner and Dimension Value ids. Its text is the
+ * parameter numbers of the entry's account, partner and Dimension Value ids (the partners' part
+ * is the partners module's, through the PartnerDirectoryPort). Its text is the
  * facts' fingerprint: the posting statement evaluates it again under the Entity's share lock and
  * writes only if nothing changed since the read (see SqlEntryRepository.insert).
  *
@@ -18,7 +21,7 @@ import { PostingFacts, PostingReader } from '../../domain/entry-ports';
  * (which lock the row FOR UPDATE before they look for lines), either comes first and is seen, or
  * waits until the posting has committed and then sees its lines.
  */
-export function postingFactsJson(accounts: number, partners: number, values: number, hold = false): string {
+export function postingFactsJson(directory: PartnerDirectory, accounts: number, partners: number, values: number, hold = false): string {
   const held = hold ? ' FOR KEY SHARE' : '';
   return `json_build_object(
     'currency', e.currency,
@@ -27,21 +30,19 @@ export function postingFactsJson(accounts: number, partners: number, values: num
     'accounts', (SELECT json_agg(json_build_object('id', a.id, 'type', a.type, 'tracking', a.tracking) ORDER BY a.id)
                    FROM (SELECT a.id, a.type, a.tracking FROM ledger_accounts a
                           WHERE a.entity_id = e.id AND a.id = ANY($${accounts}::uuid[]) ORDER BY a.id${held}) a),
-    'partnerIds', ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = e.id AND p.id = ANY($${partners}::uuid[]) ORDER BY p.id${held}),
+    'partnerIds', ${directory.existingIdsSql('e.id', `$${partners}::uuid[]`, hold)},
     'dimensionValues', (SELECT json_agg(json_build_object('id', v.id, 'dimensionId', v.dimension_id) ORDER BY v.id)
                           FROM (SELECT v.id, v.dimension_id FROM dimension_values v
                                  WHERE v.entity_id = e.id AND v.id = ANY($${values}::uuid[]) ORDER BY v.id${held}) v))::text`;
 }
 
 /**
- * The Entity row `e` (id `$1`), share-locked before the facts (postingFactsJson with `hold`) lock
+ * The Entity row `e` (id `$1`; the entities module's postingTermsSql), share-locked before the facts (postingFactsJson with `hold`) lock
  * what the lines name: the order the line routes take them in too (the posting terms first). A
  * posting held at the Entity row (a lock date being moved) has locked nothing it names yet.
  */
-export const SHARE_LOCKED_ENTITY = '(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = $1 FOR SHARE) e';
+export const SHARE_LOCKED_ENTITY = `${postingTermsSql('$1', true)} e`;
 
-const READ = `SELECT ${postingFactsJson(2, 3, 4)} AS facts FROM entities e WHERE e.id = $1`;
-const READ_LOCKED = `SELECT ${postingFactsJson(2, 3, 4, true)} AS facts FROM ${SHARE_LOCKED_ENTITY}`;
 
 interface FactsJson {
   currency: string;
@@ -54,17 +55,32 @@ interface FactsJson {
 
 /**
  * The posting read model: everything a new entry is judged against, in one prepared query,
- * because it runs on every posting. It reads across the Entity, Book, chart, partner and
- * dimension tables (ARCHITECTURE allows read models to query SQL straight).
+ * because it runs on every posting. It reads the ledger's Book, chart and dimension tables, and
+ * the Entity's terms and the partners through the SQL the entities and partners modules give
+ * (postingTermsSql, PartnerDirectoryPort.existingIdsSql): one round trip, not one per module.
  */
 @Injectable()
 export class SqlPostingReader extends PostingReader {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  private texts?: { read: string; locked: string };
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly partners: PartnerDirectory,
+  ) {
     super();
   }
 
+  /** The two statements, built once (the partners' SQL is known once the application is). */
+  private statements(): { read: string; locked: string } {
+    return (this.texts ??= {
+      read: `SELECT ${postingFactsJson(this.partners, 2, 3, 4)} AS facts FROM ${postingTermsSql('$1', false)} e`,
+      locked: `SELECT ${postingFactsJson(this.partners, 2, 3, 4, true)} AS facts FROM ${SHARE_LOCKED_ENTITY}`,
+    });
+  }
+
   async read(entityId: string, ids: { accountIds: string[]; partnerIds: string[]; valueIds: string[] }, lock: boolean): Promise<PostingFacts | null> {
-    const [row] = await preparedQuery<{ facts: string }>(this.txHost.tx, lock ? READ_LOCKED : READ, [
+    const statements = this.statements();
+    const [row] = await preparedQuery<{ facts: string }>(this.txHost.tx, lock ? statements.locked : statements.read, [
       entityId,
       ids.accountIds,
       ids.partnerIds,

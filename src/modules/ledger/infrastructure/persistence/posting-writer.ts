@@ -5,6 +5,7 @@ import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AuditRecord, AuditRecorder } from '../../../../platform/audit/audit-recorder';
 import { isForeignKeyViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
+import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
 import { PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
@@ -17,8 +18,6 @@ const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$$
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
 const POSTING_AUDIT_CONDITION = 'EXISTS (SELECT 1 FROM entry)';
-/** The texts of postingStatement(), built once per variant: guarded or not, audited or not. */
-const postingStatements = new Map<string, string>();
 
 /**
  * One statement per posting (one round trip, and no transaction of its own): an optional guard
@@ -28,10 +27,10 @@ const postingStatements = new Map<string, string>();
  * and the monthly totals of a live entry (only with the entry row); the optional audit row; and
  * the count of entries written.
  */
-function postingStatement(guarded: boolean, auditInsertion: string | null): string {
+function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null): string {
   const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
-    ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY} WHERE ${postingFactsJson(g, g + 1, g + 2, true)} = $${g + 3}),`
+    ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY} WHERE ${postingFactsJson(partners, g, g + 1, g + 2, true)} = $${g + 3}),`
     : '';
   const auditInsert = auditInsertion ? `, audit AS (${auditInsertion})` : '';
   return `WITH ${guard}
@@ -81,10 +80,14 @@ const BATCH_AUDIT_CONDITION = 'r.resource_id IN (SELECT id FROM entry)';
 /** Writes a posting: the entry, its lines, tags, monthly totals and (on the fast path) its audit row, in one statement. */
 @Injectable()
 export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
+  /** The texts of postingStatement(), built once per variant: guarded or not, audited or not. */
+  private readonly postingStatements = new Map<string, string>();
+
   constructor(
     txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     auditContext: AuditContext,
     private readonly audit: AuditRecorder,
+    private readonly partners: PartnerDirectory,
   ) {
     super(txHost, auditContext);
   }
@@ -106,10 +109,10 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
     const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), POSTING_AUDIT_CONDITION) : null;
     if (audit) values.push(...audit.values);
     const variant = `${guarded}|${audit?.sql ?? ''}`;
-    let text = postingStatements.get(variant);
+    let text = this.postingStatements.get(variant);
     if (text === undefined) {
-      text = postingStatement(guarded, audit?.sql ?? null);
-      postingStatements.set(variant, text);
+      text = postingStatement(this.partners, guarded, audit?.sql ?? null);
+      this.postingStatements.set(variant, text);
     }
     try {
       const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));

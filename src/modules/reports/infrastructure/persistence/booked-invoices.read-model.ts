@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { InvoiceBooked, InvoiceLifecycleHooks } from '../../../invoices';
+import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation } from '../../../ledger';
 
 const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
@@ -16,15 +16,10 @@ const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
  */
 @Injectable()
 @LedgerLifecycleListener()
-export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModuleInit {
+export class BookedInvoicesReadModel implements EntryLifecycleListener {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly invoiceHooks: InvoiceLifecycleHooks,
   ) {}
-
-  onModuleInit(): void {
-    this.invoiceHooks.register({ invoiceBooked: (entityId, booked) => this.booked(entityId, booked) });
-  }
 
   private query<T = unknown>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values);
@@ -192,5 +187,19 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener, OnModule
         WHERE r.entity_id = $1 AND r.invoice_id = ANY($2::uuid[])`,
       [entityId, [...new Set(moved.map((r) => r.invoice_id))]],
     );
+  }
+}
+
+/**
+ * The read model's side of the invoices' booking port (a second class: Nest links a class to one
+ * discoverable mark, and the read model carries the ledger's).
+ */
+@Injectable()
+@InvoiceBookingListenerProvider()
+export class BookedInvoicesOnBooking implements InvoiceBookingListener {
+  constructor(private readonly readModel: BookedInvoicesReadModel) {}
+
+  invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void> {
+    return this.readModel.booked(entityId, booked);
   }
 }

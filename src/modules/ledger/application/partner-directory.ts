@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
+
+/**
+ * Port to the partners module: what the ledger needs of partners, without reading their table.
+ * The partners module provides it (decorated @PartnerDirectoryProvider()); the ledger finds it
+ * through DiscoveryService, so neither module imports the other's Nest module for it.
+ */
+export interface PartnerDirectoryPort {
+  /**
+   * Which of these partners exist in the Entity, key-share-locked (in id order) for the rest of
+   * the transaction, as ChartRepository.accountsByIds with `hold`: lines about to name them are
+   * being written.
+   */
+  holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
+  /** The names of these partners of the Entity (missing ids are left out). */
+  names(entityId: string, partnerIds: string[]): Promise<Map<string, string>>;
+  /**
+   * The same question as holdExisting as an SQL expression (a uuid[] in id order) that the
+   * posting statement embeds, so that a posting stays one statement (one round trip) and judges
+   * its facts under the locks it takes: `entityId` and `partnerIds` are SQL expressions of the
+   * statement (an Entity id, a uuid[]); `hold` key-share-locks the rows found.
+   */
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string;
+}
+
+const PARTNER_DIRECTORY = discoverablePort<PartnerDirectoryPort>();
+/** Marks the partners module's provider of PartnerDirectoryPort. */
+export const PartnerDirectoryProvider = PARTNER_DIRECTORY.Implementation;
+
+/** The ledger's side of the port: the one provider found, or none (then no partner exists). */
+@Injectable()
+export class PartnerDirectory implements PartnerDirectoryPort {
+  private found?: PartnerDirectoryPort | null;
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  private get port(): PartnerDirectoryPort | null {
+    if (this.found === undefined) {
+      const all = PARTNER_DIRECTORY.implementations(this.discovery);
+      if (all.length > 1) throw new Error('Two providers of PartnerDirectoryPort');
+      this.found = all[0] ?? null;
+    }
+    return this.found;
+  }
+
+  async holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
+    return this.port ? this.port.holdExisting(entityId, partnerIds) : new Set();
+  }
+
+  async names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
+    return this.port && partnerIds.length > 0 ? this.port.names(entityId, partnerIds) : new Map();
+  }
+
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {
+    // With no partners module, none exists: the empty slice of the ids keeps their parameter typed.
+    return this.port ? this.port.existingIdsSql(entityId, partnerIds, hold) : `(${partnerIds})[1:0]`;
+  }
+}
