@@ -133,8 +133,10 @@ async function printStatementStatistics(databaseUrl: string, requests: number): 
 /** `npm run bench -- ledger-write [--seconds N]`: entries through the HTTP API against the SQL ceiling. */
 export async function ledgerWrite(args: string[]): Promise<void> {
   const seconds = arg(args, 'seconds', 20);
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('build failed');
+  if (!process.env.BENCH_SERVICE_ROOT) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
 
   const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
   chmodSync(root, 0o755);
