@@ -134,25 +134,49 @@ export async function sameWorkCeiling(databaseUrl: string, postings: CapturedPos
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   let sequence = 0;
-  // Ids appear alone or inside array literals (`{id1,id2}`, the lines' columns) and JSON.
-  const fresh = (id: string, made: Map<string, string>) => {
-    if (standing.has(id.toLowerCase())) return id;
-    let replacement = made.get(id);
-    if (!replacement) made.set(id, (replacement = randomUUID()));
-    return replacement;
+  // Ids appear alone or inside array literals (`{id1,id2}`, the lines' columns) and JSON. Each
+  // value is split once into its constant parts and the ids to replace, so that a replay costs the
+  // load generator little.
+  type Piece = string | { id: string };
+  const compile = (value: string | null): Piece[] | string | null => {
+    if (value === null) return null;
+    const pieces: Piece[] = [];
+    let at = 0;
+    for (const m of value.matchAll(UUIDS)) {
+      if (standing.has(m[0].toLowerCase())) continue;
+      pieces.push(value.slice(at, m.index), { id: m[0] });
+      at = m.index! + m[0].length;
+    }
+    if (pieces.length === 0) return value;
+    pieces.push(value.slice(at));
+    return pieces;
   };
-  const freshIds = (values: Array<string | null>, made: Map<string, string>) => values.map((v) => (v === null ? v : v.replace(UUIDS, (id) => fresh(id, made))));
+  const plans = postings.map((posting) => posting.map((s) => ({ ...s, compiled: s.values.map(compile) })));
+  const freshIds = (values: Array<Piece[] | string | null>, made: Map<string, string>) =>
+    values.map((v) => {
+      if (v === null || typeof v === 'string') return v;
+      let out = '';
+      for (const piece of v) {
+        if (typeof piece === 'string') out += piece;
+        else {
+          let id = made.get(piece.id);
+          if (!id) made.set(piece.id, (id = randomUUID()));
+          out += id;
+        }
+      }
+      return out;
+    });
   const worker = async () => {
     const client = await pool.connect();
     try {
       while (performance.now() < deadline) {
-        const posting = postings[sequence++ % postings.length];
+        const posting = plans[sequence++ % plans.length];
         const made = new Map<string, string>();
         const t0 = performance.now();
         try {
           for (const s of posting) {
-            if (s.name) await client.query({ name: s.name, text: s.text, values: freshIds(s.values, made) });
-            else if (s.values.length > 0) await client.query(s.text, freshIds(s.values, made));
+            if (s.name) await client.query({ name: s.name, text: s.text, values: freshIds(s.compiled, made) });
+            else if (s.values.length > 0) await client.query(s.text, freshIds(s.compiled, made));
             else await client.query(s.text);
           }
           latencies.push(performance.now() - t0);
