@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { TransformationType } from 'class-transformer';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -236,6 +237,12 @@ export class ValidationPlans {
  * plan accepts is answered from it; any other goes through the full pipe, unchanged.
  */
 export class CompiledValidationPipe extends ValidationPipe {
+  /**
+   * Set by the test harness (createTestApp): every body the plan accepts is run through the full
+   * pipe too, and a difference fails the request, so the whole e2e suite checks the plans.
+   */
+  static checkAgainstFullPipe = false;
+
   private readonly plans: ValidationPlans;
 
   constructor(options: ValidationPipeOptions) {
@@ -251,10 +258,23 @@ export class CompiledValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && typeof metatype === 'function' && this.toValidate(metadata)) {
       const plan = this.plans.planOf(metatype);
       if (plan) {
+        // The plan reads the body without changing it; the full pipe may (it strips keys in place).
+        const copy = CompiledValidationPipe.checkAgainstFullPipe ? JSON.parse(JSON.stringify(value)) : undefined;
         const accepted = this.plans.accept(plan, value);
-        if (accepted !== UNSURE) return accepted;
+        if (accepted !== UNSURE) {
+          if (CompiledValidationPipe.checkAgainstFullPipe) await this.check(accepted, copy, metadata);
+          return accepted;
+        }
       }
     }
     return super.transform(value, metadata);
+  }
+
+  /** checkAgainstFullPipe: the full pipe must build the same instance. */
+  private async check(accepted: object, copy: unknown, metadata: ArgumentMetadata): Promise<void> {
+    const expected = await super.transform(copy, metadata).catch((error: unknown) => ({ refusedBy: error }));
+    if (!isDeepStrictEqual(accepted, expected)) {
+      throw new Error(`compiled validation differs from ValidationPipe on ${metadata.metatype?.name}: ${JSON.stringify(copy)}`);
+    }
   }
 }
