@@ -259,7 +259,7 @@ export class CompiledValidationPipe extends ValidationPipe {
       const plan = this.plans.planOf(metatype);
       if (plan) {
         // The plan reads the body without changing it; the full pipe may (it strips keys in place).
-        const copy = CompiledValidationPipe.checkAgainstFullPipe ? JSON.parse(JSON.stringify(value)) : undefined;
+        const copy = CompiledValidationPipe.checkAgainstFullPipe && isPlainObject(value) ? JSON.parse(JSON.stringify(value)) : undefined;
         const accepted = this.plans.accept(plan, value);
         if (accepted !== UNSURE) {
           if (CompiledValidationPipe.checkAgainstFullPipe) await this.check(accepted, copy, metadata);
