@@ -232,6 +232,15 @@ export class ValidationPlans {
   }
 }
 
+/** A deep copy of a parsed JSON value, keeping what a JSON round trip would not (-0). */
+function copyOfJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOfJson);
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value));
+  for (const key of Object.keys(value)) Object.defineProperty(copy, key, { value: copyOfJson(value[key]), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 /**
  * Nest's ValidationPipe, with request bodies first offered to their compiled plan: a body the
  * plan accepts is answered from it; any other goes through the full pipe, unchanged.
@@ -259,7 +268,7 @@ export class CompiledValidationPipe extends ValidationPipe {
       const plan = this.plans.planOf(metatype);
       if (plan) {
         // The plan reads the body without changing it; the full pipe may (it strips keys in place).
-        const copy = CompiledValidationPipe.checkAgainstFullPipe && isPlainObject(value) ? JSON.parse(JSON.stringify(value)) : undefined;
+        const copy = CompiledValidationPipe.checkAgainstFullPipe && isPlainObject(value) ? copyOfJson(value) : undefined;
         const accepted = this.plans.accept(plan, value);
         if (accepted !== UNSURE) {
           if (CompiledValidationPipe.checkAgainstFullPipe) await this.check(accepted, copy, metadata);
