@@ -9,6 +9,7 @@ import { ownCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { withoutHistoryUpkeep } from './history-reads';
 import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
+import { capturePostings, describePosting, sameWorkCeiling } from './lib/same-work';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -133,14 +134,22 @@ async function printStatementStatistics(databaseUrl: string, requests: number): 
 /** `npm run bench -- ledger-write [--seconds N]`: entries through the HTTP API against the SQL ceiling. */
 export async function ledgerWrite(args: string[]): Promise<void> {
   const seconds = arg(args, 'seconds', 20);
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('build failed');
+  if (!process.env.BENCH_SERVICE_ROOT) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
 
   const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
   chmodSync(root, 0o755);
   // --statements: where the database's time goes, per statement (pg_stat_statements).
   const statements = args.includes('--statements');
+  // The server's log, kept while the same-work ceiling captures a posting's statements.
+  let serverLog = '';
+  let keepLog = false;
   const postgres = await startEmbeddedPostgres({
+    onLog: (message) => {
+      if (keepLog) serverLog += message.endsWith('\n') ? message : `${message}\n`;
+    },
     directory: join(root, 'postgres'),
     password: 'bench',
     persistent: false,
@@ -196,12 +205,38 @@ export async function ledgerWrite(args: string[]): Promise<void> {
     );
     const rss = service.rssMiB();
     if (statements) await printStatementStatistics(databaseUrl, api.requests);
+
+    // The same work without the service: the statements of one posting of each size (2 to 6
+    // lines, as the load sends), captured from the server's log, replayed from raw clients.
+    keepLog = true;
+    const captured = await capturePostings(databaseUrl, () => serverLog, async (between) => {
+      for (let n = 0; n < 5; n++) {
+        await between();
+        await json(`${service.baseUrl}/api/entities/${entityId}/ledger/entries`, 'POST', entryBody(accounts, n), headers);
+      }
+    });
+    keepLog = false;
+    serverLog = '';
+    if (captured.length !== 5) throw new Error(`captured ${captured.length} postings of 5`);
+    process.stdout.write(`Statements of one posting (3 lines; captured with log_statement):\n${describePosting(captured[1])}\n`);
+    const [sameWork, sameWorkCpu] = await withCpu(null, postgresPid, () => sameWorkCeiling(databaseUrl, captured, CONNECTIONS, seconds));
     const [ceiling, ceilingCpu] = await withCpu(null, postgresPid, () => sqlCeiling(databaseUrl, entityId, accounts, seconds));
+
+    const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
     process.stdout.write(`${formatLoad(`API POST entries (2-6 lines, API key, ${CONNECTIONS} connections)`, api)}; service RSS ${rss} MiB\n  ${formatCpu(apiCpu)}\n`);
-    process.stdout.write(`${formatLoad(`SQL ceiling (3-line entry + audit row, one statement, ${CONNECTIONS} clients)`, ceiling)}\n  ${formatCpu(ceilingCpu)}\n`);
+    process.stdout.write(`${formatLoad(`Same-work ceiling (the captured statements of 2- to 6-line postings, ${CONNECTIONS} raw pg clients)`, sameWork)}\n  ${formatCpu(sameWorkCpu)}\n`);
+    process.stdout.write(`${formatLoad(`One-statement ceiling (3-line entry + audit row, one statement, ${CONNECTIONS} clients)`, ceiling)}\n  ${formatCpu(ceilingCpu)}\n`);
+    process.stdout.write(`API / one-statement ceiling: ${pct(api.requestsPerSecond, ceiling.requestsPerSecond)} (by CPU cost ${pct(ceilingCpu.total, apiCpu.total)})\n`);
+    process.stdout.write(`Same-work / one-statement ceiling: ${pct(sameWork.requestsPerSecond, ceiling.requestsPerSecond)} (by CPU cost ${pct(ceilingCpu.total, sameWorkCpu.total)})\n`);
     // On a machine whose cores are all busy, throughput follows the CPU a request costs in all.
-    process.stdout.write(`API / ceiling by CPU cost: ${((100 * ceilingCpu.total) / apiCpu.total).toFixed(1)}%\n`);
-    process.stdout.write(`API / ceiling: ${((100 * api.requestsPerSecond) / ceiling.requestsPerSecond).toFixed(1)}%\n`);
+    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+    const sameWorkRatio = api.requestsPerSecond / sameWork.requestsPerSecond;
+    process.stdout.write('Targets (issue 25):\n');
+    process.stdout.write(`  API postings/s: ${api.requestsPerSecond.toFixed(0)} (target >= 1,000/s, load generator on the same machine): ${verdict(api.requestsPerSecond >= 1000)}\n`);
+    process.stdout.write(`  API / same-work ceiling: ${pct(api.requestsPerSecond, sameWork.requestsPerSecond)} (by CPU cost ${pct(sameWorkCpu.total, apiCpu.total)}; target >= 60 %): ${verdict(sameWorkRatio >= 0.6)}\n`);
+    process.stdout.write(`  service CPU per posting: ${apiCpu.service.toFixed(2)} ms (target <= 0.7 ms): ${verdict(apiCpu.service <= 0.7)}\n`);
+    process.stdout.write(`  API p99: ${api.p99Ms.toFixed(1)} ms (target < 30 ms): ${verdict(api.p99Ms < 30)}\n`);
+    if (api.failures > 0 || sameWork.failures > 0) process.stdout.write(`  failures: API ${api.failures}, same-work ${sameWork.failures} (target 0)\n`);
   } finally {
     await service.stop();
     await postgres.stop();

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '../../src/platform/embedded/free-port';
 
-const ROOT = join(__dirname, '..', '..');
+/**
+ * The checkout whose build runs as the service: this one, or BENCH_SERVICE_ROOT (another checkout,
+ * built there, e.g. the commit before a change, to measure before and after in one sitting).
+ */
+const ROOT = process.env.BENCH_SERVICE_ROOT ?? join(__dirname, '..', '..');
 
 export interface RunningService {
   baseUrl: string;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { CompiledValidationPipe } from '../../src/platform/http/compiled-validation';
 import { randomBytes } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -84,6 +85,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 
 /** Boots the real application (the same pipeline as `npm start`) on its own database. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // Issue 25: every body the compiled validation plan accepts is checked against ValidationPipe.
+  CompiledValidationPipe.checkAgainstFullPipe = true;
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(databaseUrl, options.env);
   const app = await createApp(config, { extraControllers: options.extraControllers, extraModules: options.extraModules, clock: options.clock, requestTimeoutMs: options.requestTimeoutMs });

@@ -7,14 +7,22 @@ export abstract class Clock {
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
+/** The last answer: a date changes only on a whole second (time zone offsets are whole minutes). */
+let last = { timeZone: '', second: NaN, date: '' };
+
 export function isoDateIn(timeZone: string, instant: Date): string {
+  const second = Math.floor(instant.getTime() / 1000);
+  if (second === last.second && timeZone === last.timeZone) return last.date;
   let format = formats.get(timeZone);
   if (!format) {
     // en-CA formats as YYYY-MM-DD. Building a format is costly: one per time zone.
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     formats.set(timeZone, format);
   }
-  return format.format(instant);
+  const date = format.format(instant);
+  // Every posting asks for today (issue 25: formatting it costs more than the rest of the check).
+  last = { timeZone, second, date };
+  return date;
 }
 
 export class SystemClock extends Clock {

@@ -1,4 +1,5 @@
 import { Body, Injectable, PipeTransform, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { CompiledValidationPipe } from './compiled-validation';
 import type { ValidationIssue } from '../../../libs/contracts/src';
 import { DomainError } from '../../../libs/shared-kernel/src';
 
@@ -42,7 +43,8 @@ export function flattenValidationErrors(errors: ClassValidatorError[], parent = 
 
 /** Whitelisting validation of bodies and queries; unknown properties are refused (no mass assignment). */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  // Bodies are first offered to their DTO's compiled plan (issue 25); refusals come from this pipe.
+  return new CompiledValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -2,6 +2,7 @@ import { Module, RequestMethod } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import { stdSerializers } from 'pino';
 import type { RuntimeConfig } from '../config/app-config';
 
 /** Paths pino must never write: credentials travel in these headers. */
@@ -31,8 +32,14 @@ export const REDACTED_PATHS = [
           // pino-http binds the serialized request to a child logger on every request, logged or
           // not: keep it to what identifies the request (headers carry credentials and cost a
           // redacted copy each time).
+          // Not wrapped by pino-std-serializers, whose request serializer copies every header
+          // before ours picks three fields (issue 25): the same three, read from the request itself.
+          wrapSerializers: false,
           serializers: {
-            req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
+            req: (request: { id: string; method: string; url: string; originalUrl?: string }) => ({ id: request.id, method: request.method, url: request.originalUrl || request.url }),
+            // Those pino-http would use: the standard ones.
+            res: stdSerializers.res,
+            err: stdSerializers.err,
           },
         },
       }),

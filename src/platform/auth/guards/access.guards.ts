@@ -36,8 +36,11 @@ function isAuthPath(path: string): boolean {
   return path === '/api/auth' || path.startsWith('/api/auth/');
 }
 
+/** Only a path that spells `auth` or holds an escape can be one of /api/auth once normalized. */
+const MAY_BE_AUTH = /auth|%/i;
+
 function isAuthSurface(request: Request): boolean {
-  if (isAuthPath(normalizedPath(request.originalUrl))) return true;
+  if (MAY_BE_AUTH.test(request.originalUrl) && isAuthPath(normalizedPath(request.originalUrl))) return true;
   // The route the router matched, once there is one (guards): whatever spelling reached it.
   const routePath: unknown = (request as Request & { route?: { path?: unknown } }).route?.path;
   return typeof routePath === 'string' && isAuthPath(routePath.toLowerCase());
