@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -5,6 +6,8 @@ import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider }
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation } from '../../../ledger';
 
 const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
+/** Rows a position is spread over (ReportOpenPositionRecord.slot). */
+const OPEN_POSITION_SLOTS = 16;
 
 /**
  * Keeps `report_booked_invoices` and `report_invoice_settlements` (report.records.ts) in the
@@ -64,12 +67,21 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     const nonZero = moves.filter((m) => m.delta !== 0n);
     if (nonZero.length === 0) return;
     await this.query(
-      `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, open_amount)
-       SELECT $1, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), sum(m.delta)
+      // Rows in key order: two changes touching the same positions lock them in the same order.
+      `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
+       SELECT $1, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
          FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
         GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
-       ON CONFLICT (entity_id, book_key, direction, due_on) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
-      [entityId, nonZero.map((m) => m.book_key), nonZero.map((m) => m.direction), nonZero.map((m) => m.due_date), nonZero.map((m) => m.delta.toString())],
+        ORDER BY 2, 3, 4
+       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
+      [
+        entityId,
+        nonZero.map((m) => m.book_key),
+        nonZero.map((m) => m.direction),
+        nonZero.map((m) => m.due_date),
+        nonZero.map((m) => m.delta.toString()),
+        randomInt(OPEN_POSITION_SLOTS),
+      ],
     );
   }
 

@@ -151,6 +151,14 @@ export class ReportOpenPositionRecord {
   @PrimaryColumn('date')
   dueOn: string;
 
+  /**
+   * One of OPEN_POSITION_SLOTS rows of the same position, picked per change: concurrent bookings
+   * of one Entity (most share a due date) update different rows instead of queueing on one row
+   * lock to their commit. Readers sum the slots.
+   */
+  @PrimaryColumn('smallint', { default: 0 })
+  slot: number;
+
   @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'report_open_positions_entity_fk' })
   entity?: object;
