@@ -130,7 +130,7 @@ export async function historyReads(): Promise<void> {
 export async function withoutHistoryUpkeep(databaseUrl: string): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    await pool.query('ALTER TABLE ledger_lines DISABLE TRIGGER ledger_lines_totals_insert, DISABLE TRIGGER ledger_lines_totals_update, DISABLE TRIGGER ledger_lines_totals_delete');
+    await pool.query('DROP TRIGGER ledger_lines_totals_insert ON ledger_lines; DROP TRIGGER ledger_lines_totals_update ON ledger_lines; DROP TRIGGER ledger_lines_totals_delete ON ledger_lines');
     await pool.query('DROP INDEX ledger_entries_memo_trgm_idx, ledger_entries_notes_trgm_idx, ledger_lines_description_trgm_idx');
     process.stdout.write('Without the history upkeep of issue 25 item 3 (trigram indexes dropped, totals triggers disabled).\n');
   } finally {

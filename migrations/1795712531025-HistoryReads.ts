@@ -3,7 +3,9 @@ import { collateClause, UNICODE_COLLATION_QUERY } from '../src/platform/database
 
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 /** Lines without a partner spread over 32 rows (as D55's totals do); a partner's lines share one row. */
-const SLOT = `CASE WHEN r.partner_id IS NULL THEN get_byte(uuid_send(r.entry_id), 15) % 32 ELSE 0 END`;
+// Every line's rows spread over 32 slots by entry id (as the account monthly totals): postings of
+// one partner, account and month would otherwise queue on one row to their commit.
+const SLOT = `get_byte(uuid_send(r.entry_id), 15) % 32`;
 
 /** The contribution of the lines of `relation`, times `sign`, to each maintained table. */
 function openItemRows(relation: string, sign: string): string {
@@ -91,8 +93,12 @@ export class HistoryReads1795712531025 implements MigrationInterface {
 
     // Backfill: the lines already written, in one pass per table.
     await queryRunner.query(`DO $do$ BEGIN ${upserts(pick('ledger_lines', '1'))} END $do$`);
-    // Statistics for the new expression indexes (the planner's estimate of a search term).
-    await queryRunner.query('ANALYZE ledger_entries, ledger_lines, ledger_open_item_totals, ledger_partner_monthly_totals');
+    // Statistics for the new expression indexes (the planner's estimate of a search term), on a
+    // database with lines only: analysed empty, the tables would be planned as empty (sequential
+    // scans in the posting's cached plans) until autovacuum's next pass, about a minute later.
+    await queryRunner.query(
+      `DO $do$ BEGIN IF EXISTS (SELECT 1 FROM ledger_lines) THEN ANALYZE ledger_entries, ledger_lines, ledger_open_item_totals, ledger_partner_monthly_totals; END IF; END $do$`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
