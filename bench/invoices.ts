@@ -10,6 +10,7 @@ import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { formatLoad, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
 import { resetStatements, STATEMENT_SETTINGS, statementsPerRequest } from './lib/statements';
+import { rutOf } from './lib/generate';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -24,18 +25,6 @@ async function call(url: string, method: string, body: unknown, headers: Record<
   const res = await fetch(url, { method, headers: { 'content-type': contentType, ...headers }, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return { body: (await res.json().catch(() => ({}))) as Record<string, unknown>, headers: res.headers };
-}
-
-/** Valid RUTs for the partners: body n with its modulo-11 check digit. */
-function rut(body: number): string {
-  let sum = 0;
-  let factor = 2;
-  for (const digit of String(body).split('').reverse()) {
-    sum += Number(digit) * factor;
-    factor = factor === 7 ? 2 : factor + 1;
-  }
-  const d = 11 - (sum % 11);
-  return `${body}-${d === 11 ? '0' : d === 10 ? 'K' : d}`;
 }
 
 /** Median and p95 of `runs` sequential GETs of one path. */
@@ -98,7 +87,7 @@ export async function invoices(args: string[]): Promise<void> {
     const partners: string[] = [];
     for (let i = 0; i < 50; i++) {
       const id = randomUUID();
-      await call(`${api}/partners`, 'POST', { id, name: `Cliente ${i} Ñuñoa SpA`, type: 'company', country: 'CL', taxId: rut(70_000_000 + i) }, headers);
+      await call(`${api}/partners`, 'POST', { id, name: `Cliente ${i} Ñuñoa SpA`, type: 'company', country: 'CL', taxId: rutOf(70_000_000 + i) }, headers);
       partners.push(id);
     }
 
@@ -109,7 +98,7 @@ export async function invoices(args: string[]): Promise<void> {
         folio: String(run * 1_000_000 + i + 1),
         issuerRut: ENTITY_RUT,
         issuerName: 'Bench SpA',
-        receiverRut: rut(70_000_000 + (i % 50)),
+        receiverRut: rutOf(70_000_000 + (i % 50)),
         receiverName: `Cliente ${i % 50} Ñuñoa SpA`,
         net: 100000 + i,
         tax: 19000,

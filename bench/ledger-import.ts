@@ -6,32 +6,10 @@ import { once } from 'node:events';
 import { Pool } from 'pg';
 import { BENCH_DIR, benchKey, http, startBenchEnvironment } from './lib/bench-env';
 import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
+import { random, rutOf } from './lib/generate';
 
 const TARGET_LINES_PER_SECOND = 20_000;
 const DAY = 86_400_000;
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function rut(n: number): string {
-  const body = String(20_000_000 + n * 7919);
-  let sum = 0;
-  let factor = 2;
-  for (let i = body.length - 1; i >= 0; i--) {
-    sum += Number(body[i]) * factor;
-    factor = factor === 7 ? 2 : factor + 1;
-  }
-  const digit = 11 - (sum % 11);
-  return `${body}-${digit === 11 ? '0' : digit === 10 ? 'K' : digit}`;
-}
 
 /**
  * `npm run bench -- ledger-import [--lines N] [--batch N] [--parallel N]`: a fresh Entity (cl-pyme chart,
@@ -76,7 +54,7 @@ export async function ledgerImport(args: string[]): Promise<void> {
     const partners: string[] = [];
     for (let p = 0; p < 200; p++) {
       const id = randomUUID();
-      await http(base, 'POST', `/api/entities/${entityId}/partners`, { id, name: `Partner ${p} SpA`, type: 'company', country: 'CL', taxId: rut(p) }, headers);
+      await http(base, 'POST', `/api/entities/${entityId}/partners`, { id, name: `Partner ${p} SpA`, type: 'company', country: 'CL', taxId: rutOf(20_000_000 + p * 7919) }, headers);
       partners.push(id);
     }
     const dimensionId = randomUUID();

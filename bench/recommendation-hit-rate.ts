@@ -1,6 +1,7 @@
 import { rutCheckDigit } from '../libs/shared-kernel/src';
 import { BookedRecord, featuresOf, recommend } from '../src/modules/recommendations/domain/similarity';
 import { CANDIDATE_LIMITS } from '../src/modules/recommendations/application/recommendations.service';
+import { random } from './lib/generate';
 
 /**
  * `npm run bench -- recommendation-hit-rate [--history N] [--new N]`: a generated booking history
@@ -17,16 +18,6 @@ interface Movement {
   description: string;
   flow: 'in' | 'out';
   answer: { ledgerAccountId: string; partnerId: string | null };
-}
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MONTHS = ['ENE', 'FEB', 'MAR', 'ABR', 'MAY', 'JUN', 'JUL', 'AGO', 'SEP', 'OCT', 'NOV', 'DIC', 'enero', 'febrero', 'marzo'];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { benchKey, http, startBenchEnvironment, writeSeed } from './lib/bench-env';
+import { random, rutOf } from './lib/generate';
 
 interface Line {
   side: 'debit' | 'credit';
@@ -13,30 +14,6 @@ interface Line {
 const DAY = 86_400_000;
 const START = Date.UTC(2024, 0, 1);
 const DAYS = 731;
-
-function rut(n: number): string {
-  const body = String(10_000_000 + n * 7919);
-  let sum = 0;
-  let factor = 2;
-  for (let i = body.length - 1; i >= 0; i--) {
-    sum += Number(body[i]) * factor;
-    factor = factor === 7 ? 2 : factor + 1;
-  }
-  const digit = 11 - (sum % 11);
-  return `${body}-${digit === 11 ? '0' : digit === 10 ? 'K' : digit}`;
-}
-
-/** A deterministic pseudo-random sequence (mulberry32), so two seeds give the same books. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function progress(done: number, total: number, started: number): void {
   const width = 40;
@@ -90,7 +67,7 @@ export async function seed(args: string[]): Promise<void> {
     const partnerIds: string[] = [];
     for (let p = 0; p < 2000; p++) {
       const id = randomUUID();
-      await http(base, 'POST', `/api/entities/${entityId}/partners`, { id, name: `Partner ${String(p).padStart(3, '0')} SpA`, type: 'company', country: 'CL', taxId: rut(p) }, headers);
+      await http(base, 'POST', `/api/entities/${entityId}/partners`, { id, name: `Partner ${String(p).padStart(3, '0')} SpA`, type: 'company', country: 'CL', taxId: rutOf(10_000_000 + p * 7919) }, headers);
       partnerIds.push(id);
     }
     const dimensionId = randomUUID();

@@ -9,7 +9,7 @@ import { Authenticated } from '../../../../platform/auth/decorators';
 import { LedgerEntriesService } from '../../application/ledger-entries.service';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
 import { LedgerPostings } from '../../application/post-entry/ledger-postings';
-import { LedgerEntryBatches, postingLines } from '../import/entry-batches';
+import { LedgerEntryBatches } from '../import/entry-batches';
 import { validationError } from '../../domain/ledger-errors';
 import {
   CreateEntryBody,
@@ -77,7 +77,7 @@ export class EntriesController {
       'LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async create(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.postings.post(entityId, { ...body, source: 'manual', lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.postings.post(entityId, { ...body, source: 'manual', lines: body.newLedgerEntryLines }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -145,7 +145,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: POSTING_404 })
   @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async createScheduled(@Param('entityId') entityId: string, @Body() body: CreateEntryBody): Promise<EntryResponse> {
-    const entry = await this.postings.schedule(entityId, { ...body, lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.postings.schedule(entityId, { ...body, lines: body.newLedgerEntryLines }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -166,7 +166,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
-    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: postingLines(body.newLedgerEntryLines) }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: body.newLedgerEntryLines }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 

@@ -5,27 +5,12 @@ import { isIsoDate, isRate, isUuid, MAX_AMOUNT, textProblem } from '../../../../
 import { inputProblems } from '../../../../platform/http/text-input.pipe';
 import { flattenValidationErrors } from '../../../../platform/http/validation';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
-import { BATCH_REFUSALS_MAX, BatchRefusal, batchRefused, LedgerPostings, PostedBatch, PostingLine } from '../../application/post-entry/ledger-postings';
+import { BATCH_REFUSALS_MAX, BatchRefusal, batchRefused, LedgerPostings, PostedBatch } from '../../application/post-entry/ledger-postings';
 import { CreateEntryBody, NewLineBody } from '../http/entries.dto';
 export { ENTRY_BATCH_MAX } from '../http/entries.dto';
 
 /** As the request pipeline validates a body (createValidationPipe): unknown properties refused. */
 const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true } };
-
-export function postingLines(body: NewLineBody[]): PostingLine[] {
-  return body.map((line) => ({
-    id: line.id,
-    side: line.side,
-    ledgerAccountId: line.ledgerAccountId,
-    amount: line.amount,
-    description: line.description ?? null,
-    partnerId: line.partnerId ?? null,
-    dimensionValueIds: line.dimensionValueIds ?? [],
-    transactionCurrency: line.transactionCurrency ?? null,
-    transactionAmount: line.transactionAmount ?? null,
-    exchangeRate: line.exchangeRate ?? null,
-  }));
-}
 
 /**
  * An entry as `POST .../ledger/entries` takes it, checked as the request pipeline checks that
@@ -125,7 +110,7 @@ export class LedgerEntryBatches {
     if (refusals.length > 0) throw batchRefused(refusals);
     return this.postings.postBatch(
       entityId,
-      bodies.map((body) => ({ id: body.id, source: 'manual', entryDate: body.entryDate, memo: body.memo, notes: body.notes ?? null, bookId: body.bookId ?? null, lines: postingLines(body.newLedgerEntryLines) })),
+      bodies.map((body) => ({ id: body.id, source: 'manual', entryDate: body.entryDate, memo: body.memo, notes: body.notes ?? null, bookId: body.bookId ?? null, lines: body.newLedgerEntryLines })),
       { fieldPath: ledgerRouteFieldPath, entryPath },
     );
   }
