@@ -322,8 +322,7 @@ export class ReportQueries {
     includeUnassigned: boolean,
     lineLimit: number,
   ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
-    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
-    const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    const { partnerCondition, params } = partnerLedgerFilter(entityId, bookId, accountId, from, to, partnerIds, includeUnassigned);
     // Openings: whole months from the per-partner monthly totals (O(partners x months), issue 25),
     // the days of `from`'s month before it from the lines.
     const openings = await this.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
@@ -376,8 +375,7 @@ export class ReportQueries {
       lines: (order: string[], unassigned: boolean, batchSize: number) => AsyncIterable<Array<Record<string, unknown>>>,
     ) => Promise<R>,
   ): Promise<R> {
-    const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
-    const params = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+    const { partnerCondition, params } = partnerLedgerFilter(entityId, bookId, accountId, from, to, partnerIds, includeUnassigned);
     const range = `l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${bookCondition(bookId, '$2::uuid')} AND l.entry_date BETWEEN $4::date AND $5::date`;
     return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
       const openings = await cursor.query<{ partner_id: string | null; raw: string }>(this.openingsSql(bookId, partnerCondition), params);
@@ -425,4 +423,11 @@ export class ReportQueries {
   async dimensionExists(entityId: string, dimensionId: string): Promise<boolean> {
     return (await this.query('SELECT 1 FROM dimensions WHERE entity_id = $1 AND id = $2', [entityId, dimensionId])).length > 0;
   }
+}
+
+/** The partner ledger's parameters ($1-$5, then $6-$7 when partners are named) and its partner condition on a column. */
+function partnerLedgerFilter(entityId: string, bookId: string | null, accountId: string, from: string, to: string, partnerIds: string[] | null, includeUnassigned: boolean) {
+  const partnerCondition = (column: string, none: string) => (partnerIds ? `(${column} = ANY($6::uuid[]) OR ($7 AND ${none}))` : 'true');
+  const params: unknown[] = [entityId, bookId, accountId, from, to, ...(partnerIds ? [partnerIds, includeUnassigned] : [])];
+  return { partnerCondition, params };
 }
