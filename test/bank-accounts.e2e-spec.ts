@@ -238,7 +238,11 @@ describe('Bank accounts (spec "Bank accounts", D78)', () => {
       await createAccount(entityId, { ledgerAccountId: cash });
       await expectRefused(t, ['ledger_accounts', 'bank_accounts', 'audit_trail'], staff.patch(`/api/entities/${entityId}/ledger/accounts/${cash}`).send({ type: 'liability' }), 409, 'LEDGER_ACCOUNT_TYPE_LOCKED_ERROR');
       await expectRefused(t, ['ledger_accounts', 'bank_accounts', 'audit_trail'], staff.patch(`/api/entities/${entityId}/ledger/accounts/${cash}`).send({ tracking: 'open_item' }), 409, 'LEDGER_ACCOUNT_TRACKING_LOCKED_ERROR');
-      // An account no bank account maps, with no entries, still changes freely.
+      // Entries that left the books do not free it: it is still mapped.
+      const entry = await post(entityId, [['debit', cash, 100], ['credit', card, 100]]);
+      await staff.delete(`/api/entities/${entityId}/ledger/entries/${entry.body.id}`).expect(200);
+      await expectRefused(t, ['ledger_accounts', 'bank_accounts', 'audit_trail'], staff.patch(`/api/entities/${entityId}/ledger/accounts/${cash}`).send({ type: 'liability' }), 409, 'LEDGER_ACCOUNT_TYPE_LOCKED_ERROR');
+      // An account no bank account maps, with no live entries, still changes freely.
       await staff.patch(`/api/entities/${entityId}/ledger/accounts/${card}`).send({ type: 'asset' }).expect(200);
     });
   });

@@ -31,6 +31,8 @@ export interface AccountUsage {
   hasEntries: boolean;
   deleteBlockedBy: AccountUsageReason | null;
   isDefaultPurchaseAccount: boolean;
+  /** A bank account maps it: its kind was judged against this account's type (D78). */
+  isMappedByBankAccount: boolean;
 }
 
 @Injectable()
@@ -58,6 +60,7 @@ export class AccountUsageProbes {
       hasEntries: lines.live.has(accountId),
       deleteBlockedBy: USAGE_REASONS.find((reason) => inUse.get(reason)?.has(accountId)) ?? null,
       isDefaultPurchaseAccount: inUse.get('default_purchase_account')?.has(accountId) ?? false,
+      isMappedByBankAccount: inUse.get('bank_account')?.has(accountId) ?? false,
     });
   }
 }

@@ -103,7 +103,7 @@ export class ChartService {
     const group = await this.groupOrNull(entityId, groupId);
     // A bank account's kind was judged against this type (D78): while one maps the account, it
     // is held like an account with entries, lest a bank account end up on a liability.
-    account.change(change, usage.hasEntries || usage.deleteBlockedBy === 'bank_account', group, this.clock.now());
+    account.change(change, usage.hasEntries || usage.isMappedByBankAccount, group, this.clock.now());
     if (change.code !== undefined) {
       const holder = await this.chart.findAccountByCode(entityId, account.code);
       if (holder && holder.id !== accountId) throw ledgerAccountCodeAlreadyExists({ code: account.code });
