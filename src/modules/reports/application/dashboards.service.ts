@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import Big from 'big.js';
-import { DomainError, validationError } from '../../../../libs/shared-kernel/src';
+import { convertMinorUnitsExact, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { BankAccountsService } from '../../banking';
 import { InvoiceQueries } from '../../invoices';
@@ -9,14 +8,6 @@ import { monthSpans, RevenueCell, revenueCells, RevenueInvoice } from '../domain
 import { DashboardQueries } from './dashboard-ports';
 import { addDays, monthStart } from './month-ranges';
 import { OneSnapshot, Presentation, ReportsService } from './reports.service';
-
-/** D6a: a figure past the exact range of a JSON number fails the answer, never rounds. */
-function exact(value: bigint, field: string): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new DomainError('AMOUNT_OUT_OF_RANGE_ERROR', 'A figure of the answer is past the exact range of a JSON number', { field });
-  }
-  return Number(value);
-}
 
 /** The months of home's income chart (D81a): 6 calendar months ending with the current one. */
 const HOME_MONTHS = 6;
@@ -70,7 +61,7 @@ export class DashboardsService {
     const daily: Array<{ date: string; balance: number }> = [];
     for (let i = 0; i < HOME_DAYS; i++) {
       const date = addDays(today, -i);
-      daily.push({ date, balance: exact(balance, 'dailyBalances.balance') });
+      daily.push({ date, balance: exactAmount(balance, 'dailyBalances.balance') });
       balance -= moved.get(date) ?? 0n;
     }
     daily.reverse();
@@ -83,9 +74,9 @@ export class DashboardsService {
       const figures = results.get(month) ?? { income: 0n, expenses: 0n };
       return {
         month: month.slice(0, 7),
-        income: exact(figures.income, 'monthlyIncome.income'),
-        expenses: exact(figures.expenses, 'monthlyIncome.expenses'),
-        result: exact(figures.income - figures.expenses, 'monthlyIncome.result'),
+        income: exactAmount(figures.income, 'monthlyIncome.income'),
+        expenses: exactAmount(figures.expenses, 'monthlyIncome.expenses'),
+        result: exactAmount(figures.income - figures.expenses, 'monthlyIncome.result'),
       };
     });
 
@@ -93,11 +84,11 @@ export class DashboardsService {
     return {
       currency: scope.currency,
       bookId: scope.bookId,
-      cashPosition: { total: exact(cashTotal, 'cashPosition.total'), accounts },
+      cashPosition: { total: exactAmount(cashTotal, 'cashPosition.total'), accounts },
       dailyBalances: daily,
       monthlyIncome,
-      receivables: { open: exact(open.receivables.open, 'receivables.open'), overdue: exact(open.receivables.overdue, 'receivables.overdue') },
-      payables: { open: exact(open.payables.open, 'payables.open'), overdue: exact(open.payables.overdue, 'payables.overdue') },
+      receivables: { open: exactAmount(open.receivables.open, 'receivables.open'), overdue: exactAmount(open.receivables.overdue, 'receivables.overdue') },
+      payables: { open: exactAmount(open.payables.open, 'payables.open'), overdue: exactAmount(open.payables.overdue, 'payables.overdue') },
       unbookedInvoices: await this.invoices.unbookedCounts(entityId),
       unreconciledMovements: summaries.reduce((sum, s) => sum + s.unreconciledCount, 0),
     };
@@ -117,7 +108,7 @@ export class DashboardsService {
       const base = r.netAmount + r.exemptAmount;
       const foreign = r.currency !== scope.currency && r.exchangeRate !== null;
       // The functional amount of net + exempt, as the booking converted it (D7).
-      const amount = foreign ? convertBig(base, r.exchangeRate!, this.reference.findCurrency(r.currency)?.minorUnits ?? 0, functionalExponent) : base;
+      const amount = foreign ? convertMinorUnitsExact(base, r.exchangeRate!, this.reference.findCurrency(r.currency)?.minorUnits ?? 0, functionalExponent) : base;
       const sign: 1 | -1 = r.receivableSide === 'credit' || CREDIT_NOTE_KINDS.has(r.documentKind) ? -1 : 1;
       return {
         invoiceId: r.invoiceId,
@@ -162,10 +153,10 @@ export class DashboardsService {
         month: span.month,
         from: span.from,
         to: span.to,
-        recognized: exact(sum(list, 'recognized'), 'months.recognized'),
-        billed: exact(sum(list, 'billed'), 'months.billed'),
-        collected: exact(sum(list, 'collected'), 'months.collected'),
-        outstanding: exact(sum(list, 'outstanding'), 'months.outstanding'),
+        recognized: exactAmount(sum(list, 'recognized'), 'months.recognized'),
+        billed: exactAmount(sum(list, 'billed'), 'months.billed'),
+        collected: exactAmount(sum(list, 'collected'), 'months.collected'),
+        outstanding: exactAmount(sum(list, 'outstanding'), 'months.outstanding'),
       };
     });
     const invoiceRows = rows
@@ -180,11 +171,11 @@ export class DashboardsService {
           issueDate: r.issueDate,
           servicePeriodStart: invoice.periodStart,
           servicePeriodEnd: invoice.periodEnd,
-          revenueAmount: exact(convert(BigInt(invoice.sign) * invoice.amount), 'invoices.revenueAmount'),
-          recognized: exact(sum(list, 'recognized'), 'invoices.recognized'),
-          billed: exact(sum(list, 'billed'), 'invoices.billed'),
-          collected: exact(sum(list, 'collected'), 'invoices.collected'),
-          outstanding: exact(list.find((c) => c.month === lastMonth)?.outstanding ?? 0n, 'invoices.outstanding'),
+          revenueAmount: exactAmount(convert(BigInt(invoice.sign) * invoice.amount), 'invoices.revenueAmount'),
+          recognized: exactAmount(sum(list, 'recognized'), 'invoices.recognized'),
+          billed: exactAmount(sum(list, 'billed'), 'invoices.billed'),
+          collected: exactAmount(sum(list, 'collected'), 'invoices.collected'),
+          outstanding: exactAmount(list.find((c) => c.month === lastMonth)?.outstanding ?? 0n, 'invoices.outstanding'),
         };
       })
       .filter((r) => byInvoice.has(r.invoiceId));
@@ -195,9 +186,9 @@ export class DashboardsService {
       bookId: scope.bookId,
       presentation: scope.presentation,
       totals: {
-        recognized: exact(sum(cells, 'recognized'), 'totals.recognized'),
-        billed: exact(sum(cells, 'billed'), 'totals.billed'),
-        collected: exact(sum(cells, 'collected'), 'totals.collected'),
+        recognized: exactAmount(sum(cells, 'recognized'), 'totals.recognized'),
+        billed: exactAmount(sum(cells, 'billed'), 'totals.billed'),
+        collected: exactAmount(sum(cells, 'collected'), 'totals.collected'),
         outstanding: months[months.length - 1].outstanding,
       },
       months,
@@ -212,8 +203,3 @@ function monthsBetween(from: string, to: string): number {
   return (ty - fy) * 12 + (tm - fm) + 1;
 }
 
-/** D7 on bigint: round_half_up(amount / 10^from × rate × 10^to). */
-function convertBig(amount: bigint, rate: string, fromExponent: number, toExponent: number): bigint {
-  const converted = new Big(amount.toString()).times(rate).times(new Big(10).pow(toExponent - fromExponent));
-  return BigInt(converted.round(0, Big.roundHalfUp).toFixed(0));
-}

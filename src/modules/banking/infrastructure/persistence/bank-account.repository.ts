@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DomainError, MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { BankAccountRepository } from '../../application/banking-ports';
 import type { BankAccount, BankAccountSummary } from '../../domain/bank-account';
 
@@ -46,15 +46,6 @@ export function toAccount(row: AccountRow): BankAccount {
   };
 }
 
-/** D6a: a balance past the exact range of a JSON number is refused, never rounded. */
-function exactBalance(text: string): number {
-  const value = BigInt(text);
-  if (value > BigInt(MAX_AMOUNT) || value < -BigInt(MAX_AMOUNT)) {
-    throw new DomainError('AMOUNT_OUT_OF_RANGE_ERROR', 'A figure of the answer is past the exact range of a JSON number', { field: 'balance' });
-  }
-  return Number(value);
-}
-
 @Injectable()
 export class SqlBankAccountRepository extends BankAccountRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
@@ -84,7 +75,7 @@ export class SqlBankAccountRepository extends BankAccountRepository {
       [entityId, bankAccountId ?? null],
     );
     return rows.map((row) => {
-      const raw = exactBalance(row.raw);
+      const raw = exactAmount(row.raw, 'balance');
       return { account: toAccount(row), balance: row.debit_normal ? raw : -raw || 0, unreconciledCount: row.unreconciled_count };
     });
   }
