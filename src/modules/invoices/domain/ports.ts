@@ -43,16 +43,16 @@ export abstract class InvoiceRepository {
   abstract page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]>;
   abstract hasAny(entityId: string): Promise<boolean>;
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
-  /** Booked invoices whose entry is one of these, locked. */
-  abstract lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
   abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): Promise<void>;
   /**
-   * Back to unbooked. `restorable`: its entry was reversed, so the booking is kept aside for the
-   * unbooking of that reversal to put back (D35); otherwise what was kept aside stays as it was.
+   * The invoices booked by these entries back to unbooked, in one statement (locked in id order);
+   * answers each with the entry it was booked by. `restorable`: their entry was reversed, so the
+   * booking is kept aside for the unbooking of that reversal to put back (D35); otherwise what was
+   * kept aside stays as it was.
    */
-  abstract sever(entityId: string, invoiceId: string, restorable: boolean, now: Date): Promise<void>;
+  abstract severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>>;
   /** Invoices whose booking by one of these entries a reversal severed, locked, with that booking. */
   abstract lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>>;
   /** These entries left the books for good: nothing severed from them can come back. */

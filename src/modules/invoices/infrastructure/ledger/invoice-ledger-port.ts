@@ -36,12 +36,10 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
     if (event.reason !== 'unbooked' && event.reason !== 'reversed') return;
     // An unbooked entry (a reversed original takes its reversal along) cannot come back.
     if (event.reason === 'unbooked') await this.invoices.forgetSeveredFrom(event.entityId, event.entryIds);
-    const booked = await this.invoices.lockBookedBy(event.entityId, event.entryIds);
-    if (booked.length === 0) return;
-    const now = this.clock.now();
-    for (const invoice of booked) await this.invoices.sever(event.entityId, invoice.id, event.reason === 'reversed', now);
-    const entryOf = new Map(booked.map((i) => [i.id, i.ledgerEntryId!]));
-    const summaries = await this.invoices.summaries(event.entityId, booked.map((i) => i.id));
+    const severed = await this.invoices.severByEntries(event.entityId, event.entryIds, event.reason === 'reversed', this.clock.now());
+    if (severed.length === 0) return;
+    const entryOf = new Map(severed.map((s) => [s.invoiceId, s.entryId]));
+    const summaries = await this.invoices.summaries(event.entityId, [...entryOf.keys()]);
     return { severedInvoices: summaries.map((s) => ({ ...s, entryId: entryOf.get(s.id)! })) };
   }
 

@@ -238,11 +238,6 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return ((await this.txHost.tx.query(`SELECT 1 FROM invoices WHERE entity_id = $1 AND partner_id = $2 LIMIT 1`, [entityId, partnerId])) as unknown[]).length > 0;
   }
 
-  async lockBookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]> {
-    if (entryIds.length === 0) return [];
-    return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id FOR UPDATE`, [entityId, entryIds]);
-  }
-
   async bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]> {
     if (entryIds.length === 0) return [];
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id`, [entityId, entryIds]);
@@ -278,14 +273,20 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     );
   }
 
-  async sever(entityId: string, invoiceId: string, restorable: boolean, now: Date): Promise<void> {
-    await this.txHost.tx.query(
-      `UPDATE invoices SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4,
-              severed_entry_id = CASE WHEN $3 THEN ledger_entry_id ELSE severed_entry_id END,
-              severed_open_item_line_id = CASE WHEN $3 THEN open_item_line_id ELSE severed_open_item_line_id END
-        WHERE entity_id = $1 AND id = $2`,
-      [entityId, invoiceId, restorable, now],
-    );
+  async severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>> {
+    if (entryIds.length === 0) return [];
+    const [rows] = (await this.txHost.tx.query(
+      `WITH booked AS (SELECT id, ledger_entry_id, open_item_line_id FROM invoices WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
+       UPDATE invoices i SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4,
+              severed_entry_id = CASE WHEN $3 THEN booked.ledger_entry_id ELSE i.severed_entry_id END,
+              severed_open_item_line_id = CASE WHEN $3 THEN booked.open_item_line_id ELSE i.severed_open_item_line_id END
+         FROM booked
+        WHERE i.entity_id = $1 AND i.id = booked.id
+       RETURNING i.id, booked.ledger_entry_id AS entry_id`,
+      [entityId, entryIds, restorable, now],
+    )) as [Array<{ id: string; entry_id: string }>, number];
+    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
+    return rows.map((row) => ({ invoiceId: row.id, entryId: row.entry_id }));
   }
 
   async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>> {
