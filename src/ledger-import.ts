@@ -91,7 +91,8 @@ export async function importLedger(flags: Record<string, string>, app: App, args
   const writes = app.get(SystemWrites);
   const started = Date.now();
   const cpuAtStart = process.cpuUsage();
-  const progress = new Progress(countLines(path), started);
+  // The file is counted (one more pass over it) only for a bar someone sees.
+  const progress = new Progress(process.stderr.isTTY ? countLines(path) : 0, started);
   const totals = { entries: 0, lines: 0, skippedEntries: 0, batches: 0 };
   let lastLine = 0;
 

@@ -11,7 +11,7 @@ export type { LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedE
 export type { BatchRefusal, PostedBatch } from './application/post-entry/ledger-postings';
 export type { FieldPath } from './application/post-entry/field-paths';
 // Batches of entries in the body shape of POST .../ledger/entries (the entry-batches route, the ledger:import command).
-export { ENTRY_BATCH_MAX, LedgerEntryBatches } from './infrastructure/import/entry-batches';
+export { LedgerEntryBatches } from './infrastructure/import/entry-batches';
 export { readEntryFile } from './infrastructure/import/entry-file';
 export type { EntryFileItem } from './infrastructure/import/entry-file';
 export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './domain/ledger-entry';
@@ -54,7 +54,7 @@ export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/
 export type { AccountType, Tracking } from './domain/account-types';
 export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 
-// Reads for document modules: an entry in the entry routes' shape, accounts by subtype.
+// Reads for document modules: an entry in the entry routes' shape.
 export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 

@@ -1,4 +1,4 @@
-import { errorCatalog, isIsoDate } from '../../../../libs/shared-kernel/src';
+import { errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code FX rates answers, with its HTTP status: the one place each is declared. The compiler
@@ -99,9 +99,4 @@ export function parseChileanDecimal(text: string): string | null {
   const whole = match[1].replace(/\./g, '').replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   return fraction === '' ? whole : `${whole}.${fraction}`;
-}
-
-/** A date range of a sync: both ISO dates, `from` on or before `to`. */
-export function isDateRange(from: string, to: string): boolean {
-  return isIsoDate(from) && isIsoDate(to) && from <= to;
 }

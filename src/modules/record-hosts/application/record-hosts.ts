@@ -30,11 +30,6 @@ export class RecordHosts implements OnModuleInit {
     this.listeners = this.discovery.getProviders({ metadataKey: RecordHostListenerProvider.KEY }).map((wrapper) => wrapper.instance as RecordHostListener);
   }
 
-  /** The kinds whose module is part of this build. */
-  kinds(): RecordHostKind[] {
-    return RECORD_HOST_KINDS.filter((kind) => this.hosts.has(kind));
-  }
-
   /** The record, held for the transaction (RecordHost.hold); null when missing or its kind is not built. */
   async hold(entityId: string, kind: RecordHostKind, id: string): Promise<HostedRecord | null> {
     return (await this.hosts.get(kind)?.hold(entityId, id)) ?? null;

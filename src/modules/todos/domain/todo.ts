@@ -19,7 +19,6 @@ export const TODO_TEXT_MAX = 500;
 
 /** The To-do field that holds each kind's link. */
 export const LINK_FIELDS = { invoice: 'invoiceId', bank_movement: 'bankMovementId', ledger_entry: 'ledgerEntryId' } as const satisfies Record<RecordHostKind, string>;
-export type LinkField = (typeof LINK_FIELDS)[RecordHostKind];
 
 export interface TodoLink {
   kind: RecordHostKind;

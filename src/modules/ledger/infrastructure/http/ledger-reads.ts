@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { PostedEntry } from '../../application/post-entry/ledger-postings';
-import type { Subtype } from '../../domain/account-types';
 import { EntryRepository } from '../../domain/entry-ports';
 import { LedgerEntry } from '../../domain/ledger-entry';
 import type { EntryResponse } from './entries.dto';
@@ -17,7 +14,6 @@ export class LedgerReads {
   constructor(
     private readonly entries: EntryRepository,
     private readonly present: EntryPresenter,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   /** The entry with its lines as GET entries/:entryId shows them (without its related documents), or null. */
@@ -29,11 +25,5 @@ export class LedgerReads {
   /** An entry just posted (LedgerPostings.post's answer) in the same shape, without reading it back. */
   presentPosted(entityId: string, entry: PostedEntry): Promise<EntryResponse> {
     return this.present.entry1(entityId, LedgerEntry.restore(entry));
-  }
-
-  /** Ids of the Entity's accounts of this subtype, by code. */
-  async accountIdsWithSubtype(entityId: string, subtype: Subtype): Promise<string[]> {
-    const rows = (await this.txHost.tx.query(`SELECT id FROM ledger_accounts WHERE entity_id = $1 AND subtype = $2 ORDER BY code, id`, [entityId, subtype])) as Array<{ id: string }>;
-    return rows.map((r) => r.id);
   }
 }

@@ -7,7 +7,6 @@ import { flattenValidationErrors } from '../../../../platform/http/validation';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
 import { BATCH_REFUSALS_MAX, BatchRefusal, batchRefused, LedgerPostings, PostedBatch } from '../../application/post-entry/ledger-postings';
 import { CreateEntryBody, NewLineBody } from '../http/entries.dto';
-export { ENTRY_BATCH_MAX } from '../http/entries.dto';
 
 /** As the request pipeline validates a body (createValidationPipe): unknown properties refused. */
 const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true } };
