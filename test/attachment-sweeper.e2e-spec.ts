@@ -64,13 +64,16 @@ describe('Attachment sweeper and deleted hosts', () => {
     expect(await store.head(keyOf(host, uploadedSlot))).toBeNull();
     expect(await store.head(keyOf(host, kept))).toEqual({ byteSize: 50, contentType: 'application/pdf' });
     expect(await countRows(t, 'audit_trail')).toBe(auditBefore + 2);
-    const rows = await t.sql('SELECT * FROM audit_trail WHERE resource_id = ANY($1::text[]) AND method = $2 ORDER BY resource_id', [[uploadedSlot, emptySlot], 'SYSTEM']);
+    const rows = await t.sql('SELECT * FROM audit_trail WHERE resource_id = ANY($1::text[]) AND declared_actor = $2 ORDER BY resource_id', [[uploadedSlot, emptySlot], 'system:attachment-sweeper']);
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row).toMatchObject({
         actor_user_id: null,
         credential: null,
         declared_actor: 'system:attachment-sweeper',
+        method: null,
+        path: null,
+        request_id: null,
         action: 'attachment.upload_expired',
         resource_type: 'attachment',
         entity_id: world.entityId,

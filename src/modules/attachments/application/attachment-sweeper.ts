@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { newId } from '../../../../libs/shared-kernel/src';
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
@@ -18,7 +17,7 @@ export type SweepResult = { status: 'busy' } | { status: 'swept'; removed: numbe
 /**
  * Removes upload slots never confirmed once their slot expired (D70's 15 minutes of the URL and
  * the grace to confirm), and attachments of deleted records: the object first, then the row, each
- * with an audit row of the system (no actor, credential null, method `SYSTEM`). Runs every
+ * with an audit row of the system (no actor, credential null, method, path and request id null). Runs every
  * ATTACHMENT_SWEEP_INTERVAL_SECONDS on each instance; a PostgreSQL advisory lock lets one
  * instance sweep at a time (the others skip that round).
  */
@@ -81,12 +80,13 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
             declaredActor: 'system:attachment-sweeper',
             credential: null,
             apiKeyId: null,
-            method: 'SYSTEM',
-            path: `/${attachment.objectKey}`,
+            // A write of no HTTP request: no method, path or request id (as SystemWrites records one).
+            method: null,
+            path: null,
             action: attachment.state === 'pending' ? 'attachment.upload_expired' : 'attachment.discarded_removed',
             resourceType: 'attachment',
             resourceId: attachment.id,
-            requestId: newId(),
+            requestId: null,
             reason: null,
           });
           done++;
