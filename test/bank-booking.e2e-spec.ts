@@ -294,6 +294,14 @@ describe('Booking and matching bank movements (D66)', () => {
     });
   });
 
+  it('refuses a Book not in the Entity on book and match with 404 BOOK_NOT_FOUND_ERROR, writing nothing', async () => {
+    const s = await setUp();
+    const id = await movement(s, { amount: 100 });
+    await refused(book(s, id, { counterAccountId: s.income, bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR');
+    const line = await openItem(s, 100, '2026-03-02');
+    await refused(match(s, id, { lineIds: [line], bookId: randomUUID() }), 404, 'BOOK_NOT_FOUND_ERROR');
+  });
+
   describe('POST .../match', () => {
     it('posts bank against the open-item account and allocates the amount to the lines oldest first: 201, audited', async () => {
       const s = await setUp();

@@ -184,6 +184,13 @@ describe('loading a ledger\'s past: entry batches and ledger:import (#25 item 4)
       expect(res.body.params).toEqual({ field: 'accountTotal' });
     });
 
+    it('refuses a body over the 1 MB limit with 413 PAYLOAD_TOO_LARGE_ERROR, writing nothing', async () => {
+      const b = await setUpBooks();
+      const entries = Array.from({ length: 1000 }, () => sale(b, 10, { memo: 'x'.repeat(1000) }));
+      expect(Buffer.byteLength(JSON.stringify({ entries }))).toBeGreaterThan(1024 * 1024);
+      await expectRefused(t, WRITTEN, staff.post(batches(b.entityId)).send({ entries }), 413, 'PAYLOAD_TOO_LARGE_ERROR');
+    });
+
     it('names at most the first 100 refused entries', async () => {
       const b = await setUpBooks();
       const entries = Array.from({ length: 150 }, () => sale(b, 10, { entryDate: '2026-12-01' }));

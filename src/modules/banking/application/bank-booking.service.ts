@@ -94,6 +94,8 @@ export class BankBookingService {
   match(entityId: string, movementId: string, input: MatchInput): Promise<{ movement: BankMovement; entry: PostedEntry; allocations: Allocation[] }> {
     return this.txHost.withTransaction(async () => {
       const { movement, ledgerAccountId, conversion } = await this.bookable(entityId, movementId);
+      // A Book not in the Entity is 404 before the lines are judged against it.
+      if (input.bookId) await this.books.get(entityId, input.bookId);
       const selected = await this.lines.linesByIds(entityId, input.lineIds);
       const posted = conversion?.functionalAmount ?? movement.amount;
       const { accountId, partnerId } = judgeMatch(movement, input.lineIds, selected, input.bookId ?? null, posted);
