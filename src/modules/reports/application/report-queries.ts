@@ -7,6 +7,7 @@ import { foldedLike, unicodeCollateClause } from '../../../platform/database/uni
 import type { AccountType } from '../../ledger';
 import type { GroupInfo } from '../domain/statements';
 import { monthStart, splitBefore, splitRange } from './month-ranges';
+import { NIL_BOOK } from '../../ledger';
 
 /**
  * The reports' read model: SQL straight over the ledger's tables (ARCHITECTURE allows read
@@ -28,7 +29,6 @@ export interface AccountPeriodFigures {
 }
 
 const LIVE = `l.status IN ('active', 'reversed')`;
-const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 
 /** Common lines plus those of the Book read; with no Book (null) only common lines match. */
 function bookCondition(_bookId: string | null, parameter: string): string {

@@ -4,8 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { BankAccountRepository } from '../../application/banking-ports';
 import type { BankAccount, BankAccountSummary } from '../../domain/bank-account';
+import { NIL_BOOK } from '../../../ledger';
 
-const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 
 export const ACCOUNT_COLUMNS = `a.entity_id, a.id, a.name, a.kind, a.ledger_account_id, a.currency, a.feed_bank_connection_id,
   a.feed_provider_account_id, a.feed_institution_name, a.feed_last_synced_at, a.created_at, a.updated_at`;

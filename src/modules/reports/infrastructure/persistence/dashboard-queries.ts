@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DashboardQueries, OpenPositions, RealizationInvoiceRow } from '../../application/dashboard-ports';
+import { NIL_BOOK } from '../../../ledger';
 
 const LIVE = `IN ('active', 'reversed')`;
-const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 const INCOME_TYPES = `('income', 'other_income')`;
 const EXPENSE_TYPES = `('cost_of_goods_sold', 'operating_expense', 'other_expense')`;
 const RESULT_TYPES = `('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense')`;
