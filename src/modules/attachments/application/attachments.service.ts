@@ -98,12 +98,12 @@ export class AttachmentsService {
   }
 
   async list(host: AttachmentHostRef): Promise<Attachment[]> {
-    await this.holdHost(host);
+    await this.requireHost(host);
     return this.attachments.listConfirmed(host.entityId, host.hostKind, host.hostId);
   }
 
   async downloadUrl(host: AttachmentHostRef, attachmentId: string): Promise<{ url: string }> {
-    await this.holdHost(host);
+    await this.requireHost(host);
     const attachment = await this.attachments.find(host.entityId, host.hostKind, host.hostId, attachmentId);
     if (attachment?.state !== 'confirmed') throw attachmentNotFound({ attachmentId });
     const url = await this.store.presignGet({
@@ -129,6 +129,11 @@ export class AttachmentsService {
     await this.store.delete(attachment.objectKey);
     await this.attachments.delete(host.entityId, attachmentId);
     return attachment;
+  }
+
+  /** Reads: the host must exist; nothing to hold. */
+  private async requireHost(host: AttachmentHostRef): Promise<void> {
+    if (!(await this.hosts.exists(host.entityId, host.hostKind, host.hostId))) throw attachmentHostNotFound(host.hostKind, host.hostId);
   }
 
   private async holdHost(host: AttachmentHostRef): Promise<void> {

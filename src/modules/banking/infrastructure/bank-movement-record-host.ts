@@ -19,6 +19,10 @@ export class BankMovementRecordHost implements RecordHost {
     return rows.length === 0 ? null : { linkable: true };
   }
 
+  async exists(entityId: string, id: string): Promise<boolean> {
+    return ((await this.txHost.tx.query(`SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2`, [entityId, id])) as unknown[]).length > 0;
+  }
+
   async linkSummaries(entityId: string, ids: string[]): Promise<Map<string, LinkSummary>> {
     const rows = (await this.txHost.tx.query(
       `SELECT m.id, m.bank_account_id AS "bankAccountId", to_char(m.movement_date, 'YYYY-MM-DD') AS "movementDate", m.amount::text AS amount, m.side,

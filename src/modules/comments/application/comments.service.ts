@@ -14,7 +14,8 @@ export class CommentsService {
   ) {}
 
   async list(entityId: string, hostKind: RecordHostKind, hostId: string): Promise<Comment[]> {
-    await this.holdHost(entityId, hostKind, hostId);
+    // A read: the host must exist; nothing to hold.
+    if (!(await this.hosts.exists(entityId, hostKind, hostId))) throw commentHostNotFound(hostKind, hostId);
     return this.comments.listOfHost(entityId, hostKind, hostId);
   }
 

@@ -23,6 +23,10 @@ export class InvoiceRecordHost implements RecordHost {
     return rows.length === 0 ? null : { linkable: true };
   }
 
+  async exists(entityId: string, id: string): Promise<boolean> {
+    return ((await this.txHost.tx.query(`SELECT 1 FROM invoices WHERE entity_id = $1 AND id = $2`, [entityId, id])) as unknown[]).length > 0;
+  }
+
   async linkSummaries(entityId: string, ids: string[]): Promise<Map<string, LinkSummary>> {
     return new Map((await this.invoices.summaries(entityId, ids)).map((s) => [s.id, { kind: 'invoice', ...s }]));
   }

@@ -23,6 +23,10 @@ export class LedgerEntryHost implements RecordHost {
     }>;
     return rows.length === 0 ? null : { linkable: rows[0].status !== 'deleted' && rows[0].status !== 'cancelled' };
   }
+  async exists(entityId: string, id: string): Promise<boolean> {
+    return ((await this.txHost.tx.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, id])) as unknown[]).length > 0;
+  }
+
 
   async linkSummaries(entityId: string, ids: string[]): Promise<Map<string, LinkSummary>> {
     const rows = (await this.txHost.tx.query(`SELECT id, to_char(entry_date, 'YYYY-MM-DD') AS "entryDate", memo FROM ledger_entries WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [

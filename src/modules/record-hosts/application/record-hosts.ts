@@ -30,6 +30,11 @@ export class RecordHosts implements OnModuleInit {
     this.listeners = this.discovery.getProviders({ metadataKey: RecordHostListenerProvider.KEY }).map((wrapper) => wrapper.instance as RecordHostListener);
   }
 
+  /** Whether the record exists (no lock: for reads); false when its kind is not built. */
+  async exists(entityId: string, kind: RecordHostKind, id: string): Promise<boolean> {
+    return (await this.hosts.get(kind)?.exists(entityId, id)) ?? false;
+  }
+
   /** The record, held for the transaction (RecordHost.hold); null when missing or its kind is not built. */
   async hold(entityId: string, kind: RecordHostKind, id: string): Promise<HostedRecord | null> {
     return (await this.hosts.get(kind)?.hold(entityId, id)) ?? null;

@@ -55,6 +55,8 @@ export interface RecordHost {
    * removes or unlinks that too.
    */
   hold(entityId: string, id: string): Promise<HostedRecord | null>;
+  /** Whether the record exists, read without a lock (reads of what hangs on it). */
+  exists(entityId: string, id: string): Promise<boolean>;
   /** The To-do link summaries of these records, by id (ids of no record are left out): one query. */
   linkSummaries(entityId: string, ids: string[]): Promise<Map<string, LinkSummary>>;
 }
