@@ -17,6 +17,8 @@ const STATEMENT_ROW = 'audit:statement-row';
 interface StatementRow {
   draft: AuditRecord;
   claimed: boolean;
+  /** Taken by a use case (takeStatementRow): offered to nobody else. */
+  taken?: boolean;
 }
 
 /** What a handler knows about the change it made, for the audit row written after it. */
@@ -57,9 +59,20 @@ export class AuditContext {
    */
   statementRow(resourceId: string): AuditRecord | null {
     const offered = this.cls.isActive() ? this.cls.get<StatementRow | undefined>(STATEMENT_ROW) : undefined;
-    if (!offered) return null;
+    if (!offered || offered.taken) return null;
     offered.claimed = true;
     return { ...offered.draft, resourceId };
+  }
+
+  /**
+   * As statementRow, for a use case that runs several statements in its own transaction and
+   * inserts the row in its last one: the offer is withdrawn, so the writers it calls meanwhile
+   * (a ledger posting) find none to insert. Null where the request's transaction records it.
+   */
+  takeStatementRow(resourceId: string): AuditRecord | null {
+    const row = this.statementRow(resourceId);
+    if (row) this.cls.set<StatementRow>(STATEMENT_ROW, { draft: row, claimed: true, taken: true });
+    return row;
   }
 
   /** Whether the handler's own statement inserted the offered row. */

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
+import { AuditContext } from '../../../platform/audit/audit-context';
+import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
+import type { StatementPart } from '../../../platform/database/statement-parts';
 import { LedgerPostings, PostedEntry } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
@@ -40,8 +43,13 @@ const kindLabel = (invoice: Invoice) => {
 };
 
 /**
- * D62, D64: books an invoice through the ledger's posting API, in the caller's transaction (the
- * HTTP mutation's): the entry and the invoice's new state commit together or not at all.
+ * D62, D64: books an invoice through the ledger's posting API, in one transaction (its own, or
+ * the caller's): the entry, the invoice's new state, the read models kept from it and the audit
+ * row commit together or not at all.
+ *
+ * Four statements: the invoice locked with what booking reads, the posting's facts and the
+ * posting (the ledger's), then the invoice's update with the read models' writes (the
+ * InvoiceBookingListeners) and, on its single-statement route, the audit row as its CTEs.
  */
 @Injectable()
 export class InvoiceBookingService {
@@ -52,6 +60,8 @@ export class InvoiceBookingService {
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
     private readonly hooks: InvoiceBookingListeners,
+    private readonly auditContext: AuditContext,
+    private readonly auditRecorder: AuditRecorder,
   ) {}
 
   @Transactional()
@@ -61,6 +71,9 @@ export class InvoiceBookingService {
     // body names none.
     const context = await this.invoices.lockForBooking(entityId, invoiceId, input.openItemAccountId === undefined);
     if (!context) throw invoiceNotFound({ invoiceId });
+    // The route's audit row (single-statement route), taken before the posting so that the
+    // ledger does not insert it as the entry's: it goes with the invoice's update.
+    const audit = this.auditContext.takeStatementRow(invoiceId);
     const { invoice } = context;
     if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
     // AR names its counter (income) account; AP defaults to the partner's default purchase account.
@@ -94,16 +107,18 @@ export class InvoiceBookingService {
       { fieldPath: (path) => bookingFieldOf(path, lines, counterAccountId) },
     );
     const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
-    await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, this.clock.now());
-    const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: this.clock.now() };
+    const now = this.clock.now();
+    const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: now };
     const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
-    await this.hooks.invoiceBooked(entityId, {
+    const alongside: StatementPart[] = this.hooks.invoiceBooked(entityId, {
       invoice: booked,
       entryId: entry.id,
       entryDate: entry.entryDate,
       bookId: entry.bookId,
       openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount },
     });
+    if (audit) alongside.push(this.auditRecorder.insertion(audit, 1, 'true'));
+    await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, alongside);
     const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
     return { invoice: { invoice: booked, dte }, entry };
   }

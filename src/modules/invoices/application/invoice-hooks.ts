@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import type { StatementPart } from '../../../platform/database/statement-parts';
 import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import type { Invoice } from '../domain/invoice';
 
@@ -17,24 +18,28 @@ export interface InvoiceBooked {
  * Port: a module that must learn that an invoice was booked (by its booking, or again by its
  * original entry when the reversal that severed it is unbooked), inside that transaction: a read
  * model of booked invoices. Its unbooking comes from the ledger's lifecycle port, with the entry.
+ *
+ * It answers its writes as statement parts, which the invoice's own update runs as CTEs: one
+ * round trip for the invoice and every read model, and their rows locked for the shortest time
+ * (the statement is the booking's last before COMMIT).
  */
 export interface InvoiceBookingListener {
-  invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void>;
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[];
 }
 
 const INVOICE_BOOKING = discoverablePort<InvoiceBookingListener>();
 /** Marks a provider of any module as an InvoiceBookingListener (found through Nest's DiscoveryService). */
 export const InvoiceBookingListenerProvider = INVOICE_BOOKING.Implementation;
 
-/** The invoices module's side of the port: tells every listener, in the caller's transaction. */
+/** The invoices module's side of the port: every listener's writes, for the invoice's update to run. */
 @Injectable()
 export class InvoiceBookingListeners {
   private found?: InvoiceBookingListener[];
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  async invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void> {
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
     this.found ??= INVOICE_BOOKING.implementations(this.discovery);
-    for (const listener of this.found) await listener.invoiceBooked(entityId, booked);
+    return this.found.flatMap((listener) => listener.invoiceBooked(entityId, booked));
   }
 }

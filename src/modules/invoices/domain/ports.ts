@@ -1,3 +1,4 @@
+import type { StatementPart } from '../../../platform/database/statement-parts';
 import type { Dte, DteDocument } from './dte';
 import type { Invoice, InvoiceListFilter } from './invoice';
 
@@ -45,7 +46,8 @@ export abstract class InvoiceRepository {
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
-  abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): Promise<void>;
+  /** The invoice booked by this entry, in one statement with `alongside` (read models, the audit row) run as its CTEs. */
+  abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside?: StatementPart[]): Promise<void>;
   /**
    * The invoices booked by these entries back to unbooked, in one statement (locked in id order);
    * answers each with the entry it was booked by. `restorable`: their entry was reversed, so the

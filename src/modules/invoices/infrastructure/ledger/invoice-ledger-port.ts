@@ -52,16 +52,16 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
     const now = this.clock.now();
     for (const { invoice, entryId, openItemLineId } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
       if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId: invoice.id, ledgerEntryId: invoice.ledgerEntryId });
-      await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now);
       const entry = (await this.ledger.entryWithLines(entityId, entryId))!;
       const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
-      await this.hooks.invoiceBooked(entityId, {
+      const readModels = this.hooks.invoiceBooked(entityId, {
         invoice: { ...invoice, bookStatus: 'booked', ledgerEntryId: entryId, openItemLineId, updatedAt: now },
         entryId,
         entryDate: entry.entryDate,
         bookId: entry.bookId,
         openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount },
       });
+      await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now, readModels);
     }
     await this.invoices.forgetSeveredFrom(entityId, entryIds);
   }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { isUniqueViolation } from '../../../../platform/database/pg-errors';
+import { preparedQuery } from '../../../../platform/database/prepared-query';
+import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
 import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository } from '../../domain/ports';
@@ -131,10 +133,12 @@ export class SqlInvoiceRepository extends InvoiceRepository {
 
   /**
    * One round trip for what booking reads (instead of four: the invoice, its partner, the Entity,
-   * the open-item accounts). The partner and the Entity are the invoice's by foreign key.
+   * the open-item accounts). The partner and the Entity are the invoice's by foreign key. A named
+   * prepared statement: it runs on every booking.
    */
   async lockForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean): Promise<BookingContext | null> {
-    const rows = (await this.txHost.tx.query(
+    const rows = await preparedQuery<Row & { partner_name: string; default_purchase_account_id: string | null; entity_currency: string; open_item_account_ids: string[] | null }>(
+      this.txHost.tx,
       `SELECT ${COLUMNS}, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
               CASE WHEN $3::boolean THEN ARRAY(
                 SELECT a.id FROM ledger_accounts a
@@ -146,7 +150,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
         WHERE i.entity_id = $1 AND i.id = $2
           FOR UPDATE OF i`,
       [entityId, invoiceId, withOpenItemAccounts],
-    )) as Array<Row & { partner_name: string; default_purchase_account_id: string | null; entity_currency: string; open_item_account_ids: string[] | null }>;
+    );
     const row = rows[0];
     if (!row) return null;
     return {
@@ -266,11 +270,16 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): Promise<void> {
-    await this.txHost.tx.query(
-      `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2`,
-      [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
+  async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside: StatementPart[] = []): Promise<void> {
+    const { sql, values } = withParts(
+      {
+        sql: `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2 RETURNING id`,
+        values: [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
+      },
+      alongside,
     );
+    // Prepared: with its parts it is the booking's last statement, on every booking.
+    await preparedQuery(this.txHost.tx, sql, values);
   }
 
   async severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>> {

@@ -1,12 +1,42 @@
-import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { StatementPart } from '../../../../platform/database/statement-parts';
 import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation, NIL_BOOK } from '../../../ledger';
 
 /** Rows a position is spread over (ReportOpenPositionRecord.slot). */
 const OPEN_POSITION_SLOTS = 16;
+
+interface OpenMove {
+  book_key: string;
+  direction: string;
+  due_date: string | null;
+  delta: bigint;
+}
+
+/**
+ * The upsert moving home's open positions (report_open_positions) by these debit-positive
+ * deltas, or null when they are all zero. The slot is the backend's: a connection runs one
+ * transaction at a time, so two open transactions meet on a position's row only when their
+ * backends' process ids agree modulo OPEN_POSITION_SLOTS (with random slots, 8 concurrent
+ * bookings of invoices due the same day met on one row in a third of them, each waiting until
+ * the other's commit).
+ */
+function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
+  const nonZero = moves.filter((m) => m.delta !== 0n);
+  if (nonZero.length === 0) return null;
+  return {
+    // Rows in key order: two changes touching the same positions lock them in the same order.
+    sql: `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
+       SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), (pg_backend_pid() % ${OPEN_POSITION_SLOTS})::smallint, sum(m.delta)
+         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
+        GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
+        ORDER BY 2, 3, 4
+       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
+    values: [entityId, nonZero.map((m) => m.book_key), nonZero.map((m) => m.direction), nonZero.map((m) => m.due_date), nonZero.map((m) => m.delta.toString())],
+  };
+}
 
 /**
  * Keeps `report_booked_invoices` and `report_invoice_settlements` (report.records.ts) in the
@@ -27,14 +57,16 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     return this.txHost.tx.query(sql, values);
   }
 
-  async booked(entityId: string, b: InvoiceBooked): Promise<void> {
+  /** The read model's writes for an invoice just booked, run by the invoice's update (InvoiceBookingListener). */
+  booked(entityId: string, b: InvoiceBooked): StatementPart[] {
     const i = b.invoice;
-    await this.query(
-      `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
+    const row: StatementPart = {
+      sql: `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
                                            service_period_start, service_period_end, period_start, period_end, currency, exchange_rate, net_amount, exempt_amount,
                                            receivable_side, receivable_amount, booked_on, settled_amount, last_settled_on)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date), coalesce($13::date, $10::date), $14, $15::numeric, $16::bigint, $17::bigint, $18, $19::bigint, $20::date, 0, NULL)`,
-      [
+       VALUES ($1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::uuid, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date),
+               coalesce($13::date, $10::date), $14::text, $15::numeric, $16::bigint, $17::bigint, $18::text, $19::bigint, $20::date, 0, NULL)`,
+      values: [
         entityId,
         i.id,
         i.direction,
@@ -56,32 +88,16 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
         b.openItemLine.amount,
         b.entryDate,
       ],
-    );
+    };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
-    await this.shiftOpen(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
+    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
+    return open ? [row, open] : [row];
   }
 
   /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
-  private async shiftOpen(entityId: string, moves: Array<{ book_key: string; direction: string; due_date: string | null; delta: bigint }>): Promise<void> {
-    const nonZero = moves.filter((m) => m.delta !== 0n);
-    if (nonZero.length === 0) return;
-    await this.query(
-      // Rows in key order: two changes touching the same positions lock them in the same order.
-      `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
-       SELECT $1, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
-         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
-        GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
-        ORDER BY 2, 3, 4
-       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
-      [
-        entityId,
-        nonZero.map((m) => m.book_key),
-        nonZero.map((m) => m.direction),
-        nonZero.map((m) => m.due_date),
-        nonZero.map((m) => m.delta.toString()),
-        randomInt(OPEN_POSITION_SLOTS),
-      ],
-    );
+  private async shiftOpen(entityId: string, moves: OpenMove[]): Promise<void> {
+    const shift = openShift(entityId, moves);
+    if (shift) await this.query(shift.sql, shift.values);
   }
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<void> {
@@ -210,7 +226,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
 export class BookedInvoicesOnBooking implements InvoiceBookingListener {
   constructor(private readonly readModel: BookedInvoicesReadModel) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked): Promise<void> {
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
     return this.readModel.booked(entityId, booked);
   }
 }
