@@ -252,6 +252,24 @@ describe('Invoice booking (D62, D64)', () => {
       await staff.patch(`/api/entities/${c.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-30' }).expect(200);
       await refused(book(c, invoice.id, ok), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
     });
+
+    it('a booking is judged on the facts as they are, not as the last booking naming the same accounts found them (lock date moved, a Book added)', async () => {
+      const c = await setup();
+      const ok = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      // The ledger remembers the facts of this posting's accounts and partner...
+      await book(c, (await createInvoice(c)).id, ok).expect(200);
+      // ...which then change: the next booking naming them is refused on the facts as they are.
+      await staff.patch(`/api/entities/${c.entityId}/ledger-lock-date`).send({ ledgerLockDate: '2026-06-30' }).expect(200);
+      const second = await createInvoice(c);
+      await refused(book(c, second.id, ok), 409, 'LEDGER_PERIOD_LOCKED_ERROR');
+      await staff.patch(`/api/entities/${c.entityId}/ledger-lock-date`).send({ ledgerLockDate: null }).expect(200);
+      const bookId = randomUUID();
+      await staff.post(`/api/entities/${c.entityId}/books`).send({ id: bookId, name: 'IFRS' }).expect(201);
+      const res = await book(c, second.id, { ...ok, bookId }).expect(200);
+      expect(res.body.entry).toMatchObject({ bookId, status: 'active' });
+      const [row] = await t.sql<{ book_status: string; ledger_entry_id: string }>('SELECT book_status, ledger_entry_id FROM invoices WHERE entity_id = $1 AND id = $2', [c.entityId, second.id]);
+      expect(row).toEqual({ book_status: 'booked', ledger_entry_id: res.body.entry.id });
+    });
   });
 
   describe('the ledger lifecycle', () => {

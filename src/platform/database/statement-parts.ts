@@ -12,9 +12,21 @@ export interface StatementPart {
 
 const PLACEHOLDER = /\$(\d+)\b/g;
 
+/** Texts already shifted, by offset then text: a hot statement's parts are the same texts every time. */
+const shiftedTexts = new Map<number, Map<string, string>>();
+
 /** The part's text with `$n` become `$(n + offset)`. */
 function shifted(sql: string, offset: number): string {
-  return offset === 0 ? sql : sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+  if (offset === 0) return sql;
+  let byText = shiftedTexts.get(offset);
+  if (!byText) shiftedTexts.set(offset, (byText = new Map()));
+  let text = byText.get(sql);
+  if (text === undefined) {
+    text = sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+    // Bounded: parts are built from a few constant texts (a runaway caller would only lose the cache).
+    if (byText.size < 256) byText.set(sql, text);
+  }
+  return text;
 }
 
 /**

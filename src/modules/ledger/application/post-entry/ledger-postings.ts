@@ -132,13 +132,15 @@ export function refuseTransactionCurrency(lines: PostingLine[]): void {
  * document (an invoice, a bank movement) post through here, with the same checks, locks, fast
  * path and audit row.
  *
- * Inside a transaction (a use case of another module, a non-HTTP job) the posting joins it: the
- * facts are read under their locks and the entry is written in it. Outside one (the ledger's own
- * single-statement route) it takes the fast path: the posting facts (remembered from a recent
- * posting with the same references, else read by PostingReader) and one statement that writes
- * the entry, its lines, totals and audit row only if those facts still hold under the Entity's
- * share lock. Should they have changed (a lock date moved, a Book was added), the entry is judged
- * again against facts read afresh, and in the end under that lock, in a transaction.
+ * Outside a transaction (the ledger's own single-statement route) it takes the fast path: the
+ * posting facts (remembered from a recent posting with the same references, else read by
+ * PostingReader) and one statement that writes the entry, its lines, totals and audit row only
+ * if those facts still hold under the Entity's share lock. Should they have changed (a lock date
+ * moved, a Book was added), the entry is judged again against facts read afresh, and in the end
+ * under that lock, in a transaction. Inside a transaction (a use case of another module, a
+ * non-HTTP job) the posting joins it: remembered facts are tried the same way (one statement);
+ * without them, or should they have changed, the facts are read under their locks and the entry
+ * is written in it.
  */
 @Injectable()
 export class LedgerPostings {
@@ -277,18 +279,23 @@ export class LedgerPostings {
     const audit = this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
       translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
-
-    if (!this.txHost.isTransactionActive()) {
-      // Without a transaction the posting is one statement, atomic with its audit row: a caller
-      // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
-      if (!audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
-      const key = RecentPostingFacts.key(entityId, references);
-      const remembered = this.recentFacts.recall(key);
-      if (remembered) {
-        const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
-        if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
-        this.recentFacts.forget(key);
-      }
+    const inTransaction = this.txHost.isTransactionActive();
+    // Without a transaction the posting is one statement, atomic with its audit row: a caller
+    // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
+    if (!inTransaction && !audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
+    // Facts remembered from a recent posting with the same references, in a transaction too (a
+    // document booked): the posting statement's guard takes the locks a locked read would (the
+    // Entity row shared, what the lines name key-shared, in that order) and writes only if the
+    // facts are unchanged under them; so a stale memory costs a second statement, and the read
+    // of the facts a round trip only then.
+    const key = RecentPostingFacts.key(entityId, references);
+    const remembered = this.recentFacts.recall(key);
+    if (remembered) {
+      const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
+      if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
+      this.recentFacts.forget(key);
+    }
+    if (!inTransaction) {
       const facts = await this.postingReader.read(entityId, references, false);
       if (facts) this.recentFacts.remember(key, facts);
       const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
@@ -297,6 +304,7 @@ export class LedgerPostings {
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
+      if (facts) this.recentFacts.remember(key, facts);
       const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
       await insert(entry, {});
       return entry;
