@@ -3,8 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { newTimeOrderedId } from '../../../../libs/shared-kernel/src';
-import { AuditContext } from '../../../platform/audit/audit-context';
-import { AuditRecorder } from '../../../platform/audit/audit-recorder';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock, isoDateIn } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { BankAccount, BankAccountsService, BankFeedAccounts } from '../../banking';
@@ -41,8 +40,7 @@ export class FeedSyncService {
     private readonly bankAccounts: BankAccountsService,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly auditContext: AuditContext,
-    private readonly auditRecorder: AuditRecorder,
+    private readonly auditRow: OfferedAuditRow,
     config: ConfigService<RuntimeConfig, true>,
   ) {
     this.timeZone = config.get('businessTimezone', { infer: true });
@@ -81,8 +79,7 @@ export class FeedSyncService {
       );
       await this.feedAccounts.markSynced(entityId, bankAccountId, now);
       if (held.status !== 'active' || held.lastError !== null) await this.connections.update({ ...held, status: 'active', lastError: null, updatedAt: now });
-      const audit = this.auditContext.statementRow(bankAccountId);
-      if (audit) await this.auditRecorder.record(audit);
+      await this.auditRow.record(bankAccountId);
       this.logger.log(`synced bank account ${bankAccountId} ${window.since}..${window.until}: ${landedCount} landed, ${movements.length - landedCount} already there`);
       return { landedCount, skippedCount: movements.length - landedCount };
     });
