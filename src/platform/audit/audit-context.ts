@@ -69,7 +69,7 @@ export class AuditContext {
    * inserts the row in its last one: the offer is withdrawn, so the writers it calls meanwhile
    * (a ledger posting) find none to insert. Null where the request's transaction records it.
    */
-  takeStatementRow(resourceId: string): AuditRecord | null {
+  takeStatementRow(resourceId: string | null): AuditRecord | null {
     const row = this.statementRow(resourceId);
     if (row) this.cls.set<StatementRow>(STATEMENT_ROW, { draft: row, claimed: true, taken: true });
     return row;

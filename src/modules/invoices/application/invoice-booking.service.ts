@@ -49,7 +49,7 @@ const kindLabel = (invoice: Invoice) => {
  *
  * Four statements: the invoice locked with what booking reads, the posting's facts and the
  * posting (the ledger's), then the invoice's update with the read models' writes (the
- * InvoiceBookingListeners) and, on its single-statement route, the audit row as its CTEs.
+ * InvoiceBookingListeners) and, on its ownTransaction route, the audit row as its CTEs.
  */
 @Injectable()
 export class InvoiceBookingService {
@@ -71,7 +71,7 @@ export class InvoiceBookingService {
     // body names none.
     const context = await this.invoices.lockForBooking(entityId, invoiceId, input.openItemAccountId === undefined);
     if (!context) throw invoiceNotFound({ invoiceId });
-    // The route's audit row (single-statement route), taken before the posting so that the
+    // The route's audit row (an ownTransaction route), taken before the posting so that the
     // ledger does not insert it as the entry's: it goes with the invoice's update.
     const audit = this.auditContext.takeStatementRow(invoiceId);
     const { invoice } = context;

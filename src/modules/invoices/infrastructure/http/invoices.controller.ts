@@ -129,7 +129,7 @@ export class InvoicesController {
   @Post(':invoiceId/book')
   @HttpCode(200)
   // The booking runs its own transaction and inserts the audit row in its last statement.
-  @Audit('invoice.book', 'invoice', { singleStatement: true })
+  @Audit('invoice.book', 'invoice', { ownTransaction: true })
   @ApiOkResponse({ type: BookInvoiceResponse, description: 'The booked invoice and the entry posted for it (D62)' })
   @ApiBadRequestResponse({
     description:
