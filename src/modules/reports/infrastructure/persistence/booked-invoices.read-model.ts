@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -17,11 +18,8 @@ interface OpenMove {
 
 /**
  * The upsert moving home's open positions (report_open_positions) by these debit-positive
- * deltas, or null when they are all zero. The slot is the backend's: a connection runs one
- * transaction at a time, so two open transactions meet on a position's row only when their
- * backends' process ids agree modulo OPEN_POSITION_SLOTS (with random slots, 8 concurrent
- * bookings of invoices due the same day met on one row in a third of them, each waiting until
- * the other's commit).
+ * deltas (on a slot picked at random), or null when they are all zero. A booking runs it in its
+ * last statement before COMMIT, so the row is held for the shortest time.
  */
 function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
   const nonZero = moves.filter((m) => m.delta !== 0n);
@@ -29,12 +27,19 @@ function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
   return {
     // Rows in key order: two changes touching the same positions lock them in the same order.
     sql: `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
-       SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), (pg_backend_pid() % ${OPEN_POSITION_SLOTS})::smallint, sum(m.delta)
+       SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
          FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
         GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
         ORDER BY 2, 3, 4
        ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
-    values: [entityId, nonZero.map((m) => m.book_key), nonZero.map((m) => m.direction), nonZero.map((m) => m.due_date), nonZero.map((m) => m.delta.toString())],
+    values: [
+      entityId,
+      nonZero.map((m) => m.book_key),
+      nonZero.map((m) => m.direction),
+      nonZero.map((m) => m.due_date),
+      nonZero.map((m) => m.delta.toString()),
+      randomInt(OPEN_POSITION_SLOTS),
+    ],
   };
 }
 
