@@ -21,7 +21,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
   'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
   agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
-  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections with CPU and statements per booking [--invoices N] [--documents N] [--seconds N] [--booking-only]' },
+  invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections with CPU and statements per booking [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--without-totals-triggers]' },
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
   dashboards: { run: dashboards, about: 'home, revenue realization and recommendations against plain SQL over raw lines, beside their targets [--runs N] [--raw-runs N]' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },

@@ -43,10 +43,12 @@ async function timeGets(baseUrl: string, path: string, headers: Record<string, s
 }
 
 /**
- * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N] [--booking-only]`: the
+ * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--without-totals-triggers]`: the
  * DTE import of one EnvioDTE of N documents, `/invoices/pages` (first page, page 500, filtered,
  * searched) at N invoices, and booking from 8 connections with its CPU (service and PostgreSQL)
- * and SQL statements per booking. `--booking-only` skips the import and the pages.
+ * and SQL statements per booking. `--booking-only` skips the import and the pages; `--waits`
+ * samples what the backends of open transactions wait on during the booking load;
+ * `--without-totals-triggers` drops the ledger_lines totals triggers first (issue 25p removes them).
  */
 export async function invoices(args: string[]): Promise<void> {
   const invoiceCount = arg(args, 'invoices', 100_000);
