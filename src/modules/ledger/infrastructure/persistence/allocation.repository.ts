@@ -4,8 +4,12 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
-import { LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
+import { AGGREGATED_LINE_COLUMNS, LINE_AGGREGATES_UPSERT, LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
 import { PartnerDirectory } from '../../application/partner-directory';
+
+/** The lines shiftAllocated() moved, after (+1) and before (-1): only the allocated amount differs. */
+const BEFORE_AND_AFTER = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM moved
+   UNION ALL SELECT -1, ${AGGREGATED_LINE_COLUMNS.replace('allocated_amount', 'allocated_amount - moved')} FROM moved)`;
 
 /** As PostgreSQL's `ORDER BY x NULLS LAST` in the C collation. */
 function byNameNullsLast(a: string | null, b: string | null): number {
@@ -82,8 +86,8 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
 
   /**
    * Totals of the whole filtered set (not the page), and the partners present without the partner
-   * filter: read from ledger_open_item_totals (per account, Book, partner and slot, kept by the
-   * lines' triggers in every writing transaction), so O(partners), not O(open lines) (issue 25).
+   * filter: read from ledger_open_item_totals (per account, Book, partner and slot, kept by every
+   * statement that writes lines, LINE_AGGREGATES_UPSERT), so O(partners), not O(open lines) (issue 25).
    */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
     const count = filter.includeSettled ? 't.line_count' : 't.open_count';
@@ -156,7 +160,12 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
     if (deleted.length > 0) await this.shiftAllocated(entityId, deleted.map(toAllocation), -1);
   }
 
-  /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
+  /**
+   * Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it
+   * within the amount), and the open-item totals with it, in the same statement: each line's image
+   * after the UPDATE is added and the image before (the same row less the amount this statement
+   * moved) taken away, exact whatever committed meanwhile (LINE_AGGREGATES_UPSERT).
+   */
   private async shiftAllocated(entityId: string, allocations: AllocationRow[], sign: 1 | -1): Promise<void> {
     const perLine = new Map<string, number>();
     for (const a of allocations) {
@@ -164,9 +173,13 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
       perLine.set(a.creditLineId, (perLine.get(a.creditLineId) ?? 0) + a.amount);
     }
     await this.query(
-      `UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
-         FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
-        WHERE l.entity_id = $1 AND l.id = d.line_id`,
+      `WITH moved AS (
+         UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
+           FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
+          WHERE l.entity_id = $1 AND l.id = d.line_id
+         RETURNING ${AGGREGATED_LINE_COLUMNS.split(', ').map((c) => `l.${c}`).join(', ')}, $2 * d.amount AS moved
+       ), ${LINE_AGGREGATES_UPSERT(BEFORE_AND_AFTER)}
+       SELECT count(*)::int AS updated FROM moved`,
       [entityId, sign, [...perLine.keys()], [...perLine.values()]],
     );
   }
