@@ -12,6 +12,23 @@ describe('compareText', () => {
     expect(compareText('same', 'same')).toBe(0);
   });
 
+  it('agrees with code point order on any UTF-16 text, lone surrogates included', () => {
+    const codePoints = (s: string) => [...s].map((c) => c.codePointAt(0)!);
+    const byCodePoints = (a: string, b: string) => {
+      const [x, y] = [codePoints(a), codePoints(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+      return Math.sign(x.length - y.length);
+    };
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('a', 'b', '\uD83D', '\uDE00', '\uE000', '\uFFFD', '\u{1F600}', '\u{10FFFF}'), fc.string({ unit: 'binary', maxLength: 1 })) });
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(compareText(a, b)).toBe(byCodePoints(a, b));
+        expect(compareText(a + b, a + a)).toBe(byCodePoints(a + b, a + a));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('agrees with the order of the strings as UTF-8 bytes', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {

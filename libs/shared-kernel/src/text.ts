@@ -18,6 +18,21 @@ export function textProblem(value: string): string | null {
  * locale, so a report and a list could order the same names differently (`alfa`, `Beta`).
  */
 export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  // Fast path (sorting 2,000 partner names took 10-30 ms by iterators, about 1 ms so): the first
+  // UTF-16 unit that differs decides, unless a surrogate is involved, where UTF-16 order and code
+  // point order part (a character past U+FFFF sorts after U+E000..U+FFFF, as in UTF-8).
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length < b.length ? -1 : 1;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  if ((x < 0xd800 || x > 0xdfff) && (y < 0xd800 || y > 0xdfff)) return x < y ? -1 : 1;
+  return compareCodePoints(a, b);
+}
+
+function compareCodePoints(a: string, b: string): number {
   // Code points, not UTF-16 units: a character past U+FFFF sorts after U+E000..U+FFFF, as in UTF-8.
   const left = a[Symbol.iterator]();
   const right = b[Symbol.iterator]();
