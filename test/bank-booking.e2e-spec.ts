@@ -6,7 +6,7 @@ import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
 /** Every table a booking or a match could write. */
-const TABLES = ['bank_movements', 'bank_accounts', 'ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
+const TABLES = ['bank_movements', 'bank_movement_severed_bookings', 'bank_accounts', 'ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
 
 interface Line {
   id: string;
@@ -270,6 +270,58 @@ describe('Booking and matching bank movements (D66)', () => {
       expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200)).body.status).toBe('active');
     });
 
+    describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
+      const chain = async () => {
+        const s = await setUp();
+        const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+        const entries = `/api/entities/${s.entityId}/ledger/entries`;
+        const [e, reversalOfE, f, reversalOfF] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+        await book(s, id, { entryId: e, counterAccountId: s.income }).expect(200);
+        const first = await staff.post(`${entries}/${e}/reverse`).send({ id: reversalOfE, reversalDate: '2026-03-05' }).expect(201);
+        expect(first.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: e })]);
+        await book(s, id, { entryId: f, counterAccountId: s.income }).expect(200);
+        const second = await staff.post(`${entries}/${f}/reverse`).send({ id: reversalOfF, reversalDate: '2026-03-06' }).expect(201);
+        expect(second.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: f })]);
+        expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
+        const related = async (entryId: string) => (await staff.get(`${entries}/${entryId}`).expect(200)).body as { status: string; relatedBankMovements: Array<{ id: string }> };
+        return { s, id, entries, e, f, reversalOfE, reversalOfF, related };
+      };
+
+      it('unbooking the first reversal books the movement by E again; the second then refuses (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): never booked twice', async () => {
+        const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        const res = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: e, status: 'active' })]);
+        expect(res.body.severedMovements).toEqual([]);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
+        expect(await related(e)).toMatchObject({ status: 'active', relatedBankMovements: [expect.objectContaining({ id })] });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
+        await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+        const refusal = await refused(staff.delete(`${entries}/${reversalOfF}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+        expect(refusal.body.params).toEqual({ movementId: id, ledgerEntryId: e });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
+        // The bank account holds the movement once.
+        const accounts = (await staff.get(`/api/entities/${s.entityId}/bank-accounts`).expect(200)).body;
+        expect(accounts.find((a: { id: string }) => a.id === s.bank)).toMatchObject({ unreconciledCount: 0, balance: 500 });
+      });
+
+      it('in the other order: F comes back with the movement, then E is refused (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR)', async () => {
+        const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(f);
+        const refusal = await refused(staff.delete(`${entries}/${reversalOfE}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+        expect(refusal.body.params).toEqual({ movementId: id, ledgerEntryId: f });
+        expect(await related(e)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
+      });
+
+      it('unbooking F for good leaves E restorable, and nothing is kept after', async () => {
+        const { s, id, entries, e, f, reversalOfE } = await chain();
+        await staff.delete(`${entries}/${f}`).expect(200);
+        await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
+        expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1`, [s.entityId])).toEqual([]);
+      });
+    });
+
     it('unbooking a reversed original (its reversal goes along) leaves the movement unbooked for good', async () => {
       const s = await setUp();
       const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
@@ -278,7 +330,7 @@ describe('Booking and matching bank movements (D66)', () => {
       await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-03-05' }).expect(201);
       await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200);
       expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
-      expect(await t.sql(`SELECT severed_entry_id FROM bank_movements WHERE entity_id = $1 AND id = $2`, [s.entityId, id])).toEqual([{ severed_entry_id: null }]);
+      expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1 AND bank_movement_id = $2`, [s.entityId, id])).toEqual([]);
       await book(s, id, { counterAccountId: s.income }).expect(200);
     });
 

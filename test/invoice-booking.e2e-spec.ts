@@ -6,7 +6,7 @@ import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
 const PARTNER_RUT = '96874030-K';
-const TABLES = ['invoices', 'ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'audit_trail'];
+const TABLES = ['invoices', 'invoice_severed_bookings', 'ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'reconciliation_allocations', 'audit_trail'];
 
 interface Chart {
   entityId: string;
@@ -313,6 +313,72 @@ describe('Invoice booking (D62, D64)', () => {
       expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body.status).toBe('reversed');
     });
 
+    describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
+      const chain = async () => {
+        const c = await setup();
+        const invoice = await createInvoice(c);
+        const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+        const entries = `/api/entities/${c.entityId}/ledger/entries`;
+        const e = (await book(c, invoice.id, body).expect(200)).body.entry.id as string;
+        const reversalOfE = randomUUID();
+        const first = await staff.post(`${entries}/${e}/reverse`).send({ id: reversalOfE, reversalDate: '2026-06-20' }).expect(201);
+        expect(first.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: e })]);
+        const f = (await book(c, invoice.id, body).expect(200)).body.entry.id as string;
+        const reversalOfF = randomUUID();
+        const second = await staff.post(`${entries}/${f}/reverse`).send({ id: reversalOfF, reversalDate: '2026-06-21' }).expect(201);
+        expect(second.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: f })]);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
+        const related = async (entryId: string) => (await staff.get(`${entries}/${entryId}`).expect(200)).body as { status: string; relatedInvoices: Array<{ id: string }> };
+        return { c, invoice, body, entries, e, f, reversalOfE, reversalOfF, related };
+      };
+
+      it('unbooking the first reversal books the invoice by E again; the second then refuses (409 INVOICE_ALREADY_BOOKED_ERROR): never booked twice', async () => {
+        const { c, invoice, body, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        const res = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: e, status: 'active' })]);
+        expect(res.body.severedInvoices).toEqual([]);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: e });
+        expect(await related(e)).toMatchObject({ status: 'active', relatedInvoices: [expect.objectContaining({ id: invoice.id })] });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedInvoices: [] });
+        // No third booking: the invoice is booked, by E.
+        await refused(book(c, invoice.id, body), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+        // F's reversal would bring F back with the invoice's lines: refused, F stays reversed.
+        const refusal = await refused(staff.delete(`${entries}/${reversalOfF}`), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+        expect(refusal.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: e });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedInvoices: [] });
+        // One receivable live for the invoice: E's.
+        const live = await t.sql(
+          `SELECT l.entry_id FROM ledger_lines l JOIN ledger_entries x ON x.entity_id = l.entity_id AND x.id = l.entry_id
+            WHERE l.entity_id = $1 AND l.account_id = $2 AND x.status = 'active' AND x.source = 'invoice'`,
+          [c.entityId, c.receivable],
+        );
+        expect(live).toEqual([{ entry_id: e }]);
+      });
+
+      it('in the other order: F comes back with the invoice, then E is refused (409 INVOICE_ALREADY_BOOKED_ERROR)', async () => {
+        const { c, invoice, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: f });
+        expect(await related(f)).toMatchObject({ status: 'active', relatedInvoices: [expect.objectContaining({ id: invoice.id })] });
+        const refusal = await refused(staff.delete(`${entries}/${reversalOfE}`), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+        expect(refusal.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: f });
+        expect(await related(e)).toMatchObject({ status: 'reversed', relatedInvoices: [] });
+      });
+
+      it('unbooking F for good (its reversal along) leaves E restorable; deleting the invoice forgets every kept booking', async () => {
+        const { c, invoice, entries, e, f, reversalOfE } = await chain();
+        await staff.delete(`${entries}/${f}`).expect(200);
+        await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: e });
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1 AND invoice_id = $2`, [c.entityId, invoice.id])).toEqual([]);
+        const again = await chain();
+        await staff.delete(invoicesPath(again.c.entityId, `/${again.invoice.id}`)).expect(204);
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [again.c.entityId])).toEqual([]);
+        await staff.delete(`${again.entries}/${again.reversalOfE}`).expect(200);
+        expect((await staff.get(`${again.entries}/${again.e}`).expect(200)).body).toMatchObject({ status: 'active', relatedInvoices: [] });
+      });
+    });
+
     it('unbooking a reversed original (its reversal goes along) leaves the invoice unbooked for good', async () => {
       const c = await setup();
       const invoice = await createInvoice(c);
@@ -321,7 +387,7 @@ describe('Invoice booking (D62, D64)', () => {
       await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-20' }).expect(201);
       await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
       expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
-      expect(await t.sql(`SELECT severed_entry_id FROM invoices WHERE entity_id = $1 AND id = $2`, [c.entityId, invoice.id])).toEqual([{ severed_entry_id: null }]);
+      expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1 AND invoice_id = $2`, [c.entityId, invoice.id])).toEqual([]);
       await book(c, invoice.id, body).expect(200);
     });
 
