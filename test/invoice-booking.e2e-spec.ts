@@ -379,6 +379,53 @@ describe('Invoice booking (D62, D64)', () => {
       });
     });
 
+    describe('an invoice edited while unbooked (stop 17 review)', () => {
+      /** Booked, reversed: the invoice is unbooked and its booking kept aside. */
+      const severed = async () => {
+        const c = await setup();
+        const invoice = await createInvoice(c);
+        const entryId = (await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry.id as string;
+        const reversalId = randomUUID();
+        await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+        const edit = (change: Record<string, unknown>) => staff.patch(invoicesPath(c.entityId, `/${invoice.id}`)).send(change).expect(200);
+        const unbookReversal = () => staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`);
+        return { c, invoice, entryId, edit, unbookReversal };
+      };
+
+      it('refuses the unbooking of the reversal when amounts changed since (409 INVOICE_BOOKED_ERROR naming the fields), writing nothing; put back, it books the invoice again', async () => {
+        const { c, invoice, entryId, edit, unbookReversal } = await severed();
+        await edit({ netAmount: 200000, taxAmount: 38000, totalAmount: 238000 });
+        const res = await refused(unbookReversal(), 409, 'INVOICE_BOOKED_ERROR');
+        expect(res.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: entryId, fields: ['netAmount', 'taxAmount', 'totalAmount'] });
+        expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body).toMatchObject({ status: 'reversed', relatedInvoices: [] });
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', totalAmount: 238000 });
+        // What the entry was booked on again: the reversal can go, the invoice is booked by its entry.
+        await edit({ netAmount: 100000, taxAmount: 19000, totalAmount: 119000 });
+        await unbookReversal().expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entryId });
+      });
+
+      it('refuses it when the partner changed (fields [partnerId]); the description and due date may change freely', async () => {
+        const { c, invoice, entryId, edit, unbookReversal } = await severed();
+        const other = randomUUID();
+        await staff.post(`/api/entities/${c.entityId}/partners`).send({ id: other, name: 'Otro Cliente SpA', type: 'company', country: 'CL', taxId: '12345678-5' }).expect(201);
+        await edit({ partnerId: other, description: 'Otra', dueDate: '2026-07-31' });
+        const res = await refused(unbookReversal(), 409, 'INVOICE_BOOKED_ERROR');
+        expect(res.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: entryId, fields: ['partnerId'] });
+        await edit({ partnerId: c.partnerId });
+        await unbookReversal().expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entryId, description: 'Otra', dueDate: '2026-07-31' });
+      });
+
+      it('unbooking the original instead (its reversal along) leaves the edited invoice free to be booked anew', async () => {
+        const { c, invoice, entryId, edit } = await severed();
+        await edit({ netAmount: 200000, taxAmount: 38000, totalAmount: 238000 });
+        await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
+        const again = await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200);
+        expect(again.body.entry.lines[0].amount).toBe(238000);
+      });
+    });
+
     it('unbooking a reversed original (its reversal goes along) leaves the invoice unbooked for good', async () => {
       const c = await setup();
       const invoice = await createInvoice(c);

@@ -10,7 +10,7 @@ import {
   SeveredDocuments,
 } from '../../../ledger';
 import { Clock } from '../../../../platform/clock/clock';
-import { invoiceAlreadyBooked } from '../../domain/invoice';
+import { invoiceAlreadyBooked, invoiceChangedSinceBooked } from '../../domain/invoice';
 import { InvoiceRepository } from '../../domain/ports';
 import { InvoiceBookingListeners } from '../../application/invoice-hooks';
 
@@ -46,12 +46,15 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
   /**
    * D35: unbooking a reversal settles the chain back to its prior state, so the invoices the
    * reversal severed are booked by their original entry again. One booked since by another entry
-   * refuses the unbooking (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice.
+   * refuses the unbooking (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice. One whose
+   * fields a booked invoice keeps (D61) were edited since refuses it too (409
+   * INVOICE_BOOKED_ERROR, stop 17 review): it would be booked by an entry that says otherwise.
    */
   private async rebook(entityId: string, entryIds: string[]): Promise<void> {
     const now = this.clock.now();
-    for (const { invoice, entryId, openItemLineId } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
+    for (const { invoice, entryId, openItemLineId, changedFields } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
       if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId: invoice.id, ledgerEntryId: invoice.ledgerEntryId });
+      if (changedFields.length > 0) throw invoiceChangedSinceBooked({ invoiceId: invoice.id, ledgerEntryId: entryId, fields: changedFields });
       await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now);
       const entry = (await this.ledger.entryWithLines(entityId, entryId))!;
       const openLine = entry.lines.find((l) => l.id === openItemLineId)!;

@@ -130,7 +130,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({
     description:
-      'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR; unbooking a reversal whose original booked a document since booked by another entry: INVOICE_ALREADY_BOOKED_ERROR or BANK_MOVEMENT_ALREADY_BOOKED_ERROR',
+      'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR; unbooking a reversal whose original booked a document since booked by another entry: INVOICE_ALREADY_BOOKED_ERROR or BANK_MOVEMENT_ALREADY_BOOKED_ERROR; whose invoice was edited since (fields a booked invoice keeps): INVOICE_BOOKED_ERROR',
   })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
