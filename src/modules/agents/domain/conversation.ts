@@ -85,6 +85,16 @@ export interface Proposal {
   decidedAt: Date | null;
 }
 
+/**
+ * Stop 17 review: an apply in flight. The proposal is claimed (committed) before the write is sent
+ * and decided after it answered, so no transaction is open while the service is called.
+ */
+export interface ApplyClaim {
+  /** The one-write API key the apply minted. */
+  keyId: string;
+  since: Date;
+}
+
 const e = (code: keyof typeof AGENT_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => agentError(code, message, params);
 
 export const agentNotConfigured = e('AGENT_NOT_CONFIGURED_ERROR', 'No chat-completions server or no model is configured (AGENT_LLM_BASE_URL, AGENT_MODELS)');
@@ -98,6 +108,7 @@ export const proposalNotFound = e('AGENT_PROPOSAL_NOT_FOUND_ERROR', 'No proposal
 export const serviceUnreachable = (params: Record<string, unknown> = {}) =>
   new DomainError('SERVICE_UNAVAILABLE_ERROR', 'The gateway could not reach the service itself over HTTP', params);
 export const proposalNotPending = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal was already decided');
+export const proposalBeingApplied = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal is being applied by another request');
 
 /** A path segment a proposal may name: letters, digits, `-` and `_` (no dots, escapes, queries). */
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
