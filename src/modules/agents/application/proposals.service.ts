@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AuditContext } from '../../../platform/audit/audit-context';
-import { AuditRecorder } from '../../../platform/audit/audit-recorder';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { retryTransientConflicts } from '../../../platform/audit/transient-conflicts';
 import { Clock } from '../../../platform/clock/clock';
 import { ApiKeysService } from '../../identity';
@@ -56,8 +55,7 @@ export class ProposalsService {
     private readonly loopback: ServiceLoopback,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly auditContext: AuditContext,
-    private readonly auditRecorder: AuditRecorder,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   async apply(caller: Caller, entityId: string, conversationId: string, proposalId: string): Promise<{ proposal: Proposal; response: { status: number; body: unknown } }> {
@@ -96,8 +94,7 @@ export class ProposalsService {
         await this.apiKeys.revoke(caller.id, keyId);
         // Taken over as stale meanwhile (the write outlived its key by a minute): the decision is the other apply's.
         if (!(await this.repository.saveDecision(decided, keyId))) throw proposalBeingApplied({ proposalId });
-        const audit = this.auditContext.statementRow(proposalId);
-        if (audit) await this.auditRecorder.record(audit);
+        await this.auditRow.record(proposalId);
       }),
     );
     return { proposal: decided, response };
