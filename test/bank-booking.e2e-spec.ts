@@ -255,7 +255,7 @@ describe('Booking and matching bank movements (D66)', () => {
       await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
     });
 
-    it('a movement booked again since refuses the unbooking of the reversal (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): it would be booked twice', async () => {
+    it('unbooking the reversal of an entry whose movement is booked again since puts the entry back unlinked, the movement left as it is (never a 409: the spec state table)', async () => {
       const s = await setUp();
       const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
       const entryId = randomUUID();
@@ -264,10 +264,11 @@ describe('Booking and matching bank movements (D66)', () => {
       await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
       const again = randomUUID();
       await book(s, id, { entryId: again, counterAccountId: s.income }).expect(200);
-      const res = await refused(staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
-      expect(res.body.params).toEqual({ movementId: id, ledgerEntryId: again });
+      const res = await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200);
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: entryId, status: 'active' })]);
+      expect(res.body.severedMovements).toEqual([{ id, bankAccountId: s.bank, movementDate: '2026-03-01', amount: 500, side: 'debit', bankAccountCurrency: 'CLP', entryId }]);
       expect((await getMovement(s, id)).ledgerEntryId).toBe(again);
-      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200)).body.status).toBe('active');
+      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200)).body).toMatchObject({ status: 'active', relatedBankMovements: [] });
     });
 
     describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
@@ -287,7 +288,7 @@ describe('Booking and matching bank movements (D66)', () => {
         return { s, id, entries, e, f, reversalOfE, reversalOfF, related };
       };
 
-      it('unbooking the first reversal books the movement by E again; the second then refuses (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): never booked twice', async () => {
+      it("unbooking E's reversal books the movement by E again (it was not forgotten when F booked it); then F's puts F back unlinked, the movement staying E's", async () => {
         const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
         const res = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
         expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: e, status: 'active' })]);
@@ -296,21 +297,23 @@ describe('Booking and matching bank movements (D66)', () => {
         expect(await related(e)).toMatchObject({ status: 'active', relatedBankMovements: [expect.objectContaining({ id })] });
         expect(await related(f)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
         await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
-        const refusal = await refused(staff.delete(`${entries}/${reversalOfF}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
-        expect(refusal.body.params).toEqual({ movementId: id, ledgerEntryId: e });
-        expect(await related(f)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
-        // The bank account holds the movement once.
+        const back = await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect(back.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: f })]);
+        expect(await related(f)).toMatchObject({ status: 'active', relatedBankMovements: [] });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
         const accounts = (await staff.get(`/api/entities/${s.entityId}/bank-accounts`).expect(200)).body;
-        expect(accounts.find((a: { id: string }) => a.id === s.bank)).toMatchObject({ unreconciledCount: 0, balance: 500 });
+        expect(accounts.find((a: { id: string }) => a.id === s.bank)).toMatchObject({ unreconciledCount: 0 });
+        expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1`, [s.entityId])).toEqual([]);
       });
 
-      it('in the other order: F comes back with the movement, then E is refused (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR)', async () => {
+      it("in the other order: F's reversal books the movement by F again, then E's puts E back unlinked", async () => {
         const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
         await staff.delete(`${entries}/${reversalOfF}`).expect(200);
         expect((await getMovement(s, id)).ledgerEntryId).toBe(f);
-        const refusal = await refused(staff.delete(`${entries}/${reversalOfE}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
-        expect(refusal.body.params).toEqual({ movementId: id, ledgerEntryId: f });
-        expect(await related(e)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
+        const back = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(back.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: e })]);
+        expect(await related(e)).toMatchObject({ status: 'active', relatedBankMovements: [] });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(f);
       });
 
       it('unbooking F for good leaves E restorable, and nothing is kept after', async () => {

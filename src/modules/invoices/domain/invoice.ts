@@ -111,14 +111,6 @@ export const invoiceDocumentNumberTaken = e(
   'Another invoice of the Entity has this document number for the same direction, document kind and partner',
 );
 export const invoiceBooked = e('INVOICE_BOOKED_ERROR', 'The invoice is booked: only its description and due date can change, and it cannot be deleted');
-/**
- * Stop 17 review: the unbooking of a reversal would book the invoice by its original entry again,
- * but fields a booked invoice keeps (D61) were edited since that entry booked it.
- */
-export const invoiceChangedSinceBooked = e(
-  'INVOICE_BOOKED_ERROR',
-  'The invoice was edited since this entry booked it (params.fields): a booked invoice keeps what it was booked on. Put the fields back, or unbook the entry and book the invoice anew',
-);
 export const invoiceAlreadyBooked = e('INVOICE_ALREADY_BOOKED_ERROR', 'The invoice is already booked');
 export const invoiceCounterAccountRequired = e('INVOICE_COUNTER_ACCOUNT_REQUIRED_ERROR', 'Name counterAccountId: no default counter account applies');
 export const invoiceTaxAccountRequired = e('INVOICE_TAX_ACCOUNT_REQUIRED_ERROR', 'The invoice has tax: name taxAccountId');
