@@ -95,6 +95,15 @@ describe('Agent gateway (D85-D89)', () => {
       await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id: randomUUID(), extra: 1 }), 400, 'VALIDATION_ERROR');
     });
 
+    it('counts a title in characters (code points), as comments and To-dos count theirs: 200 emoji are a title, 201 are not (stop 17 review)', async () => {
+      const title = '😀'.repeat(200);
+      expect(title.length).toBe(400);
+      const res = await staff.post(conversationsPath()).send({ id: randomUUID(), title });
+      expect([res.status, res.body.title]).toEqual([201, title]);
+      const refusal = await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id: randomUUID(), title: `${title}😀` }), 400, 'VALIDATION_ERROR');
+      expect(refusal.body.params.errors[0].path).toBe('title');
+    });
+
     it('refuses a reused id with 409 AGENT_CONVERSATION_ALREADY_EXISTS_ERROR', async () => {
       const { id } = await newConversation();
       await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id }), 409, 'AGENT_CONVERSATION_ALREADY_EXISTS_ERROR');
@@ -368,6 +377,10 @@ describe('Agent gateway (D85-D89)', () => {
       await expectRefused(t, AGENT_TABLES, staff.post(`${conversationsPath()}/${conversation.id}/messages`).send({ id: randomUUID() }), 400, 'VALIDATION_ERROR');
       fake.script(answer('fine'));
       expect((await say(conversation.id, ` ${'y'.repeat(8000)} `)).status).toBe(201);
+      // Characters are code points: 8,000 of U+1D11E (16,000 UTF-16 units) are a message, 8,001 are not.
+      fake.script(answer('fine'));
+      expect((await say(conversation.id, '𝄞'.repeat(8000))).status).toBe(201);
+      await expectRefused(t, AGENT_TABLES, say(conversation.id, '𝄞'.repeat(8001)), 400, 'VALIDATION_ERROR');
       const id = randomUUID();
       fake.script(answer('fine'));
       expect((await say(conversation.id, 'once', { id })).status).toBe(201);

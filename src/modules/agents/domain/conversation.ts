@@ -1,4 +1,4 @@
-import { DomainError, errorCatalog } from '../../../../libs/shared-kernel/src';
+import { characterCount, DomainError, errorCatalog, firstCharacters } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code the agent gateway answers, with its HTTP status: the one place each is declared. The
@@ -148,7 +148,7 @@ export function checkProposal(entityId: string, input: Record<string, unknown>):
   if (storableBody !== null && JSON.stringify(storableBody).length > PROPOSAL_BODY_MAX_CHARS) {
     return { ok: false, reason: `body must be at most ${PROPOSAL_BODY_MAX_CHARS} characters of JSON` };
   }
-  if (typeof summary !== 'string' || summary.trim() === '' || summary.trim().length > SUMMARY_MAX_CHARS) {
+  if (typeof summary !== 'string' || summary.trim() === '' || characterCount(summary.trim()) > SUMMARY_MAX_CHARS) {
     return { ok: false, reason: `summary must be 1 to ${SUMMARY_MAX_CHARS} characters` };
   }
   return {
@@ -192,9 +192,12 @@ export function storableJson(value: unknown, maxDepth = PROPOSAL_BODY_MAX_DEPTH)
   return entries.some(([, item]) => item === undefined) ? undefined : Object.fromEntries(entries);
 }
 
-/** Cuts a tool result to `max` characters, saying how much was left out. */
+/** Cuts a tool result to `max` characters (code points, never half a pair), saying how much was left out. */
 export function truncateText(text: string, max = TOOL_RESULT_MAX_CHARS): string {
+  // At most `max` UTF-16 units is at most `max` characters: no count needed.
   if (text.length <= max) return text;
-  const note = `\n[truncated: ${text.length - max} more characters]`;
-  return text.slice(0, max - note.length) + note;
+  const length = characterCount(text);
+  if (length <= max) return text;
+  const note = `\n[truncated: ${length - max} more characters]`;
+  return firstCharacters(text, max - note.length) + note;
 }
