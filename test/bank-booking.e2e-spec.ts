@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
+import { BankAccountRepository } from '../src/modules/banking/application/banking-ports';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectAudited, expectRefused } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
@@ -198,6 +199,23 @@ describe('Booking and matching bank movements (D66)', () => {
       expect(res.body.entry.lines).toHaveLength(2);
       for (const line of res.body.entry.lines as Array<Record<string, unknown>>) {
         expect(line).toMatchObject({ amount: expected, transactionCurrency: 'USD', transactionAmount: 10_000, exchangeRate: rate });
+      }
+    });
+
+    it("reads the Entity's currency once for a foreign-currency booking (stop 17 review: the rate port read it a second time)", async () => {
+      const s = await setUp();
+      const usdCash = await createLedgerAccount(staff, s.entityId, { code: '1197', type: 'asset', tracking: 'balance' });
+      const usd = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts`).send({ id: usd, name: 'USD 3', kind: 'bank', ledgerAccountId: usdCash, currency: 'USD' }).expect(201);
+      const id = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts/${usd}/movements`).send({ id, movementDate: '2026-03-10', description: 'Wire', amount: 10_000, side: 'debit' }).expect(201);
+      await staff.post('/api/fx-rates/sync').send({ from: '2026-03-01', to: '2026-03-10' }).expect(201);
+      const reads = jest.spyOn(t.app.get(BankAccountRepository), 'functionalCurrency');
+      try {
+        await book(s, id, { counterAccountId: s.income }).expect(200);
+        expect(reads.mock.calls).toEqual([[s.entityId]]);
+      } finally {
+        reads.mockRestore();
       }
     });
 
