@@ -319,6 +319,32 @@ describe('Invoice booking (D62, D64)', () => {
       expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [c.entityId])).toEqual([]);
     });
 
+    it('unbooking the reversal while the invoice is being booked anew, at once: the invoice ends booked by exactly one entry, the other answered', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      const entryId = (await book(c, invoice.id, body).expect(200)).body.entry.id;
+      const reversalId = randomUUID();
+      await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+      const againId = randomUUID();
+      const [unbooking, booking] = await Promise.all([
+        staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`).then((r) => r),
+        book(c, invoice.id, { ...body, entryId: againId }).then((r) => r),
+      ]);
+      expect(unbooking.status).toBe(200);
+      const detail = (await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body;
+      if (booking.status === 200) {
+        // The booking went first: the restored entry is left unlinked, and says so.
+        expect(detail).toMatchObject({ bookStatus: 'booked', ledgerEntryId: againId });
+        expect(unbooking.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId })]);
+      } else {
+        expect({ status: booking.status, code: booking.body.code }).toEqual({ status: 409, code: 'INVOICE_ALREADY_BOOKED_ERROR' });
+        expect(detail).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entryId });
+        expect(unbooking.body.severedInvoices).toEqual([]);
+      }
+      expect(await t.sql(`SELECT count(*)::int AS n FROM invoices WHERE entity_id = $1 AND ledger_entry_id IS NOT NULL`, [c.entityId])).toEqual([{ n: 1 }]);
+    });
+
     describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
       const chain = async () => {
         const c = await setup();
