@@ -97,8 +97,15 @@ describe('FX rates with the offline provider (D80, D80a)', () => {
     expect(none.body).toMatchObject({ code: 'FX_RATE_NOT_FOUND_ERROR', params: { currency: 'USD', date: '2025-10-01' } });
   });
 
-  it('refuses a sync past today, backwards or over 3,660 days (ten years) with 400 VALIDATION_ERROR and writes nothing', async () => {
-    for (const body of [{ to: '2026-01-21' }, { from: '2026-01-10', to: '2026-01-09' }, { from: '2014-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
+  it('syncs a range that ends after today: the offline adapter answers every day of any range (D80a)', async () => {
+    const res = await staff.post('/api/fx-rates/sync').send({ from: '2026-01-19', to: '2026-01-22' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ fetchedCount: 12 });
+    expect(await countRows(t, 'fx_rates', "date = '2026-01-22'")).toBe(3);
+  });
+
+  it('refuses a sync backwards or over 3,660 days (ten years) with 400 VALIDATION_ERROR and writes nothing', async () => {
+    for (const body of [{ from: '2026-01-10', to: '2026-01-09' }, { from: '2014-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
       await expectRefused(t, FX_TABLES, staff.post('/api/fx-rates/sync').send(body), 400, 'VALIDATION_ERROR');
     }
   });

@@ -44,8 +44,6 @@ export class FxRatesService {
    */
   async sync(input: { from?: string; to?: string }): Promise<{ fetchedCount: number; storedCount: number }> {
     const { from, to } = this.range(input.from, input.to);
-    const today = this.clock.today();
-    if (to > today) throw validationError('to', 'must not be after today: no rate is published for a later day');
     if (daysBetween(from, to) + 1 > MAX_SYNC_DAYS) throw validationError('from', `must be at most ${MAX_SYNC_DAYS} days before to`);
     const fetched = await this.provider.fetchRates(from, to);
     const storedCount = await this.txHost.withTransaction(async () => {
