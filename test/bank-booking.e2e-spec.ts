@@ -289,6 +289,27 @@ describe('Booking and matching bank movements (D66)', () => {
       expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200)).body).toMatchObject({ status: 'active', relatedBankMovements: [] });
     });
 
+    it('unbooking the reversal while the movement is being booked anew, at once: the movement ends booked by exactly one entry, the other answered', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+      const [entryId, reversalId, againId] = [randomUUID(), randomUUID(), randomUUID()];
+      await book(s, id, { entryId, counterAccountId: s.income }).expect(200);
+      await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
+      const [unbooking, booking] = await Promise.all([
+        staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).then((r) => r),
+        book(s, id, { entryId: againId, counterAccountId: s.income }).then((r) => r),
+      ]);
+      expect(unbooking.status).toBe(200);
+      if (booking.status === 200) {
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(againId);
+        expect(unbooking.body.severedMovements).toEqual([expect.objectContaining({ id, entryId })]);
+      } else {
+        expect({ status: booking.status, code: booking.body.code }).toEqual({ status: 409, code: 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR' });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(entryId);
+        expect(unbooking.body.severedMovements).toEqual([]);
+      }
+    });
+
     describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
       const chain = async () => {
         const s = await setUp();
