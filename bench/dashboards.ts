@@ -7,7 +7,7 @@ import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
 import { REPORT_READ_MODEL_BACKFILL } from '../migrations/1795712882541-ReportReadModels';
 import { REPORT_OPEN_POSITIONS_BACKFILL } from '../migrations/1795716589094-ReportOpenPositions';
-import { LINE_AGGREGATES_REBUILD } from '../migrations/1795722272212-LineAggregatesInStatements';
+import { LINE_AGGREGATES_REBUILD } from '../migrations/1795724724976-LineAggregatesInStatements';
 
 const RUNS = 25;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { benchKey, http, startBenchEnvironment, writeSeed } from './lib/bench-env';
 import { random, rutOf } from './lib/generate';
-import { LINE_AGGREGATES_REBUILD } from '../migrations/1795722272212-LineAggregatesInStatements';
+import { LINE_AGGREGATES_REBUILD } from '../migrations/1795724724976-LineAggregatesInStatements';
 
 interface Line {
   side: 'debit' | 'credit';

@@ -30,14 +30,14 @@ export const LINE_AGGREGATES_REBUILD = [
  * cost every write to the lines, even disabled, more than the upserts themselves (bench/README.md).
  * The figures themselves are unchanged: the triggers kept them until this migration runs.
  */
-export class LineAggregatesInStatements1795722272212 implements MigrationInterface {
-  name = 'LineAggregatesInStatements1795722272212';
+export class LineAggregatesInStatements1795724724976 implements MigrationInterface {
+  name = 'LineAggregatesInStatements1795724724976';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DROP TRIGGER ledger_lines_totals_delete ON ledger_lines');
-    await queryRunner.query('DROP TRIGGER ledger_lines_totals_update ON ledger_lines');
-    await queryRunner.query('DROP TRIGGER ledger_lines_totals_insert ON ledger_lines');
-    await queryRunner.query('DROP FUNCTION ledger_lines_maintain_totals()');
+    await queryRunner.query('DROP TRIGGER IF EXISTS ledger_lines_totals_delete ON ledger_lines');
+    await queryRunner.query('DROP TRIGGER IF EXISTS ledger_lines_totals_update ON ledger_lines');
+    await queryRunner.query('DROP TRIGGER IF EXISTS ledger_lines_totals_insert ON ledger_lines');
+    await queryRunner.query('DROP FUNCTION IF EXISTS ledger_lines_maintain_totals()');
   }
 
   /** The triggers as HistoryReads1795712531025 made them (the same upserts, over the transition tables). */
