@@ -1,4 +1,4 @@
-import { compareText, exactAmount } from '../../../../../libs/shared-kernel/src';
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -10,14 +10,6 @@ import { PartnerDirectory } from '../../application/partner-directory';
 /** The lines shiftAllocated() moved, after (+1) and before (-1): only the allocated amount differs. */
 const BEFORE_AND_AFTER = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM moved
    UNION ALL SELECT -1, ${AGGREGATED_LINE_COLUMNS.replace('allocated_amount', 'allocated_amount - moved')} FROM moved)`;
-
-/** As PostgreSQL's `ORDER BY x NULLS LAST` in the C collation. */
-function byNameNullsLast(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return compareText(a, b);
-}
 
 /** Allocations between open-item lines and the open-item reads (D38, D39). */
 @Injectable()
@@ -91,33 +83,35 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
    */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
     const count = filter.includeSettled ? 't.line_count' : 't.open_count';
-    const grouped = await this.query<{ partner_key: string; line_count: number; open_total: string }>(
-      `SELECT t.partner_key, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
-         FROM ledger_open_item_totals t
-        WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
-        GROUP BY t.partner_key HAVING sum(${count}) > 0`,
+    // One statement: the figures per partner with the partner's name (PartnerDirectoryPort.namesSql),
+    // in the options' order, by name in code point order (COLLATE "C", as compareText), the lines
+    // without a partner (and a partner without a name) last, then by id.
+    const rows = await this.query<{ partner_key: string; line_count: number; open_total: string; partner_name: string | null }>(
+      `SELECT g.partner_key, g.line_count, g.open_total, n.name AS partner_name
+         FROM (SELECT t.partner_key, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
+                 FROM ledger_open_item_totals t
+                WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
+                GROUP BY t.partner_key HAVING sum(${count}) > 0) g
+         LEFT JOIN ${this.partners.namesSql('$1')} n ON n.id = g.partner_key
+        ORDER BY n.name COLLATE "C" NULLS LAST, g.partner_key`,
       [entityId, filter.accountId, filter.bookId],
     );
     const partnerOf = (key: string) => (key === NIL_BOOK ? null : key);
-    // The names come from the partners module (PartnerDirectoryPort), in one call: by name, the lines without a partner last.
-    const names = await this.partners.names(
-      entityId,
-      grouped.flatMap((r) => (partnerOf(r.partner_key) ? [r.partner_key] : [])),
-    );
-    const rows = grouped
-      .map((r) => ({ ...r, partner_name: partnerOf(r.partner_key) ? (names.get(r.partner_key) ?? null) : null }))
-      .sort((a, b) => byNameNullsLast(a.partner_name, b.partner_name) || compareText(a.partner_key, b.partner_key));
     const selected = filter.partnerId ? rows.filter((r) => partnerOf(r.partner_key) === filter.partnerId) : rows;
     return {
       // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
       openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
       lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
-      partnerOptions: rows.map((r, i) => ({
-        partnerId: partnerOf(r.partner_key),
-        partnerName: r.partner_name,
-        lineCount: r.line_count,
-        openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`),
-      })),
+      partnerOptions: rows.map((r, i) => {
+        // Checked through exactAmount only when it is not already an exact number (its field name is built then).
+        const openTotal = Number(r.open_total);
+        return {
+          partnerId: partnerOf(r.partner_key),
+          partnerName: r.partner_name,
+          lineCount: r.line_count,
+          openTotal: Number.isSafeInteger(openTotal) ? openTotal : exactAmount(r.open_total, `partnerOptions[${i}].openTotal`),
+        };
+      }),
     };
   }
 

@@ -59,17 +59,6 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     await this.records.delete({ entityId, id: partnerId });
   }
 
-  async names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
-    if (partnerIds.length === 0) return new Map();
-    // One array parameter, not an IN list of one parameter per id: an open-item summary asks the
-    // names of every partner of an account (2,000 in the bench seed), issue 25.
-    const rows: Array<{ id: string; name: string }> = await this.txHost.tx.query(`SELECT id, name FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [
-      entityId,
-      [...new Set(partnerIds)],
-    ]);
-    return new Map(rows.map((r) => [r.id, r.name]));
-  }
-
   async holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
     if (partnerIds.length === 0) return new Set();
     const records = await this.records.find({
