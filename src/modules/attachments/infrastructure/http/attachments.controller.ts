@@ -38,7 +38,7 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
 
     @Post('presign')
     @HttpCode(200)
-    @Audit('attachment.presign', 'attachment')
+    @Audit('attachment.presign', 'attachment', { singleStatement: true })
     @ApiOkResponse({ type: PresignAttachmentResponse, description: 'An upload slot and the URL to PUT the bytes to' })
     @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: file name, content type (one of seven) or byteSize (1 to 26,214,400)' })
     @ApiNotFoundResponse({ description: HOST_404 })
@@ -50,7 +50,7 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
 
     @Post('confirm')
     @HttpCode(200)
-    @Audit('attachment.confirm', 'attachment')
+    @Audit('attachment.confirm', 'attachment', { singleStatement: true })
     @ApiOkResponse({ type: AttachmentResponse, description: 'The attachment, its object read back from the store' })
     @ApiNotFoundResponse({ description: HOST_404 })
     @ApiConflictResponse({
