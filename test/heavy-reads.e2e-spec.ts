@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { waitUntil } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
+import { S3Process, startS3Process } from './harness/s3-process';
 import { spawnService } from './harness/service-process';
 import { createEntity, createLedgerAccount, createOrganization, grantMembership, mintKey, onboardUser, signInStaff } from './harness/world';
 
@@ -31,8 +32,18 @@ function peakRssMb(pid: number): number {
 const LOOP_DELAY_FILE = join(mkdtempSync(join(tmpdir(), 'heavy-reads-')), 'loop-delay.json');
 const loopDelay = (): { maxMs: number; p99Ms: number } => JSON.parse(readFileSync(LOOP_DELAY_FILE, 'utf8')) as { maxMs: number; p99Ms: number };
 
-function startService(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * The service's health asks its object store. The test's store runs in this process (Jest's
+ * global setup), which the attack keeps busy (150 requests sent, two 20 MB answers read): health
+ * then waited up to 750 ms for that store during the burst. A store is not its attacker's guest,
+ * so this service gets one in a process of its own.
+ */
+function startService(databaseUrl: string, s3: S3Process): Promise<{ child: ChildProcess; url: string }> {
   return spawnService(databaseUrl, {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'heavy-reads',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     SESSION_SECRET: 'test-session-secret-with-at-least-32-characters',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'harness', 'loop-delay-recorder.js')}`.trim(),
     LOOP_DELAY_FILE,
@@ -96,6 +107,7 @@ describe('heavy reads (D2a)', () => {
   let entityId: string;
   let otherEntityId: string;
   let service: { child: ChildProcess; url: string };
+  let s3: S3Process;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { API_KEY_RATE_LIMIT_PER_HOUR: '1000000' } });
@@ -130,10 +142,14 @@ describe('heavy reads (D2a)', () => {
         .expect(201);
     for (let i = 0; i < ENTRIES; i += 4) await Promise.all([i, i + 1, i + 2, i + 3].filter((n) => n < ENTRIES).map(post));
     await t.close();
-    service = await startService(t.databaseUrl);
+    s3 = await startS3Process('heavy-reads');
+    service = await startService(t.databaseUrl, s3);
   });
 
-  afterAll(() => service?.child.kill('SIGKILL'));
+  afterAll(async () => {
+    service?.child.kill('SIGKILL');
+    await s3?.stop();
+  });
 
   it('answers 150 simultaneous 50,000-line reads of one User with at most 2 running, 429 for the rest, health under 1 s, another tenant served and the RSS under 600 MB', async () => {
     const { child, url } = service;
@@ -152,8 +168,7 @@ describe('heavy reads (D2a)', () => {
         const res = await fetch(linesUrl, { headers: { 'x-api-key': attacker } });
         if (res.status !== 200) lastRefusalAt = Math.max(lastRefusalAt, Date.now());
         if (res.status !== 200) return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after'), bytes: 0 };
-        // Read the stream without keeping or parsing it (this process also hosts the test S3
-        // server that health asks): count its bytes.
+        // Read the stream without keeping or parsing it: count its bytes.
         let bytes = 0;
         const reader = res.body!.getReader();
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.byteLength;

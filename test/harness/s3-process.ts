@@ -13,8 +13,9 @@ export interface S3Process {
 }
 
 /**
- * The embedded S3 server (`@20minutes/s3rver`) in a process of its own, so that its CPU is read
- * apart from the load generator's and the service's (`/proc/<pid>/stat`).
+ * The embedded S3 server (`@20minutes/s3rver`) in a process of its own: a benchmark reads its CPU
+ * apart (`/proc/<pid>/stat`), and a test whose own process is busy (an attack) does not slow the
+ * store its service's health asks.
  */
 export async function startS3Process(bucket: string): Promise<S3Process> {
   const directory = mkdtempSync(join(tmpdir(), 'accounting-bench-s3-'));
