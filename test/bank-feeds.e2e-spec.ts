@@ -8,7 +8,7 @@ import { encryptionKeyBytes } from '../src/platform/config/app-config';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { countRows, expectAudited, expectRefused, sendNow, waitUntil, whileRowLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
-import { Agent, createLedgerAccount, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
+import { Agent, bootstrapStaffId, createLedgerAccount, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
 const TABLES = ['bank_connections', 'bank_accounts', 'bank_movements', 'audit_trail'];
 const TODAY = '2026-06-15';
@@ -395,6 +395,27 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'BANK_FEED_NOT_FOUND_ERROR' });
       expect(await movementCount(entityId, id)).toBe(0);
       expect(await countRows(t, 'bank_accounts', 'feed_bank_connection_id = $1', [connectionId])).toBe(0);
+    });
+
+    it('holds no transaction open while the provider is asked; the landing transaction writes the audit row', async () => {
+      const { entityId, connectionId, cash, clp } = await setUp();
+      const id = await fedAccount(entityId, connectionId, cash, clp);
+      const release = sandbox.holdReads();
+      const s = sendNow(sync(entityId, id));
+      await waitUntil(() => sandbox.waitingReads === 1);
+      const open = await t.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+      );
+      release();
+      expect(open[0].n).toBe(0);
+      const res = record(await s.response);
+      expect(res.status).toBe(201);
+      expect(await movementCount(entityId, id)).toBe(res.body.landedCount);
+      const rows = await t.sql<{ action: string; resource_type: string; method: string; actor_user_id: string | null }>(
+        `SELECT action, resource_type, method, actor_user_id FROM audit_trail WHERE entity_id = $1 AND resource_id = $2 AND action = 'bank_feed.sync'`,
+        [entityId, id],
+      );
+      expect(rows).toEqual([{ action: 'bank_feed.sync', resource_type: 'bank_account', method: 'POST', actor_user_id: await bootstrapStaffId(t) }]);
     });
 
     it('while a sync lands: the deletion waits for it, then unfeeds the account; its movements remain', async () => {

@@ -248,6 +248,9 @@ describe('Bank movements (D65, D76, D78)', () => {
       ['a NUL in a description', 'date,description,amount\n2026-01-02,a\u0000b,5\n', 2, /NUL/],
       ['a control character in a reference', 'date,description,amount,reference\n2026-01-02,x,5,a\u0007b\n', 2, /control/],
       ['an unclosed quote', 'date,description,amount\n2026-01-02,"x,5\n', 2, /malformed/],
+      ['a bad row after blank lines (the file line is named)', 'date,description,amount\r\n\r\n2026-01-01,ok,5\r\n\r\n2026-02-30,x,5\r\n', 5, /date/],
+      ['a description on two lines (the line it starts on is named)', 'date,description,amount\n\n2026-01-01,"two\nlines",5\n', 3, /description/],
+      ['a stray quote after a blank line', 'date,description,amount\n\n2026-01-02,a"b,5\n', 3, /malformed/],
     ])('refuses %s with 400 BANK_IMPORT_ROW_INVALID_ERROR naming the row, and lands nothing', async (_label, csv, row, reason) => {
       const { importPath } = await setUp();
       const res = await refused(importCsv(importPath, csv), 400, 'BANK_IMPORT_ROW_INVALID_ERROR');

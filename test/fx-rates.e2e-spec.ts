@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
-import { auditRowCount, countRows, expectAudited, expectRefused } from './harness/db-checks';
+import { auditRowCount, countRows, expectAudited, expectRefused, sendNow, waitUntil } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, mintKey, World } from './harness/world';
 
@@ -97,8 +97,15 @@ describe('FX rates with the offline provider (D80, D80a)', () => {
     expect(none.body).toMatchObject({ code: 'FX_RATE_NOT_FOUND_ERROR', params: { currency: 'USD', date: '2025-10-01' } });
   });
 
-  it('refuses a sync past today, backwards or over 3,660 days (ten years) with 400 VALIDATION_ERROR and writes nothing', async () => {
-    for (const body of [{ to: '2026-01-21' }, { from: '2026-01-10', to: '2026-01-09' }, { from: '2014-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
+  it('syncs a range that ends after today: the offline adapter answers every day of any range (D80a)', async () => {
+    const res = await staff.post('/api/fx-rates/sync').send({ from: '2026-01-19', to: '2026-01-22' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ fetchedCount: 12 });
+    expect(await countRows(t, 'fx_rates', "date = '2026-01-22'")).toBe(3);
+  });
+
+  it('refuses a sync backwards or over 3,660 days (ten years) with 400 VALIDATION_ERROR and writes nothing', async () => {
+    for (const body of [{ from: '2026-01-10', to: '2026-01-09' }, { from: '2014-01-01', to: '2025-01-01' }, { from: 'yesterday' }, { to: 20260101 }, { extra: 1 }]) {
       await expectRefused(t, FX_TABLES, staff.post('/api/fx-rates/sync').send(body), 400, 'VALIDATION_ERROR');
     }
   });
@@ -271,5 +278,17 @@ describe('FX rates with the CMF provider against a local CMF (D80, phase2-anchor
     const res = await expectRefused(t, FX_TABLES, staff.post('/api/fx-rates/sync').send({ from: '2026-01-13', to: '2026-01-13' }), 502, 'FX_PROVIDER_ERROR');
     expect(res.body.message).toMatch(reason);
     expect(res.body.params).toMatchObject({ source: 'cmf' });
+  });
+
+  it('holds no transaction open while the CMF is asked', async () => {
+    cmf.plays.dolar = FakeCmf.ok('Dolares', [['2026-01-13', '899,99']]);
+    cmf.plays.euro = cmf.hang;
+    const sync = sendNow(staff.post('/api/fx-rates/sync').send({ from: '2026-01-13', to: '2026-01-13' }));
+    await waitUntil(() => cmf.requests.some((u) => u.pathname.includes('/euro/')));
+    const open = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+    );
+    expect(open[0].n).toBe(0);
+    expect((await sync.response).status).toBe(502);
   });
 });

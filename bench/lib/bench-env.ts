@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { ensureDatabase, RunningPostgres, startEmbeddedPostgres } from '../../src/platform/embedded/embedded-postgres';
 import { RunningService, startService } from './service';
 
-export const BENCH_DIR = join(__dirname, '..', '..', '.data', 'bench');
+/** BENCH_DIR overrides it, e.g. for a fresh database beside the seeded one. */
+export const BENCH_DIR = process.env.BENCH_DIR ?? join(__dirname, '..', '..', '.data', 'bench');
 export const BENCH_STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 
 export interface SeedInfo {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compareText } from './text';
+import { characterCount, compareText, firstCharacters } from './text';
 
 describe('compareText', () => {
   it('orders by code point, as PostgreSQL C collation does: upper case before lower case, accents after z', () => {
@@ -16,6 +16,29 @@ describe('compareText', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
         expect(compareText(a, b)).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+    );
+  });
+});
+
+describe('characterCount and firstCharacters (the spec counts characters as code points)', () => {
+  it('counts a character past U+FFFF as one, a lone surrogate as one', () => {
+    expect('𝄞'.length).toBe(2);
+    expect(characterCount('𝄞')).toBe(1);
+    expect(characterCount('a😀b')).toBe(3);
+    expect(characterCount('\ud800x')).toBe(2);
+    expect(characterCount('x\udc00')).toBe(2);
+    expect(characterCount('')).toBe(0);
+    expect(firstCharacters('😀😀😀', 2)).toBe('😀😀');
+    expect(firstCharacters('ab', 5)).toBe('ab');
+  });
+
+  it('agrees with iterating the string by code point, for any string (lone surrogates included)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.nat(40), (text, max) => {
+        const points = [...text];
+        expect(characterCount(text)).toBe(points.length);
+        expect(firstCharacters(text, max)).toBe(points.slice(0, max).join(''));
       }),
     );
   });

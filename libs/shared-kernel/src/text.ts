@@ -57,3 +57,34 @@ export function nameProblem(name: string): string | null {
   if (!VISIBLE.test(name.replace(BLANK_LOOK_ALIKES, ''))) return 'must contain a visible character';
   return null;
 }
+
+/**
+ * Characters as the spec counts them ("1 to 200 characters"): Unicode code points, so an emoji
+ * or any other character past U+FFFF is one, not the two UTF-16 units of `String.length`. A lone
+ * surrogate counts one. Walks the string without building an array of it.
+ */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** The first `max` characters (code points) of `text`: never half of a surrogate pair. */
+export function firstCharacters(text: string, max: number): string {
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) {
+    const unit = text.charCodeAt(end);
+    const next = text.charCodeAt(end + 1);
+    end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}

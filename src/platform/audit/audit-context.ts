@@ -55,7 +55,7 @@ export class AuditContext {
    * the request's transaction records it (any other route, or a call from inside a larger
    * mutation). Claiming it tells the interceptor that the write inserts it.
    */
-  statementRow(resourceId: string): AuditRecord | null {
+  statementRow(resourceId: string | null): AuditRecord | null {
     const offered = this.cls.isActive() ? this.cls.get<StatementRow | undefined>(STATEMENT_ROW) : undefined;
     if (!offered) return null;
     offered.claimed = true;

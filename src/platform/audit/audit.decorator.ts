@@ -13,8 +13,14 @@ export interface AuditDescription {
    * of BEGIN, the write, the audit insert and COMMIT.
    */
   singleStatement?: boolean;
+  /**
+   * The handler asks an outside service (a bank provider, the service itself over HTTP) before it
+   * writes, so no transaction may be held open around it: it writes in its own transaction and
+   * inserts the offered row there (AuditContext.statementRow), as a single-statement route does.
+   */
+  ownTransaction?: boolean;
 }
 
 /** Every mutating route names its audit action; a test walks the routes to check it. */
-export const Audit = (action: string, resourceType: string, options: { singleStatement?: boolean } = {}) =>
+export const Audit = (action: string, resourceType: string, options: Pick<AuditDescription, 'singleStatement' | 'ownTransaction'> = {}) =>
   SetMetadata(AUDIT_METADATA, { action, resourceType, ...options });

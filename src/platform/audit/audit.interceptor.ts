@@ -27,7 +27,8 @@ function idOf(result: unknown): string | null {
  * D18: runs each mutation in one database transaction together with its audit row. A refused or
  * failed mutation rolls back and writes no row; the response is sent after the commit. A
  * single-statement route (AuditDescription.singleStatement) gets its row to insert in that
- * statement instead, with the same guarantees and no transaction around it.
+ * statement instead, with the same guarantees and no transaction around it; so does a route whose
+ * handler writes in its own transaction after asking an outside service (ownTransaction).
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
@@ -44,7 +45,7 @@ export class AuditInterceptor implements NestInterceptor {
     const description = this.reflector.get<AuditDescription | undefined>(AUDIT_METADATA, context.getHandler());
     this.auditContext.open('http');
 
-    if (description?.singleStatement) {
+    if (description?.singleStatement || description?.ownTransaction) {
       return from(
         retryTransientConflicts(async () => {
           this.auditContext.offerStatementRow(this.auditRecord(request, description, undefined));

@@ -27,6 +27,12 @@ export interface SystemWrite {
    * run then records no row of its own when the use case claimed the template.
    */
   rowPerResource?: boolean;
+  /**
+   * The use case asks an outside service before it writes (a bank provider): no transaction is
+   * opened around it; it writes in its own transaction and inserts this write's row there
+   * (AuditContext.statementRow). A use case that wrote nothing leaves the row on its own.
+   */
+  ownTransaction?: boolean;
 }
 
 function idOf(result: unknown): string | null {
@@ -53,6 +59,17 @@ export class SystemWrites {
 
   async run<T>(write: SystemWrite, useCase: () => Promise<T>): Promise<T> {
     if (!/^system:[a-z0-9][a-z0-9._-]*$/.test(write.actor)) throw new Error(`A system actor is named system:<name>, not ${write.actor}`);
+    if (write.ownTransaction) {
+      return this.cls.run({ ifNested: 'override' }, () =>
+        retryTransientConflicts(async () => {
+          this.auditContext.open('system');
+          this.auditContext.offerStatementRow(this.row(write, undefined));
+          const result = await useCase();
+          if (!this.auditContext.statementRowClaimed()) await this.txHost.withTransaction(() => this.recorder.record(this.row(write, result)));
+          return result;
+        }),
+      );
+    }
     return this.cls.run({ ifNested: 'override' }, () =>
       retryTransientConflicts(() =>
         this.txHost.withTransaction(async () => {

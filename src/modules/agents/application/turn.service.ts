@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { newId, validationError } from '../../../../libs/shared-kernel/src';
-import { AuditContext } from '../../../platform/audit/audit-context';
-import { AuditRecorder } from '../../../platform/audit/audit-recorder';
+import { characterCount, newId, validationError } from '../../../../libs/shared-kernel/src';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
 import { ApiKeysService } from '../../identity';
 import { AgentRepository } from '../domain/agent-ports';
@@ -89,8 +88,7 @@ export class TurnService {
     private readonly loopback: ServiceLoopback,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly auditContext: AuditContext,
-    private readonly auditRecorder: AuditRecorder,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   /** A turn claimed longer ago than every request of one turn could take is taken as abandoned (a crash). */
@@ -101,7 +99,7 @@ export class TurnService {
 
   async run(caller: Caller, entityId: string, conversationId: string, input: { id: string; content: string }): Promise<TurnResult> {
     const content = input.content.trim();
-    if (content === '' || content.length > MESSAGE_MAX_CHARS) throw validationError('content', `must be 1 to ${MESSAGE_MAX_CHARS} characters after trimming`);
+    if (content === '' || characterCount(content) > MESSAGE_MAX_CHARS) throw validationError('content', `must be 1 to ${MESSAGE_MAX_CHARS} characters after trimming`);
     const settings = this.conversations.settings;
     const conversation = await this.conversations.own(caller, entityId, conversationId);
     if (!settings.llmBaseUrl || settings.models.length === 0) throw agentNotConfigured();
@@ -157,8 +155,7 @@ export class TurnService {
       const { apiKey, plaintext } = await this.apiKeys.mint(caller, { name: `erwin:${conversationId} lease`, expiresAt, permissions: { erp: ['read'] }, entityId });
       await this.repository.recordLease({ entityId, apiKeyId: apiKey.id, userId: caller.id, conversationId, expiresAt });
       if ((await this.repository.appendMessages(entityId, conversationId, [message], now)) === 'id_taken') throw messageAlreadyExists({ messageId: message.id });
-      const audit = this.auditContext.statementRow(message.id);
-      if (audit) await this.auditRecorder.record(audit);
+      await this.auditRow.record(message.id);
       return { id: apiKey.id, key: plaintext, entity };
     });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { validationError } from '../../../../libs/shared-kernel/src';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { BankAccount, BankAccountsService, BankAccountSummary, BankFeedAccounts } from '../../banking';
@@ -47,6 +48,7 @@ export class BankConnectionsService {
     private readonly bankAccounts: BankAccountsService,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   /** 400 when the provider is not enabled (sandbox unless BANK_SANDBOX_ENABLED=false; fintoc with FINTOC_SECRET_KEY). */
@@ -92,9 +94,10 @@ export class BankConnectionsService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.txHost.withTransaction(() =>
-      translateUniqueViolation(() => this.connections.insert(connection), () => bankConnectionAlreadyExists({ bankConnectionId: input.id })),
-    );
+    await this.txHost.withTransaction(async () => {
+      await translateUniqueViolation(() => this.connections.insert(connection), () => bankConnectionAlreadyExists({ bankConnectionId: input.id }));
+      await this.auditRow.record(input.id);
+    });
     return { connection: publicPart(connection), fedBankAccounts: [] };
   }
 
@@ -116,6 +119,7 @@ export class BankConnectionsService {
         updatedAt: this.clock.now(),
       };
       await this.connections.update(restored);
+      await this.auditRow.record(bankConnectionId);
       return { connection: publicPart(restored), fedBankAccounts: await this.feedAccounts.fedByConnections(entityId, [bankConnectionId]) };
     });
   }
@@ -186,6 +190,7 @@ export class BankConnectionsService {
       const now = this.clock.now();
       const feed = { bankConnectionId, providerAccountId: input.providerAccountId, institutionName: held.institutionName };
       await this.setFeed(entityId, account.id, feed, now);
+      await this.auditRow.record(account.id);
       return { ...account, feed: { ...feed, lastSyncedAt: null }, updatedAt: now };
     });
   }
@@ -211,6 +216,7 @@ export class BankConnectionsService {
       });
       const feed = { bankConnectionId, providerAccountId: input.providerAccountId, institutionName: held.institutionName };
       await this.setFeed(entityId, input.id, feed, created.account.updatedAt);
+      await this.auditRow.record(input.id);
       return { ...created, account: { ...created.account, feed: { ...feed, lastSyncedAt: null } } };
     });
   }

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { newTimeOrderedId } from '../../../../libs/shared-kernel/src';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock, isoDateIn } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { BankAccount, BankAccountsService, BankFeedAccounts } from '../../banking';
@@ -23,6 +24,8 @@ export interface SyncResult {
  * the account's row locks (the order a connection's deletion takes them too), it checks the feed
  * is still the one read and lands each movement once (INSERT ... ON CONFLICT DO NOTHING on the
  * unique key per bank account and provider id), sets `lastSyncedAt` and the connection active.
+ * No transaction is open while the provider is asked (the routes and the periodic job run it with
+ * `ownTransaction`): the landing transaction inserts the sync's audit row.
  */
 @Injectable()
 export class FeedSyncService {
@@ -37,6 +40,7 @@ export class FeedSyncService {
     private readonly bankAccounts: BankAccountsService,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditRow: OfferedAuditRow,
     config: ConfigService<RuntimeConfig, true>,
   ) {
     this.timeZone = config.get('businessTimezone', { infer: true });
@@ -75,6 +79,7 @@ export class FeedSyncService {
       );
       await this.feedAccounts.markSynced(entityId, bankAccountId, now);
       if (held.status !== 'active' || held.lastError !== null) await this.connections.update({ ...held, status: 'active', lastError: null, updatedAt: now });
+      await this.auditRow.record(bankAccountId);
       this.logger.log(`synced bank account ${bankAccountId} ${window.since}..${window.until}: ${landedCount} landed, ${movements.length - landedCount} already there`);
       return { landedCount, skippedCount: movements.length - landedCount };
     });

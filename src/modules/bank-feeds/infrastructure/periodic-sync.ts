@@ -85,7 +85,7 @@ export class PeriodicBankSync implements OnApplicationBootstrap, OnModuleDestroy
     const result: PeriodicRun = { ran: true, synced: 0, failed: 0, landed: 0 };
     for (const { entityId, bankAccountId } of feeds) {
       try {
-        const synced = await this.systemWrites.run({ actor: 'system:bank-sync', action: 'bank_feed.sync', resourceType: 'bank_account', entityId, resourceId: bankAccountId }, () =>
+        const synced = await this.systemWrites.run({ actor: 'system:bank-sync', action: 'bank_feed.sync', resourceType: 'bank_account', entityId, resourceId: bankAccountId, ownTransaction: true }, () =>
           this.feeds.sync(entityId, bankAccountId),
         );
         result.synced++;

@@ -56,7 +56,10 @@ export abstract class BankMovementRepository {
 
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
-  /** The records, the header first; throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV. */
+  /**
+   * The records, each at the index of its first line in the file (lines of none are empty
+   * records); throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV.
+   */
   abstract records(file: Buffer): string[][];
 }
 
@@ -94,5 +97,6 @@ export abstract class InvoiceFolios {
  * functional one.
  */
 export abstract class ExchangeRates {
-  abstract rateOn(entityId: string, currency: string, date: string): Promise<string>;
+  /** `functionalCurrency`: the Entity's, as the caller read it (the port does not read it again). */
+  abstract rateOn(currency: string, date: string, functionalCurrency: string): Promise<string>;
 }

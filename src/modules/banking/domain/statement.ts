@@ -69,17 +69,19 @@ function visibleText(value: string, field: string, max: number, row: number, req
 
 /**
  * The statement's movement rows, judged whole: the first bad record refuses the file (nothing
- * lands). `records` are the CSV's records as the parser read them, the header first.
+ * lands). `records[i]` is the record on line i + 1 of the file (lines without one are empty), so
+ * a row number is the file's line; the header is the first record that is not blank.
  */
 export function readStatement(records: string[][]): StatementRow[] {
   const blank = (record: string[]) => record.every((field) => field.trim() === '');
   if (records.every(blank)) throw validationError('file', 'is empty: a statement starts with the header date,description,amount,reference');
-  const header = headerOf(records[0]);
-  if (!header) throw bankImportRowInvalid(1, 'the header must be date,description,amount or date,description,amount,reference');
+  const headerIndex = records.findIndex((record) => !blank(record));
+  const header = headerOf(records[headerIndex]);
+  if (!header) throw bankImportRowInvalid(headerIndex + 1, 'the header must be date,description,amount or date,description,amount,reference');
   const columns = header === 'with_reference' ? 4 : 3;
   const occurrences = new Map<string, number>();
   const rows: StatementRow[] = [];
-  for (let i = 1; i < records.length; i++) {
+  for (let i = headerIndex + 1; i < records.length; i++) {
     const row = i + 1;
     const record = records[i];
     if (blank(record)) continue; // a blank line

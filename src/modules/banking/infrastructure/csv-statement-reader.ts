@@ -16,15 +16,21 @@ export class CsvStatementReader extends StatementFileReader {
     const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
     const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
     try {
-      return parse(text, {
-        bom: true,
-        delimiter,
-        relax_column_count: true,
-        skip_empty_lines: true,
-      }) as string[][];
+      const parsed = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, info: true }) as Array<{ record: string[]; info: { lines: number } }>;
+      // Each record at the index of the line it starts on (csv-parse counts the line it ends on;
+      // a quoted field may span lines), blank lines as empty records: a refusal names the line
+      // a spreadsheet shows.
+      const records: string[][] = [];
+      for (const { record, info } of parsed) {
+        const start = info.lines - record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0);
+        while (records.length < start - 1) records.push([]);
+        records.push(record);
+      }
+      return records;
     } catch (error) {
       if (error instanceof CsvError) {
-        const row = Number((error as CsvError & { records?: number }).records ?? 0) + 1;
+        const { lines, records } = error as CsvError & { lines?: number; records?: number };
+        const row = Number(lines ?? Number(records ?? 0) + 1);
         throw bankImportRowInvalid(row, `the CSV is malformed: ${error.message.replace(/^Invalid [^:]*: /, '')}`);
       }
       throw error;

@@ -1,8 +1,10 @@
-import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, daysBetween, validationError } from '../../../../libs/shared-kernel/src';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
-import { addDays, daysBetween, EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
+import { EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
 import { FxRateProvider, FxRateRepository } from './fx-ports';
 
 /** D79: the FX list's parameters are all optional; the default range is the last 30 days. */
@@ -19,6 +21,8 @@ export class FxRatesService {
     private readonly provider: FxRateProvider,
     private readonly rates: FxRateRepository,
     private readonly clock: Clock,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   /** The currency every rate is quoted in (1 currency = rate functional currency). */
@@ -33,15 +37,20 @@ export class FxRatesService {
     return { from: start, to: end };
   }
 
-  /** D80, D80a: fetches the range (default the 30 days ending today) and stores what is new. */
-  @Transactional()
+  /**
+   * D80, D80a: fetches the range (default the 30 days ending today) and stores what is new. The
+   * provider is asked with no transaction open (the route is `ownTransaction`); the new rates and
+   * the audit row commit together.
+   */
   async sync(input: { from?: string; to?: string }): Promise<{ fetchedCount: number; storedCount: number }> {
     const { from, to } = this.range(input.from, input.to);
-    const today = this.clock.today();
-    if (to > today) throw validationError('to', 'must not be after today: no rate is published for a later day');
     if (daysBetween(from, to) + 1 > MAX_SYNC_DAYS) throw validationError('from', `must be at most ${MAX_SYNC_DAYS} days before to`);
     const fetched = await this.provider.fetchRates(from, to);
-    const storedCount = await this.rates.insertNew(fetched);
+    const storedCount = await this.txHost.withTransaction(async () => {
+      const stored = await this.rates.insertNew(fetched);
+      await this.auditRow.record(null);
+      return stored;
+    });
     return { fetchedCount: fetched.length, storedCount };
   }
 

@@ -28,7 +28,7 @@ export class BankConnectionsController {
   constructor(private readonly connections: BankConnectionsService) {}
 
   @Post('link-intents')
-  @Audit('bank_connection.link_intent', 'bank_connection')
+  @Audit('bank_connection.link_intent', 'bank_connection', { ownTransaction: true })
   @ApiCreatedResponse({ type: LinkIntentResponse, description: "Starts the connect flow: the widget's token and public key" })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (a provider that is not enabled included)' })
   @ApiBadGatewayResponse({ description: PROVIDER_FAILURE })
@@ -38,7 +38,7 @@ export class BankConnectionsController {
   }
 
   @Post()
-  @Audit('bank_connection.create', 'bank_connection')
+  @Audit('bank_connection.create', 'bank_connection', { ownTransaction: true })
   @ApiCreatedResponse({ type: BankConnectionWithFedAccountsResponse, description: 'The finalized connection, with no fed accounts' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR' })
   @ApiConflictResponse({ description: 'BANK_CONNECTION_ALREADY_EXISTS_ERROR' })
@@ -49,7 +49,7 @@ export class BankConnectionsController {
 
   @Post(':bankConnectionId/reconnect')
   @HttpCode(200)
-  @Audit('bank_connection.reconnect', 'bank_connection')
+  @Audit('bank_connection.reconnect', 'bank_connection', { ownTransaction: true })
   @ApiOkResponse({ type: BankConnectionWithFedAccountsResponse, description: 'The restored connection (status active)' })
   @ApiNotFoundResponse({ description: 'BANK_CONNECTION_NOT_FOUND_ERROR' })
   @ApiBadGatewayResponse({ description: PROVIDER_FAILURE })
@@ -82,7 +82,7 @@ export class BankConnectionsController {
   }
 
   @Post(':bankConnectionId/feeds')
-  @Audit('bank_feed.attach', 'bank_account')
+  @Audit('bank_feed.attach', 'bank_account', { ownTransaction: true })
   @ApiCreatedResponse({ type: BankAccountResponse, description: 'The Bank Account with its feed' })
   @ApiNotFoundResponse({ description: 'BANK_CONNECTION_NOT_FOUND_ERROR, BANK_ACCOUNT_NOT_FOUND_ERROR or BANK_PROVIDER_ACCOUNT_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'BANK_ACCOUNT_ALREADY_FED_ERROR or BANK_FEED_CURRENCY_MISMATCH_ERROR' })
@@ -92,7 +92,7 @@ export class BankConnectionsController {
   }
 
   @Post(':bankConnectionId/bank-accounts')
-  @Audit('bank_account.create_fed', 'bank_account')
+  @Audit('bank_account.create_fed', 'bank_account', { ownTransaction: true })
   @ApiCreatedResponse({ type: BankAccountWithSummaryResponse, description: 'The new Bank Account (kind bank, currency of the provider account) with its feed' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR or BANK_ACCOUNT_KIND_LEDGER_TYPE_MISMATCH_ERROR (not an asset ledger account)' })
   @ApiNotFoundResponse({ description: 'BANK_CONNECTION_NOT_FOUND_ERROR, LEDGER_ACCOUNT_NOT_FOUND_ERROR or BANK_PROVIDER_ACCOUNT_NOT_FOUND_ERROR' })

@@ -22,7 +22,7 @@ export class BankFeedsController {
   }
 
   @Post('sync')
-  @Audit('bank_feed.sync', 'bank_account')
+  @Audit('bank_feed.sync', 'bank_account', { ownTransaction: true })
   @ApiCreatedResponse({ type: SyncResultResponse, description: "Reads the feed's window (D69) and lands each new movement once" })
   @ApiNotFoundResponse({ description: 'BANK_ACCOUNT_NOT_FOUND_ERROR or BANK_FEED_NOT_FOUND_ERROR' })
   @ApiBadGatewayResponse({ description: 'BANK_PROVIDER_ERROR: nothing of this sync landed; the connection status is updated' })

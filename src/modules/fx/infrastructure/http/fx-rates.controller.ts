@@ -29,9 +29,9 @@ export class FxRatesController {
   @Post('sync')
   @HttpCode(201)
   @StaffOnly()
-  @Audit('fx_rates.sync', 'fx_rates')
+  @Audit('fx_rates.sync', 'fx_rates', { ownTransaction: true })
   @ApiCreatedResponse({ type: SyncFxRatesResponse, description: 'D80, D80a: fetched and newly stored counts' })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (`to` after today or before `from`, a range over 3,660 days)' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (`to` before `from`, a range over 3,660 days)' })
   @ApiBadGatewayResponse({ description: 'FX_PROVIDER_ERROR: the provider failed, was unreachable or too slow; nothing stored' })
   sync(@Body() body: SyncFxRatesBody): Promise<SyncFxRatesResponse> {
     return this.fx.sync(body);

@@ -18,7 +18,7 @@ export class EffectiveFxRateQuery {
 
 export class SyncFxRatesBody {
   @ApiPropertyOptional({ format: 'date', description: 'Default 29 days before `to`' }) @IsOptional() @IsIsoDate() from?: string;
-  @ApiPropertyOptional({ format: 'date', description: 'Default today; never after today' }) @IsOptional() @IsIsoDate() to?: string;
+  @ApiPropertyOptional({ format: 'date', description: 'Default today (a later day too: the CMF has nothing for it, the offline adapter answers every day)' }) @IsOptional() @IsIsoDate() to?: string;
 }
 
 export class FxRateResponse {
