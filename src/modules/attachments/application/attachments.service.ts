@@ -70,8 +70,8 @@ export class AttachmentsService {
   }
 
   /**
-   * D70's order: confirmed 409 exists; no slot or no object 409 not uploaded; another size or type
-   * 409 mismatch. Issue 21: the store's HEAD of the key the slot was given (objectKeyOf) first,
+   * D70's order: no slot on this host 404 attachment not found; confirmed 409 exists; an expired
+   * slot or no object 409 not uploaded; another size or type 409 mismatch. Issue 21: the store's HEAD of the key the slot was given (objectKeyOf) first,
    * then in the usual case one statement holds the host and confirms the slot as stored (with the
    * audit row). Only when it confirms nothing is the slot locked and read, in a transaction, to
    * say why.
@@ -106,9 +106,12 @@ export class AttachmentsService {
     if ('error' in early) throw early.error;
     const now = this.clock.now();
     const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
-    if (slot?.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
-    // No slot (never presigned, expired or swept): no object can be under its key, D70's 409.
-    if (!slot || slot.expiresAt <= now) throw attachmentNotUploaded({ attachmentId });
+    // No slot on this host (never presigned, of another host, or swept): the attachment is
+    // missing, D70's 404. A slot whose time to confirm has passed: its upload is not (or no
+    // longer) accepted, 409 not uploaded.
+    if (!slot) throw attachmentNotFound({ attachmentId });
+    if (slot.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
+    if (slot.expiresAt <= now) throw attachmentNotUploaded({ attachmentId });
     const stored = slot.objectKey === objectKey ? early.stored : await this.store.head(slot.objectKey);
     if (!stored) throw attachmentNotUploaded({ attachmentId });
     if (stored.byteSize !== slot.byteSize || stored.contentType !== slot.contentType) {
