@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedS3 } from '../src/platform/embedded/embedded-s3';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/embedded-postgres';
 import { percentile } from './lib/load';
 import { startService } from './lib/service';
-import { processCpuSeconds } from './lib/cpu';
+import { ownCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu';
+import { startS3Process } from '../test/harness/s3-process';
+import { resetStatements, STATEMENT_SETTINGS, statementsPerRequest } from './lib/statements';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -29,11 +31,19 @@ async function json(url: string, method: string, body: unknown, headers: Record<
  */
 export async function attachments(args: string[]): Promise<void> {
   const seconds = arg(args, 'seconds', 10);
-  // The S3 server runs here, in the load generator's process, not embedded in the service: the
-  // service's CPU figure is then its own (presign, the HeadObject of confirm), not the store's.
-  const s3Dir = mkdtempSync(join(tmpdir(), 'accounting-bench-s3-'));
-  const s3 = await startEmbeddedS3(s3Dir, 'accounting');
+  // The S3 server and PostgreSQL run in processes of their own, not embedded in the service: the
+  // service's CPU figure is then its own (presign, the HEAD of confirm), and the store's, the
+  // database's and the load generator's are read apart.
+  const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
+  chmodSync(root, 0o755);
+  const s3 = await startS3Process('accounting');
+  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false, settings: STATEMENT_SETTINGS });
+  await ensureDatabase(postgres.urlFor('postgres'), 'bench');
+  const databaseUrl = postgres.urlFor('bench');
+  const postgresPid = Number(readFileSync(join(root, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const service = await startService({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '10',
     BOOTSTRAP_STAFF_EMAIL: STAFF.email,
     BOOTSTRAP_STAFF_PASSWORD: STAFF.password,
     API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
@@ -42,7 +52,7 @@ export async function attachments(args: string[]): Promise<void> {
     S3_ACCESS_KEY_ID: s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     ATTACHMENT_SWEEP_INTERVAL_SECONDS: '0',
-  });
+  }, join(root, 'data'));
   try {
     const base = service.baseUrl;
     const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(STAFF) });
@@ -58,6 +68,9 @@ export async function attachments(args: string[]): Promise<void> {
     const [cash, sales] = [await account('1101', 'asset'), await account('4101', 'income')];
     const entryId = randomUUID();
     await json(`${base}/api/entities/${entityId}/ledger/entries`, 'POST', { id: entryId, entryDate: '2026-01-15', memo: 'Bench', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 100 }, { side: 'credit', ledgerAccountId: sales, amount: 100 }] }, cookie);
+    // A second entry, with no attachment: the cheap route compared below lists its (none).
+    const bareEntryId = randomUUID();
+    await json(`${base}/api/entities/${entityId}/ledger/entries`, 'POST', { id: bareEntryId, entryDate: '2026-01-15', memo: 'Bench bare', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 100 }, { side: 'credit', ledgerAccountId: sales, amount: 100 }] }, cookie);
     const key = (await json(`${base}/api/auth/api-keys`, 'POST', { name: 'bench' }, cookie)).key as string;
     const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
     const path = `${base}/api/entities/${entityId}/ledger/entries/${entryId}/attachments`;
@@ -66,6 +79,9 @@ export async function attachments(args: string[]): Promise<void> {
     const presignMs: number[] = [];
     const confirmMs: number[] = [];
     let failures = 0;
+    const presign = () => fetch(`${path}/presign`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ filename: 'bench.pdf', contentType: 'application/pdf', byteSize: bytes.length }) });
+    const confirm = (attachmentId: string) =>
+      fetch(`${path}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ attachmentId, filename: 'bench.pdf' }) }).then(async (r) => (await r.arrayBuffer(), r));
     const timed = async (list: number[], run: () => Promise<Response>) => {
       const t0 = performance.now();
       const res = await run();
@@ -77,11 +93,11 @@ export async function attachments(args: string[]): Promise<void> {
       while (performance.now() < deadline) {
         const p: number[] = [];
         const c: number[] = [];
-        const slot = await timed(p, () => fetch(`${path}/presign`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ filename: 'bench.pdf', contentType: 'application/pdf', byteSize: bytes.length }) }));
+        const slot = await timed(p, presign);
         const { attachmentId, url } = (await slot.json()) as { attachmentId: string; url: string };
         const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
         if (!put.ok) failures++;
-        await timed(c, () => fetch(`${path}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ attachmentId, filename: 'bench.pdf' }) }).then(async (r) => (await r.arrayBuffer(), r)));
+        await timed(c, () => confirm(attachmentId));
         if (record) {
           presignMs.push(...p);
           confirmMs.push(...c);
@@ -91,11 +107,27 @@ export async function attachments(args: string[]): Promise<void> {
     // Warm-up, then the measured run.
     await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(performance.now() + 2000, false)));
     failures = 0;
-    const cpuBefore = processCpuSeconds(service.pid);
+
+    // SQL statements of each route, one request at a time (pg_stat_statements).
+    const SEQUENTIAL = 50;
+    await resetStatements(databaseUrl);
+    const slots: Array<{ attachmentId: string; url: string }> = [];
+    for (let i = 0; i < SEQUENTIAL; i++) slots.push((await (await presign()).json()) as { attachmentId: string; url: string });
+    const presignStatements = await statementsPerRequest(databaseUrl, SEQUENTIAL, 8);
+    for (const { url } of slots) if (!(await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes })).ok) failures++;
+    await resetStatements(databaseUrl);
+    for (const { attachmentId } of slots) if (!(await confirm(attachmentId)).ok) failures++;
+    const confirmStatements = await statementsPerRequest(databaseUrl, SEQUENTIAL, 8);
+
+    const cpu = () => ({ service: processCpuSeconds(service.pid), postgres: treeCpuSeconds(postgresPid), s3: processCpuSeconds(s3.pid), loadGenerator: ownCpuSeconds() });
+    const cpuBefore = cpu();
     const started = performance.now();
     await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(started + seconds * 1000, true)));
     const elapsed = (performance.now() - started) / 1000;
-    const cpuMs = ((processCpuSeconds(service.pid) - cpuBefore) * 1000) / (presignMs.length + confirmMs.length);
+    const cpuAfter = cpu();
+    const requests = presignMs.length + confirmMs.length;
+    const perRequest = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / requests;
+    const cpuMs = perRequest('service');
     const line = (name: string, list: number[]) => {
       list.sort((a, b) => a - b);
       return `${name}: ${list.length} in ${elapsed.toFixed(1)} s = ${(list.length / elapsed).toFixed(0)}/s, p50 ${percentile(list, 50).toFixed(1)} ms, p99 ${percentile(list, 99).toFixed(1)} ms`;
@@ -103,11 +135,49 @@ export async function attachments(args: string[]): Promise<void> {
     process.stdout.write(`${CONNECTIONS} connections, 1 KiB uploads through the embedded S3 server\n`);
     process.stdout.write(`${line('presign', presignMs)}\n${line('confirm', confirmMs)}\n`);
     process.stdout.write(`failures ${failures}; service CPU ${cpuMs.toFixed(2)} ms per request; RSS ${service.rssMiB()} MiB\n`);
+    // Every party's CPU per request (a presign-confirm pair with its PUT is two requests).
+    const parties = { service: cpuMs, postgres: perRequest('postgres'), s3: perRequest('s3'), loadGenerator: perRequest('loadGenerator') };
+    const total = parties.service + parties.postgres + parties.s3 + parties.loadGenerator;
+    process.stdout.write(
+      `CPU per request: service ${parties.service.toFixed(2)} + PostgreSQL ${parties.postgres.toFixed(2)} + S3 server ${parties.s3.toFixed(2)} + load generator ${parties.loadGenerator.toFixed(2)} = ${total.toFixed(2)} ms ` +
+        `(2 cores: at most ${(2000 / total).toFixed(0)} requests/s; measured ${(requests / elapsed).toFixed(0)}/s)\n`,
+    );
+    // A perfect queue: the 8 loops share 2 cores evenly; a request then takes (loops / cores) x
+    // the CPU of its own path through the service and the database (every other party busy meanwhile).
+    const ownPath = parties.service + parties.postgres;
+    process.stdout.write(
+      `perfect sharing of 2 cores by ${CONNECTIONS} loops: a request's mean time about ${(CONNECTIONS / 2).toFixed(0)} x ${ownPath.toFixed(2)} ms (service + PostgreSQL) = ${((CONNECTIONS / 2) * ownPath).toFixed(1)} ms; the service alone is busy ${((cpuAfter.service - cpuBefore.service) / elapsed * 100).toFixed(0)} % of the time\n`,
+    );
+    process.stdout.write(`presign ${presignStatements}\nconfirm ${confirmStatements}\n`);
+    // The request pipeline every authenticated route pays (API key, guards, Nest, Express, the
+    // answer), measured on the cheapest route of the same controller: the (empty) list of another
+    // entry's attachments (three statements: the API key, the host's existence, the list).
+    {
+      const listMs: number[] = [];
+      const listLoop = async (deadline: number) => {
+        while (performance.now() < deadline) {
+          const t0 = performance.now();
+          const res = await fetch(path.replace(entryId, bareEntryId), { headers });
+          await res.arrayBuffer();
+          if (!res.ok) failures++;
+          listMs.push(performance.now() - t0);
+        }
+      };
+      const before = processCpuSeconds(service.pid);
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: CONNECTIONS }, () => listLoop(t0 + Math.min(seconds, 5) * 1000)));
+      const listCpu = ((processCpuSeconds(service.pid) - before) * 1000) / listMs.length;
+      listMs.sort((a, b) => a - b);
+      process.stdout.write(
+        `for comparison, GET an entry's attachments (none; ${listMs.length}, ${CONNECTIONS} connections): p50 ${percentile(listMs, 50).toFixed(1)} ms, p99 ${percentile(listMs, 99).toFixed(1)} ms, service CPU ${listCpu.toFixed(2)} ms per request\n`,
+      );
+    }
     const worst = Math.max(percentile(presignMs, 99), percentile(confirmMs, 99));
     process.stdout.write(`target p99 < 30 ms: ${worst < 30 ? 'met' : 'not met'} (worst p99 ${worst.toFixed(1)} ms)\n`);
   } finally {
     await service.stop();
+    await postgres.stop();
     await s3.stop();
-    rmSync(s3Dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
 }

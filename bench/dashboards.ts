@@ -7,6 +7,7 @@ import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
 import { REPORT_READ_MODEL_BACKFILL } from '../migrations/1795712882541-ReportReadModels';
 import { REPORT_OPEN_POSITIONS_BACKFILL } from '../migrations/1795716589094-ReportOpenPositions';
+import { LINE_AGGREGATES_REBUILD } from '../migrations/1795724724976-LineAggregatesInStatements';
 
 const RUNS = 25;
 
@@ -80,6 +81,8 @@ export async function dashboardsSeed(): Promise<void> {
         WHERE entity_id = $1 AND is_open_item AND status IN ('active', 'reversed') AND entry_date < $2::date - 60 AND get_byte(uuid_send(id), 6) >= 13`,
       [e, last],
     );
+    // The open-item totals follow the allocated amounts set above (the API's statements keep them).
+    for (const statement of LINE_AGGREGATES_REBUILD) await pool.query(statement, [e]);
     // The reports' booked-invoices read model, as the migration backfills it (the rows above bypassed the booking hook).
     for (const statement of [...REPORT_READ_MODEL_BACKFILL, REPORT_OPEN_POSITIONS_BACKFILL]) await pool.query(statement);
     await pool.query('VACUUM (ANALYZE)');

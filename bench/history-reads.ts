@@ -130,9 +130,13 @@ export async function historyReads(): Promise<void> {
 export async function withoutHistoryUpkeep(databaseUrl: string): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    await pool.query('DROP TRIGGER ledger_lines_totals_insert ON ledger_lines; DROP TRIGGER ledger_lines_totals_update ON ledger_lines; DROP TRIGGER ledger_lines_totals_delete ON ledger_lines');
+    // The totals triggers exist only on a build before LineAggregatesInStatements (a before/after
+    // run with BENCH_SERVICE_ROOT); since, the totals are kept by the writing statements themselves.
+    await pool.query(
+      'DROP TRIGGER IF EXISTS ledger_lines_totals_insert ON ledger_lines; DROP TRIGGER IF EXISTS ledger_lines_totals_update ON ledger_lines; DROP TRIGGER IF EXISTS ledger_lines_totals_delete ON ledger_lines',
+    );
     await pool.query('DROP INDEX ledger_entries_memo_trgm_idx, ledger_entries_notes_trgm_idx, ledger_lines_description_trgm_idx');
-    process.stdout.write('Without the history upkeep of issue 25 item 3 (trigram indexes dropped, totals triggers disabled).\n');
+    process.stdout.write('Without the trigram indexes of issue 25 item 3 (and the totals triggers, where the build still has them).\n');
   } finally {
     await pool.end();
   }

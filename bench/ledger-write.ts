@@ -9,7 +9,7 @@ import { ownCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { withoutHistoryUpkeep } from './history-reads';
 import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
-import { capturePostings, describePosting, sameWorkCeiling } from './lib/same-work';
+import { CapturedPosting, capturePostings, describePosting, idRenewer, sameWorkCeiling } from './lib/same-work';
 
 const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -17,6 +17,52 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 function arg(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+function textArg(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+/**
+ * `--explain`: the posting statement of a captured posting (its second statement, after the
+ * key's authentication), prepared on a raw connection and run under EXPLAIN (ANALYZE, BUFFERS)
+ * with fresh ids, `runs` times with the plan cache left to choose and then forced generic and
+ * forced custom: the execution and planning time of each, and the last plan of each mode.
+ */
+async function explainPosting(databaseUrl: string, posting: CapturedPosting, runs: number): Promise<void> {
+  const statement = posting.find((s) => s.text.includes('INSERT INTO ledger_entries'));
+  if (!statement) throw new Error('no posting statement captured');
+  const renew = (await idRenewer(databaseUrl))(statement.values);
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    for (const mode of ['auto', 'force_generic_plan', 'force_custom_plan']) {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET plan_cache_mode = ${mode}`);
+        const types = statement.values.map(() => 'unknown');
+        await client.query(`PREPARE explained(${types.join(', ')}) AS ${statement.text}`);
+        const timings: string[] = [];
+        let plan = '';
+        for (let i = 0; i < runs; i++) {
+          const values = renew(new Map());
+          const literal = values.map((v) => (v === null ? 'NULL' : `'${v.replace(/'/g, "''")}'`)).join(', ');
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) EXECUTE explained(${literal})`);
+          plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+          const planning = /Planning Time: ([\d.]+) ms/.exec(plan)?.[1] ?? '?';
+          const execution = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? '?';
+          timings.push(`${planning}+${execution}`);
+        }
+        process.stdout.write(`EXPLAIN EXECUTE of the posting statement, plan_cache_mode=${mode}, planning+execution ms per run: ${timings.join(' ')}\n`);
+        process.stdout.write(`${plan.split('\n').map((l) => `    ${l}`).join('\n')}\n`);
+        await client.query('DEALLOCATE explained');
+      } finally {
+        client.release();
+      }
+    }
+  } finally {
+    await pool.end();
+  }
 }
 
 /** A balanced entry of 2 to 6 lines on the given accounts. */
@@ -157,6 +203,16 @@ export async function ledgerWrite(args: string[]): Promise<void> {
   });
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
+  // --plan-cache-mode MODE: every session of the run (the service's pool, the raw clients) plans
+  // its prepared statements so (auto, force_generic_plan, force_custom_plan).
+  const planCacheMode = textArg(args, 'plan-cache-mode');
+  if (planCacheMode) {
+    if (!['auto', 'force_generic_plan', 'force_custom_plan'].includes(planCacheMode)) throw new Error(`--plan-cache-mode ${planCacheMode}?`);
+    const admin = new Pool({ connectionString: databaseUrl, max: 1 });
+    await admin.query(`ALTER DATABASE bench SET plan_cache_mode = ${planCacheMode}`);
+    await admin.end();
+    process.stdout.write(`plan_cache_mode = ${planCacheMode} for every session.\n`);
+  }
   const postgresPid = Number(readFileSync(join(root, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const service = await startService(
     {
@@ -219,6 +275,7 @@ export async function ledgerWrite(args: string[]): Promise<void> {
     serverLog = '';
     if (captured.length !== 5) throw new Error(`captured ${captured.length} postings of 5`);
     process.stdout.write(`Statements of one posting (3 lines; captured with log_statement):\n${describePosting(captured[1])}\n`);
+    if (args.includes('--explain')) await explainPosting(databaseUrl, captured[1], arg(args, 'explain-runs', 8));
     const [sameWork, sameWorkCpu] = await withCpu(null, postgresPid, () => sameWorkCeiling(databaseUrl, captured, CONNECTIONS, seconds));
     const [ceiling, ceilingCpu] = await withCpu(null, postgresPid, () => sqlCeiling(databaseUrl, entityId, accounts, seconds));
 

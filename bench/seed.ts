@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { benchKey, http, startBenchEnvironment, writeSeed } from './lib/bench-env';
 import { random, rutOf } from './lib/generate';
+import { LINE_AGGREGATES_REBUILD } from '../migrations/1795724724976-LineAggregatesInStatements';
 
 interface Line {
   side: 'debit' | 'credit';
@@ -205,6 +206,8 @@ export async function seed(args: string[]): Promise<void> {
                      line_count = ledger_account_monthly_totals.line_count + EXCLUDED.line_count`,
       [entityId],
     );
+    // The open-item and per-partner monthly totals (issue 25), which the API's writing statements keep.
+    for (const statement of LINE_AGGREGATES_REBUILD) await pool.query(statement, [entityId]);
     // What autovacuum does about a minute after a bulk load: statistics, and the visibility map that lets index-only scans skip the heap.
     await pool.query('VACUUM (ANALYZE)');
     const [busiest] = (

@@ -95,6 +95,15 @@ describe('Agent gateway (D85-D89)', () => {
       await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id: randomUUID(), extra: 1 }), 400, 'VALIDATION_ERROR');
     });
 
+    it('counts a title in characters (code points), as comments and To-dos count theirs: 200 emoji are a title, 201 are not (stop 17 review)', async () => {
+      const title = '😀'.repeat(200);
+      expect(title.length).toBe(400);
+      const res = await staff.post(conversationsPath()).send({ id: randomUUID(), title });
+      expect([res.status, res.body.title]).toEqual([201, title]);
+      const refusal = await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id: randomUUID(), title: `${title}😀` }), 400, 'VALIDATION_ERROR');
+      expect(refusal.body.params.errors[0].path).toBe('title');
+    });
+
     it('refuses a reused id with 409 AGENT_CONVERSATION_ALREADY_EXISTS_ERROR', async () => {
       const { id } = await newConversation();
       await expectRefused(t, AGENT_TABLES, staff.post(conversationsPath()).send({ id }), 409, 'AGENT_CONVERSATION_ALREADY_EXISTS_ERROR');
@@ -368,6 +377,10 @@ describe('Agent gateway (D85-D89)', () => {
       await expectRefused(t, AGENT_TABLES, staff.post(`${conversationsPath()}/${conversation.id}/messages`).send({ id: randomUUID() }), 400, 'VALIDATION_ERROR');
       fake.script(answer('fine'));
       expect((await say(conversation.id, ` ${'y'.repeat(8000)} `)).status).toBe(201);
+      // Characters are code points: 8,000 of U+1D11E (16,000 UTF-16 units) are a message, 8,001 are not.
+      fake.script(answer('fine'));
+      expect((await say(conversation.id, '𝄞'.repeat(8000))).status).toBe(201);
+      await expectRefused(t, AGENT_TABLES, say(conversation.id, '𝄞'.repeat(8001)), 400, 'VALIDATION_ERROR');
       const id = randomUUID();
       fake.script(answer('fine'));
       expect((await say(conversation.id, 'once', { id })).status).toBe(201);
@@ -584,6 +597,62 @@ describe('Agent gateway (D85-D89)', () => {
       expect(await countRows(t, 'audit_trail', 'resource_id = $1', [partnerId])).toBe(1);
     });
 
+    /** Proposals stored as a turn stores them (through SQL: the turns are not what these tests are about). */
+    const storedProposals = async (conversationId: string, count: number) => {
+      const proposals = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), partnerId: randomUUID(), name: `Concurrent ${i} SpA` }));
+      for (const p of proposals) {
+        await t.sql(
+          `INSERT INTO agent_proposals (entity_id, id, conversation_id, method, path, body, summary, status, created_at) VALUES ($1, $2, $3, 'POST', $4, $5::jsonb, 'Create it', 'pending', $6)`,
+          [world.entityId, p.id, conversationId, `/api/entities/${world.entityId}/partners`, JSON.stringify({ id: p.partnerId, name: p.name, type: 'company', country: 'AR', taxId: p.partnerId.slice(0, 12) }), clock.now()],
+        );
+      }
+      return proposals;
+    };
+
+    it('applies more proposals at once than the pool has connections (8 > 5): every one completes, each write made once (stop 17 review)', async () => {
+      const conversation = await newConversation();
+      const proposals = await storedProposals(conversation.id, 8);
+      const answers = await Promise.all(proposals.map((p) => staff.post(`${conversationsPath()}/${conversation.id}/proposals/${p.id}/apply`).then((r) => r)));
+      expect(answers.map((r) => [r.status, r.body.proposal?.status, r.body.response?.status])).toEqual(proposals.map(() => [200, 'applied', 201]));
+      for (const p of proposals) expect(await countRows(t, 'audit_trail', 'resource_id = $1', [p.partnerId])).toBe(1);
+      expect(await countRows(t, 'audit_trail', "action = 'agent.proposal.apply' AND resource_id = ANY($1::text[])", [proposals.map((p) => p.id)])).toBe(8);
+      const claims = await t.sql('SELECT status, applying_key_id FROM agent_proposals WHERE conversation_id = $1', [conversation.id]);
+      expect(claims).toEqual(proposals.map(() => ({ status: 'applied', applying_key_id: null })));
+      expect(await countRows(t, 'api_keys', 'name = $1 AND revoked_at IS NULL', [`erwin:${conversation.id} apply`])).toBe(0);
+    }, 60_000);
+
+    it('many applies of one proposal at once: one 200, the others 409 AGENT_PROPOSAL_NOT_PENDING_ERROR, one write (stop 17 review)', async () => {
+      const conversation = await newConversation();
+      const [proposal] = await storedProposals(conversation.id, 1);
+      const applyPath = `${conversationsPath()}/${conversation.id}/proposals/${proposal.id}/apply`;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => staff.post(applyPath).then((r) => r)));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      expect(new Set(answers.filter((r) => r.status === 409).map((r) => r.body.code))).toEqual(new Set(['AGENT_PROPOSAL_NOT_PENDING_ERROR']));
+      expect(await countRows(t, 'audit_trail', 'resource_id = $1', [proposal.partnerId])).toBe(1);
+      expect(await countRows(t, 'audit_trail', "action = 'agent.proposal.apply' AND resource_id = $1", [proposal.id])).toBe(1);
+    }, 60_000);
+
+    it('a proposal claimed by an apply in flight (or by a crashed instance) is 409 to apply and reject until the claim is stale, then applies (stop 17 review)', async () => {
+      const conversation = await newConversation();
+      const [proposal] = await storedProposals(conversation.id, 1);
+      const decide = (decision: string) => staff.post(`${conversationsPath()}/${conversation.id}/proposals/${proposal.id}/${decision}`);
+      const claim = (since: Date) => t.sql('UPDATE agent_proposals SET applying_key_id = $2, applying_since = $3 WHERE id = $1', [proposal.id, randomUUID(), since]);
+      // The claim is committed before the write is sent: the proposal still reads pending.
+      await claim(clock.now());
+      expect((await staff.get(`${conversationsPath()}/${conversation.id}`)).body.proposals[0]).toMatchObject({ id: proposal.id, status: 'pending', decidedAt: null });
+      for (const decision of ['apply', 'reject']) {
+        const res = await expectRefused(t, AGENT_TABLES.concat('partners'), decide(decision), 409, 'AGENT_PROPOSAL_NOT_PENDING_ERROR');
+        expect(res.body.params).toEqual({ proposalId: proposal.id, status: 'pending', applying: true });
+      }
+      // The one-write key lives 5 minutes; a claim older than 6 is abandoned.
+      await claim(new Date(clock.now().getTime() - 359_000));
+      await expectRefused(t, AGENT_TABLES.concat('partners'), decide('apply'), 409, 'AGENT_PROPOSAL_NOT_PENDING_ERROR');
+      await claim(new Date(clock.now().getTime() - 361_000));
+      const applied = await decide('apply');
+      expect([applied.status, applied.body.proposal.status]).toEqual([200, 'applied']);
+      expect(await t.sql('SELECT applying_key_id, applying_since FROM agent_proposals WHERE id = $1', [proposal.id])).toEqual([{ applying_key_id: null, applying_since: null }]);
+    });
+
     const refusedProposals: Array<[string, (entityId: string, otherEntityId: string) => unknown, string]> = [
       ['a GET', (e) => ({ method: 'GET', path: `/api/entities/${e}/partners`, summary: 's' }), 'method must be one of'],
       ['a path of another Entity', (_e, o) => ({ method: 'POST', path: `/api/entities/${o}/partners`, body: {}, summary: 's' }), "the conversation's Entity"],
@@ -690,8 +759,10 @@ describe('Agent gateway (D85-D89)', () => {
         expect(await storedRoles(conversation.id)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
         const applied = await agent.post(`${conversationsPath()}/${conversation.id}/proposals/${proposal.id}/apply`);
         expect({ status: applied.status, code: applied.body.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE_ERROR' });
-        const [row] = await t.sql('SELECT status FROM agent_proposals WHERE id = $1', [proposal.id]);
-        expect(row.status).toBe('pending');
+        const [row] = await t.sql('SELECT status, applying_key_id FROM agent_proposals WHERE id = $1', [proposal.id]);
+        // The write could not be sent: the claim is dropped and the one-write key revoked.
+        expect(row).toEqual({ status: 'pending', applying_key_id: null });
+        expect(await countRows(t, 'api_keys', 'name = $1 AND revoked_at IS NULL', [`erwin:${conversation.id} apply`])).toBe(0);
         fake.script(answer('back'));
         expect((await say(conversation.id, 'and through the working instance?')).status).toBe(201);
       } finally {

@@ -79,9 +79,9 @@ describe('Attachment sweeper and deleted hosts', () => {
         entity_id: world.entityId,
       });
     }
-    // A swept slot can no longer be confirmed.
+    // A swept slot can no longer be confirmed: it is gone (404, D70's attachment missing).
     const late = await confirm(host, uploadedSlot);
-    expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_NOT_UPLOADED_ERROR' });
+    expect({ status: late.status, code: late.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
     expect(await sweeper.sweep()).toEqual({ status: 'swept', removed: 0, failed: 0 });
   });
 
@@ -203,7 +203,7 @@ describe('Attachment sweeper and deleted hosts', () => {
       const url = await staff.get(`${base(host)}/${id}/url`);
       expect({ status: url.status, code: url.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
       const again = await confirm(host, id);
-      expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_NOT_UPLOADED_ERROR' });
+      expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
       await sweeper.sweep();
     });
   });

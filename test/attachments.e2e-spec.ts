@@ -224,11 +224,14 @@ describe('Attachments (D70, D79)', () => {
       expect(await countRows(t, 'audit_trail', "action = 'attachment.confirm' AND resource_id = $1", [slot.attachmentId])).toBe(audits + 1);
     });
 
-    it('an id never presigned, or a slot of another host: 409 ATTACHMENT_NOT_UPLOADED_ERROR (no object can be under its key)', async () => {
-      await refused(staff.post(`${base()}/confirm`).send({ attachmentId: randomUUID(), filename: 'x.pdf' }), 409, 'ATTACHMENT_NOT_UPLOADED_ERROR');
-      const slot = await presign(randomBytes(3));
+    it('an id never presigned, or a slot of another host (even uploaded): 404 ATTACHMENT_NOT_FOUND_ERROR (D70: attachment missing)', async () => {
+      await refused(staff.post(`${base()}/confirm`).send({ attachmentId: randomUUID(), filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
+      const bytes = randomBytes(3);
+      const slot = await presign(bytes);
       const other = await hosts.entry('Otra');
-      await refused(staff.post(`${base(other)}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 409, 'ATTACHMENT_NOT_UPLOADED_ERROR');
+      await refused(staff.post(`${base(other)}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
+      expect((await putBytes(slot.url, bytes)).status).toBe(200);
+      await refused(staff.post(`${base(other)}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 404, 'ATTACHMENT_NOT_FOUND_ERROR');
     });
   });
 

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
+import { BankAccountRepository } from '../src/modules/banking/application/banking-ports';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectAudited, expectRefused } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
 /** Every table a booking or a match could write. */
-const TABLES = ['bank_movements', 'bank_accounts', 'ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
+const TABLES = ['bank_movements', 'bank_movement_severed_bookings', 'bank_accounts', 'ledger_entries', 'ledger_lines', 'reconciliation_allocations', 'ledger_account_monthly_totals', 'audit_trail'];
 
 interface Line {
   id: string;
@@ -201,6 +202,23 @@ describe('Booking and matching bank movements (D66)', () => {
       }
     });
 
+    it("reads the Entity's currency once for a foreign-currency booking (stop 17 review: the rate port read it a second time)", async () => {
+      const s = await setUp();
+      const usdCash = await createLedgerAccount(staff, s.entityId, { code: '1197', type: 'asset', tracking: 'balance' });
+      const usd = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts`).send({ id: usd, name: 'USD 3', kind: 'bank', ledgerAccountId: usdCash, currency: 'USD' }).expect(201);
+      const id = randomUUID();
+      await staff.post(`/api/entities/${s.entityId}/bank-accounts/${usd}/movements`).send({ id, movementDate: '2026-03-10', description: 'Wire', amount: 10_000, side: 'debit' }).expect(201);
+      await staff.post('/api/fx-rates/sync').send({ from: '2026-03-01', to: '2026-03-10' }).expect(201);
+      const reads = jest.spyOn(t.app.get(BankAccountRepository), 'functionalCurrency');
+      try {
+        await book(s, id, { counterAccountId: s.income }).expect(200);
+        expect(reads.mock.calls).toEqual([[s.entityId]]);
+      } finally {
+        reads.mockRestore();
+      }
+    });
+
     it('refuses deleting a booked movement with 409 BANK_MOVEMENT_BOOKED_ERROR', async () => {
       const s = await setUp();
       const id = await movement(s);
@@ -255,7 +273,7 @@ describe('Booking and matching bank movements (D66)', () => {
       await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
     });
 
-    it('a movement booked again since refuses the unbooking of the reversal (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): it would be booked twice', async () => {
+    it('unbooking the reversal of an entry whose movement is booked again since puts the entry back unlinked, the movement left as it is (never a 409: the spec state table)', async () => {
       const s = await setUp();
       const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
       const entryId = randomUUID();
@@ -264,10 +282,86 @@ describe('Booking and matching bank movements (D66)', () => {
       await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
       const again = randomUUID();
       await book(s, id, { entryId: again, counterAccountId: s.income }).expect(200);
-      const res = await refused(staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
-      expect(res.body.params).toEqual({ movementId: id, ledgerEntryId: again });
+      const res = await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200);
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: entryId, status: 'active' })]);
+      expect(res.body.severedMovements).toEqual([{ id, bankAccountId: s.bank, movementDate: '2026-03-01', amount: 500, side: 'debit', bankAccountCurrency: 'CLP', entryId }]);
       expect((await getMovement(s, id)).ledgerEntryId).toBe(again);
-      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).expect(200)).body.status).toBe('active');
+      expect((await staff.get(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200)).body).toMatchObject({ status: 'active', relatedBankMovements: [] });
+    });
+
+    it('unbooking the reversal while the movement is being booked anew, at once: the movement ends booked by exactly one entry, the other answered', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+      const [entryId, reversalId, againId] = [randomUUID(), randomUUID(), randomUUID()];
+      await book(s, id, { entryId, counterAccountId: s.income }).expect(200);
+      await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-03-05' }).expect(201);
+      const [unbooking, booking] = await Promise.all([
+        staff.delete(`/api/entities/${s.entityId}/ledger/entries/${reversalId}`).then((r) => r),
+        book(s, id, { entryId: againId, counterAccountId: s.income }).then((r) => r),
+      ]);
+      expect(unbooking.status).toBe(200);
+      if (booking.status === 200) {
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(againId);
+        expect(unbooking.body.severedMovements).toEqual([expect.objectContaining({ id, entryId })]);
+      } else {
+        expect({ status: booking.status, code: booking.body.code }).toEqual({ status: 409, code: 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR' });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(entryId);
+        expect(unbooking.body.severedMovements).toEqual([]);
+      }
+    });
+
+    describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
+      const chain = async () => {
+        const s = await setUp();
+        const id = await movement(s, { amount: 500, movementDate: '2026-03-01' });
+        const entries = `/api/entities/${s.entityId}/ledger/entries`;
+        const [e, reversalOfE, f, reversalOfF] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+        await book(s, id, { entryId: e, counterAccountId: s.income }).expect(200);
+        const first = await staff.post(`${entries}/${e}/reverse`).send({ id: reversalOfE, reversalDate: '2026-03-05' }).expect(201);
+        expect(first.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: e })]);
+        await book(s, id, { entryId: f, counterAccountId: s.income }).expect(200);
+        const second = await staff.post(`${entries}/${f}/reverse`).send({ id: reversalOfF, reversalDate: '2026-03-06' }).expect(201);
+        expect(second.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: f })]);
+        expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
+        const related = async (entryId: string) => (await staff.get(`${entries}/${entryId}`).expect(200)).body as { status: string; relatedBankMovements: Array<{ id: string }> };
+        return { s, id, entries, e, f, reversalOfE, reversalOfF, related };
+      };
+
+      it("unbooking E's reversal books the movement by E again (it was not forgotten when F booked it); then F's puts F back unlinked, the movement staying E's", async () => {
+        const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        const res = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: e, status: 'active' })]);
+        expect(res.body.severedMovements).toEqual([]);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
+        expect(await related(e)).toMatchObject({ status: 'active', relatedBankMovements: [expect.objectContaining({ id })] });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedBankMovements: [] });
+        await refused(book(s, id, { counterAccountId: s.income }), 409, 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR');
+        const back = await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect(back.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: f })]);
+        expect(await related(f)).toMatchObject({ status: 'active', relatedBankMovements: [] });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
+        const accounts = (await staff.get(`/api/entities/${s.entityId}/bank-accounts`).expect(200)).body;
+        expect(accounts.find((a: { id: string }) => a.id === s.bank)).toMatchObject({ unreconciledCount: 0 });
+        expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1`, [s.entityId])).toEqual([]);
+      });
+
+      it("in the other order: F's reversal books the movement by F again, then E's puts E back unlinked", async () => {
+        const { s, id, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(f);
+        const back = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(back.body.severedMovements).toEqual([expect.objectContaining({ id, entryId: e })]);
+        expect(await related(e)).toMatchObject({ status: 'active', relatedBankMovements: [] });
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(f);
+      });
+
+      it('unbooking F for good leaves E restorable, and nothing is kept after', async () => {
+        const { s, id, entries, e, f, reversalOfE } = await chain();
+        await staff.delete(`${entries}/${f}`).expect(200);
+        await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect((await getMovement(s, id)).ledgerEntryId).toBe(e);
+        expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1`, [s.entityId])).toEqual([]);
+      });
     });
 
     it('unbooking a reversed original (its reversal goes along) leaves the movement unbooked for good', async () => {
@@ -278,7 +372,7 @@ describe('Booking and matching bank movements (D66)', () => {
       await staff.post(`/api/entities/${s.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-03-05' }).expect(201);
       await staff.delete(`/api/entities/${s.entityId}/ledger/entries/${entryId}`).expect(200);
       expect((await getMovement(s, id)).ledgerEntryId).toBeNull();
-      expect(await t.sql(`SELECT severed_entry_id FROM bank_movements WHERE entity_id = $1 AND id = $2`, [s.entityId, id])).toEqual([{ severed_entry_id: null }]);
+      expect(await t.sql(`SELECT entry_id FROM bank_movement_severed_bookings WHERE entity_id = $1 AND bank_movement_id = $2`, [s.entityId, id])).toEqual([]);
       await book(s, id, { counterAccountId: s.income }).expect(200);
     });
 

@@ -1,9 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { waitUntil } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
+import { S3Process, startS3Process } from './harness/s3-process';
 import { spawnService } from './harness/service-process';
 import { createEntity, createLedgerAccount, createOrganization, grantMembership, mintKey, onboardUser, signInStaff } from './harness/world';
 
@@ -25,8 +28,26 @@ function peakRssMb(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-function startService(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  return spawnService(databaseUrl, { SESSION_SECRET: 'test-session-secret-with-at-least-32-characters' });
+/** The service's largest event-loop delay so far (test/harness/loop-delay-recorder.js). */
+const LOOP_DELAY_FILE = join(mkdtempSync(join(tmpdir(), 'heavy-reads-')), 'loop-delay.json');
+const loopDelay = (): { maxMs: number; p99Ms: number } => JSON.parse(readFileSync(LOOP_DELAY_FILE, 'utf8')) as { maxMs: number; p99Ms: number };
+
+/**
+ * The service's health asks its object store. The test's store runs in this process (Jest's
+ * global setup), which the attack keeps busy (150 requests sent, two 20 MB answers read): health
+ * then waited up to 750 ms for that store during the burst. A store is not its attacker's guest,
+ * so this service gets one in a process of its own.
+ */
+function startService(databaseUrl: string, s3: S3Process): Promise<{ child: ChildProcess; url: string }> {
+  return spawnService(databaseUrl, {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'heavy-reads',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    SESSION_SECRET: 'test-session-secret-with-at-least-32-characters',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'harness', 'loop-delay-recorder.js')}`.trim(),
+    LOOP_DELAY_FILE,
+  });
 }
 
 interface Probe {
@@ -36,21 +57,31 @@ interface Probe {
   other: number;
 }
 
-/** Polls health and a request of another tenant until stopped; answers each status and time. */
-function startProber(url: string, otherPath: string, otherKey: string): { stop(): Promise<Probe[]> } {
+/**
+ * Polls health and a request of another tenant until stopped; answers each status and time. The
+ * prober is warm before it is timed: its first requests (which load Node's HTTP client, about
+ * 150 ms of CPU) are made, and its connections opened, before `ready`. A prober started cold
+ * during the burst spent 1.3 to 3 s of its own there: on two cores saturated by the attack, the
+ * service and PostgreSQL, it reached the service after the 150 attacking connections (the kernel
+ * gave it a later port than theirs), which then answered its health in 30 to 60 ms.
+ */
+async function startProber(url: string, otherPath: string, otherKey: string): Promise<{ stop(): Promise<Probe[]> }> {
   const script = `
     const probes = [];
     let stopping = false;
+    const probe = async () => {
+      const at = Date.now();
+      const started = performance.now();
+      const health = (await fetch(process.env.URL + '/api/health')).status;
+      const healthMs = performance.now() - started;
+      const other = (await fetch(process.env.URL + process.env.OTHER_PATH, { headers: { 'x-api-key': process.env.OTHER_KEY } })).status;
+      return { at, health, healthMs, other };
+    };
     process.on('message', () => (stopping = true));
     (async () => {
-      while (!stopping || probes.length < 3) {
-        const at = Date.now();
-        const started = performance.now();
-        const health = (await fetch(process.env.URL + '/api/health')).status;
-        const healthMs = performance.now() - started;
-        const other = (await fetch(process.env.URL + process.env.OTHER_PATH, { headers: { 'x-api-key': process.env.OTHER_KEY } })).status;
-        probes.push({ at, health, healthMs, other });
-      }
+      for (let i = 0; i < 3; i++) await probe();
+      process.send('ready');
+      while (!stopping || probes.length < 3) probes.push(await probe());
       process.send(probes, () => process.exit(0));
     })();
   `;
@@ -58,6 +89,7 @@ function startProber(url: string, otherPath: string, otherKey: string): { stop()
     env: { ...process.env, URL: url, OTHER_PATH: otherPath, OTHER_KEY: otherKey },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  await new Promise((resolve) => child.once('message', resolve));
   const result = new Promise<Probe[]>((resolve) => child.once('message', resolve as never));
   return {
     stop: () => {
@@ -75,6 +107,7 @@ describe('heavy reads (D2a)', () => {
   let entityId: string;
   let otherEntityId: string;
   let service: { child: ChildProcess; url: string };
+  let s3: S3Process;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { API_KEY_RATE_LIMIT_PER_HOUR: '1000000' } });
@@ -109,10 +142,14 @@ describe('heavy reads (D2a)', () => {
         .expect(201);
     for (let i = 0; i < ENTRIES; i += 4) await Promise.all([i, i + 1, i + 2, i + 3].filter((n) => n < ENTRIES).map(post));
     await t.close();
-    service = await startService(t.databaseUrl);
+    s3 = await startS3Process('heavy-reads');
+    service = await startService(t.databaseUrl, s3);
   });
 
-  afterAll(() => service?.child.kill('SIGKILL'));
+  afterAll(async () => {
+    service?.child.kill('SIGKILL');
+    await s3?.stop();
+  });
 
   it('answers 150 simultaneous 50,000-line reads of one User with at most 2 running, 429 for the rest, health under 1 s, another tenant served and the RSS under 600 MB', async () => {
     const { child, url } = service;
@@ -131,17 +168,18 @@ describe('heavy reads (D2a)', () => {
         const res = await fetch(linesUrl, { headers: { 'x-api-key': attacker } });
         if (res.status !== 200) lastRefusalAt = Math.max(lastRefusalAt, Date.now());
         if (res.status !== 200) return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after'), bytes: 0 };
-        // Read the stream without keeping or parsing it (this process also hosts the test S3
-        // server that health asks): count its bytes.
+        // Read the stream without keeping or parsing it: count its bytes.
         let bytes = 0;
         const reader = res.body!.getReader();
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.byteLength;
         return { status: 200, body: null, retryAfter: null, bytes, cacheControl: res.headers.get('cache-control') };
       };
-      const attack = Array.from({ length: ATTACK_REQUESTS }, read);
       // Meanwhile, from a process of its own (this one is busy sending the attack and reading its
       // answers): health and another tenant's request, each timed.
-      const prober = startProber(url, `/api/entities/${otherEntityId}/ledger/accounts`, bystander);
+      const prober = await startProber(url, `/api/entities/${otherEntityId}/ledger/accounts`, bystander);
+      const delayBefore = loopDelay().maxMs;
+      const attackAt = Date.now();
+      const attack = Array.from({ length: ATTACK_REQUESTS }, read);
       const settled = Promise.all(attack);
       const answers = await settled;
       // Then the attacker keeps its two heavy reads running (its limit) for a while.
@@ -157,21 +195,23 @@ describe('heavy reads (D2a)', () => {
         expect(answer.body).toMatchObject({ statusCode: 429, code: 'TOO_MANY_CONCURRENT_READS_ERROR' });
         expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
       }
-      // Every probe is answered, by health 200 and the other tenant's 200. Health answers under
-      // 1 s while the heavy reads stream (before D2a: 503 or nothing for minutes). During the
-      // burst of 150 authentications (about 5 ms of CPU each) a probe waits its turn: on a quiet
-      // 2-core machine that is under 1 s, on a shared one it is reported below.
+      // Every probe is answered, by health 200 and the other tenant's 200, health under 1 s, during
+      // the burst of 150 refusals as while the heavy reads stream (before D2a: 503 or nothing for
+      // minutes). The figures are printed below (bench/README.md keeps them).
       for (const probe of probes) expect({ health: probe.health, other: probe.other }).toEqual({ health: 200, other: 200 });
+      const duringBurst = probes.filter((p) => p.at >= attackAt && p.at <= lastRefusalAt);
       const afterBurst = probes.filter((p) => p.at > lastRefusalAt);
       expect(afterBurst.length).toBeGreaterThan(0);
       const slowestHealthMs = Math.max(...afterBurst.map((p) => p.healthMs));
-      const burstHealthMs = Math.max(...probes.map((p) => p.healthMs));
-      expect(slowestHealthMs).toBeLessThan(1000);
+      const burstHealthMs = Math.max(0, ...duringBurst.map((p) => p.healthMs));
+      expect(Math.max(...probes.map((p) => p.healthMs))).toBeLessThan(1000);
+      const delay = loopDelay();
       const rssMb = peakRssMb(child.pid!);
       expect(rssMb).toBeLessThan(600);
       process.stdout.write(
         `heavy-reads attack: ${ENTRIES * LINES_PER_ENTRY} lines per answer, ${ATTACK_REQUESTS} requests: ${ok.length} answered 200, ${refused.length} refused 429; ` +
-          `${probes.length} health probes, slowest ${slowestHealthMs.toFixed(0)} ms while streaming, ${burstHealthMs.toFixed(0)} ms during the burst; other tenant always 200; peak RSS ${rssMb.toFixed(0)} MB\n`,
+          `${probes.length} health probes, slowest ${slowestHealthMs.toFixed(0)} ms while streaming, ${burstHealthMs.toFixed(0)} ms during the burst (${duringBurst.length} probes, burst ${lastRefusalAt - attackAt} ms); ` +
+          `other tenant always 200; peak RSS ${rssMb.toFixed(0)} MB; the service's event loop: largest delay ${delay.maxMs.toFixed(0)} ms (${delayBefore.toFixed(0)} ms before the attack), p99 ${delay.p99Ms.toFixed(0)} ms\n`,
       );
     }
   });

@@ -6,7 +6,7 @@ import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
 const PARTNER_RUT = '96874030-K';
-const TABLES = ['invoices', 'ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'audit_trail'];
+const TABLES = ['invoices', 'invoice_severed_bookings', 'ledger_entries', 'ledger_lines', 'ledger_line_dimension_values', 'reconciliation_allocations', 'audit_trail'];
 
 interface Chart {
   entityId: string;
@@ -317,7 +317,7 @@ describe('Invoice booking (D62, D64)', () => {
       await refused(book(c, invoice.id, body), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
     });
 
-    it('an invoice booked again since refuses the unbooking of the reversal (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice', async () => {
+    it('unbooking the reversal of an entry whose invoice is booked again since puts the entry back unlinked, the invoice left as it is (never a 409: the spec state table)', async () => {
       const c = await setup();
       const invoice = await createInvoice(c);
       const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
@@ -325,10 +325,156 @@ describe('Invoice booking (D62, D64)', () => {
       const reversalId = randomUUID();
       await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
       const again = (await book(c, invoice.id, body).expect(200)).body.entry.id;
-      const res = await refused(staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
-      expect(res.body.params).toEqual({ invoiceId: invoice.id, ledgerEntryId: again });
+      const res = await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`).expect(200);
+      expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: entryId, status: 'active' })]);
+      // The restored entry no longer books the invoice: answered as severed from it.
+      expect(res.body.severedInvoices).toEqual([
+        { id: invoice.id, direction: 'ar', documentKind: 'invoice', documentNumber: invoice.documentNumber, partnerName: 'Comercial Ñuble Ltda.', entryId },
+      ]);
       expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: again });
-      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body.status).toBe('reversed');
+      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body).toMatchObject({ status: 'active', relatedInvoices: [] });
+      expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${again}`)).body.relatedInvoices).toEqual([expect.objectContaining({ id: invoice.id })]);
+      expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [c.entityId])).toEqual([]);
+    });
+
+    it('unbooking the reversal while the invoice is being booked anew, at once: the invoice ends booked by exactly one entry, the other answered', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      const entryId = (await book(c, invoice.id, body).expect(200)).body.entry.id;
+      const reversalId = randomUUID();
+      await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+      const againId = randomUUID();
+      const [unbooking, booking] = await Promise.all([
+        staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`).then((r) => r),
+        book(c, invoice.id, { ...body, entryId: againId }).then((r) => r),
+      ]);
+      expect(unbooking.status).toBe(200);
+      const detail = (await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body;
+      if (booking.status === 200) {
+        // The booking went first: the restored entry is left unlinked, and says so.
+        expect(detail).toMatchObject({ bookStatus: 'booked', ledgerEntryId: againId });
+        expect(unbooking.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId })]);
+      } else {
+        expect({ status: booking.status, code: booking.body.code }).toEqual({ status: 409, code: 'INVOICE_ALREADY_BOOKED_ERROR' });
+        expect(detail).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entryId });
+        expect(unbooking.body.severedInvoices).toEqual([]);
+      }
+      expect(await t.sql(`SELECT count(*)::int AS n FROM invoices WHERE entity_id = $1 AND ledger_entry_id IS NOT NULL`, [c.entityId])).toEqual([{ n: 1 }]);
+    });
+
+    describe('a chain of bookings: booked by E, reversed, booked by F, reversed (each entry finds its own booking)', () => {
+      const chain = async () => {
+        const c = await setup();
+        const invoice = await createInvoice(c);
+        const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+        const entries = `/api/entities/${c.entityId}/ledger/entries`;
+        const e = (await book(c, invoice.id, body).expect(200)).body.entry.id as string;
+        const reversalOfE = randomUUID();
+        const first = await staff.post(`${entries}/${e}/reverse`).send({ id: reversalOfE, reversalDate: '2026-06-20' }).expect(201);
+        expect(first.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: e })]);
+        const f = (await book(c, invoice.id, body).expect(200)).body.entry.id as string;
+        const reversalOfF = randomUUID();
+        const second = await staff.post(`${entries}/${f}/reverse`).send({ id: reversalOfF, reversalDate: '2026-06-21' }).expect(201);
+        expect(second.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: f })]);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
+        const related = async (entryId: string) => (await staff.get(`${entries}/${entryId}`).expect(200)).body as { status: string; relatedInvoices: Array<{ id: string }> };
+        return { c, invoice, body, entries, e, f, reversalOfE, reversalOfF, related };
+      };
+
+      it("unbooking E's reversal books the invoice by E again (it was not forgotten when F booked it); then F's puts F back unlinked, the invoice staying E's", async () => {
+        const { c, invoice, body, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        const res = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: e, status: 'active' })]);
+        expect(res.body.severedInvoices).toEqual([]);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: e });
+        expect(await related(e)).toMatchObject({ status: 'active', relatedInvoices: [expect.objectContaining({ id: invoice.id })] });
+        expect(await related(f)).toMatchObject({ status: 'reversed', relatedInvoices: [] });
+        // No third booking: the invoice is booked, by E.
+        await refused(book(c, invoice.id, body), 409, 'INVOICE_ALREADY_BOOKED_ERROR');
+        // F back in the books, not booking the invoice (it is E's): answered as severed from F.
+        const back = await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect(back.body.settledChainEntries).toEqual([expect.objectContaining({ id: f, status: 'active' })]);
+        expect(back.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: f })]);
+        expect(await related(f)).toMatchObject({ status: 'active', relatedInvoices: [] });
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: e });
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [c.entityId])).toEqual([]);
+      });
+
+      it("in the other order: F's reversal books the invoice by F again, then E's puts E back unlinked", async () => {
+        const { c, invoice, entries, e, f, reversalOfE, reversalOfF, related } = await chain();
+        await staff.delete(`${entries}/${reversalOfF}`).expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: f });
+        expect(await related(f)).toMatchObject({ status: 'active', relatedInvoices: [expect.objectContaining({ id: invoice.id })] });
+        const back = await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect(back.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId: e })]);
+        expect(await related(e)).toMatchObject({ status: 'active', relatedInvoices: [] });
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: f });
+      });
+
+      it('unbooking F for good (its reversal along) leaves E restorable; deleting the invoice forgets every kept booking', async () => {
+        const { c, invoice, entries, e, f, reversalOfE } = await chain();
+        await staff.delete(`${entries}/${f}`).expect(200);
+        await staff.delete(`${entries}/${reversalOfE}`).expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: e });
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1 AND invoice_id = $2`, [c.entityId, invoice.id])).toEqual([]);
+        const again = await chain();
+        await staff.delete(invoicesPath(again.c.entityId, `/${again.invoice.id}`)).expect(204);
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [again.c.entityId])).toEqual([]);
+        await staff.delete(`${again.entries}/${again.reversalOfE}`).expect(200);
+        expect((await staff.get(`${again.entries}/${again.e}`).expect(200)).body).toMatchObject({ status: 'active', relatedInvoices: [] });
+      });
+    });
+
+    describe('an invoice edited while unbooked (stop 17 review)', () => {
+      /** Booked, reversed: the invoice is unbooked and its booking kept aside. */
+      const severed = async () => {
+        const c = await setup();
+        const invoice = await createInvoice(c);
+        const entryId = (await book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).expect(200)).body.entry.id as string;
+        const reversalId = randomUUID();
+        await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: reversalId, reversalDate: '2026-06-20' }).expect(201);
+        const edit = (change: Record<string, unknown>) => staff.patch(invoicesPath(c.entityId, `/${invoice.id}`)).send(change).expect(200);
+        const unbookReversal = () => staff.delete(`/api/entities/${c.entityId}/ledger/entries/${reversalId}`);
+        return { c, invoice, entryId, edit, unbookReversal };
+      };
+
+      it('amounts changed since: the entry comes back unlinked, the invoice stays unbooked with its new amounts (listed as severed from the entry)', async () => {
+        const { c, invoice, entryId, edit, unbookReversal } = await severed();
+        await edit({ netAmount: 200000, taxAmount: 38000, totalAmount: 238000 });
+        const res = await unbookReversal().expect(200);
+        expect(res.body.settledChainEntries).toEqual([expect.objectContaining({ id: entryId, status: 'active' })]);
+        expect(res.body.severedInvoices).toEqual([expect.objectContaining({ id: invoice.id, entryId })]);
+        expect((await staff.get(`/api/entities/${c.entityId}/ledger/entries/${entryId}`)).body).toMatchObject({ status: 'active', relatedInvoices: [] });
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null, totalAmount: 238000 });
+        expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1`, [c.entityId])).toEqual([]);
+      });
+
+      it('the partner changed since: likewise unlinked; only the description and due date changed: booked by the entry again', async () => {
+        const first = await severed();
+        const other = randomUUID();
+        await staff.post(`/api/entities/${first.c.entityId}/partners`).send({ id: other, name: 'Otro Cliente SpA', type: 'company', country: 'CL', taxId: '12345678-5' }).expect(201);
+        await first.edit({ partnerId: other });
+        expect((await first.unbookReversal().expect(200)).body.severedInvoices).toEqual([expect.objectContaining({ id: first.invoice.id, entryId: first.entryId })]);
+        expect((await staff.get(invoicesPath(first.c.entityId, `/${first.invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
+        const second = await severed();
+        await second.edit({ description: 'Otra', dueDate: '2026-07-31' });
+        expect((await second.unbookReversal().expect(200)).body.severedInvoices).toEqual([]);
+        expect((await staff.get(invoicesPath(second.c.entityId, `/${second.invoice.id}`))).body).toMatchObject({
+          bookStatus: 'booked',
+          ledgerEntryId: second.entryId,
+          description: 'Otra',
+          dueDate: '2026-07-31',
+        });
+      });
+
+      it('edited and put back before the unbooking: booked by the entry again', async () => {
+        const { c, invoice, entryId, edit, unbookReversal } = await severed();
+        await edit({ netAmount: 200000, taxAmount: 38000, totalAmount: 238000 });
+        await edit({ netAmount: 100000, taxAmount: 19000, totalAmount: 119000 });
+        await unbookReversal().expect(200);
+        expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'booked', ledgerEntryId: entryId });
+      });
     });
 
     it('unbooking a reversed original (its reversal goes along) leaves the invoice unbooked for good', async () => {
@@ -339,7 +485,7 @@ describe('Invoice booking (D62, D64)', () => {
       await staff.post(`/api/entities/${c.entityId}/ledger/entries/${entryId}/reverse`).send({ id: randomUUID(), reversalDate: '2026-06-20' }).expect(201);
       await staff.delete(`/api/entities/${c.entityId}/ledger/entries/${entryId}`).expect(200);
       expect((await staff.get(invoicesPath(c.entityId, `/${invoice.id}`))).body).toMatchObject({ bookStatus: 'unbooked', ledgerEntryId: null });
-      expect(await t.sql(`SELECT severed_entry_id FROM invoices WHERE entity_id = $1 AND id = $2`, [c.entityId, invoice.id])).toEqual([{ severed_entry_id: null }]);
+      expect(await t.sql(`SELECT entry_id FROM invoice_severed_bookings WHERE entity_id = $1 AND invoice_id = $2`, [c.entityId, invoice.id])).toEqual([]);
       await book(c, invoice.id, body).expect(200);
     });
 

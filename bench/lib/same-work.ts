@@ -120,23 +120,13 @@ async function standingIds(databaseUrl: string): Promise<Set<string>> {
 }
 
 /**
- * Replays the captured postings, in turn, from `connections` raw `pg` clients for `seconds`:
- * every statement as it was sent (named ones prepared once per connection, as the service's are),
- * with every id that a posting made (entry, lines, audit row, request id) replaced by a fresh one,
- * so each replay writes a new entry and only the standing rows (Entity, accounts, key) are shared.
+ * For the values of a captured statement, a function that gives them with every id a posting
+ * made (entry, lines, audit row, request id; alone, inside array literals or JSON) replaced by a
+ * fresh one, the same fresh id wherever one id recurs (`made`); standing ids are kept. Each value
+ * is split once into its constant parts and the ids to replace, so a replay costs little.
  */
-export async function sameWorkCeiling(databaseUrl: string, postings: CapturedPosting[], connections: number, seconds: number): Promise<LoadResult> {
-  if (postings.length === 0) throw new Error('no posting was captured');
+export async function idRenewer(databaseUrl: string): Promise<(values: Array<string | null>) => (made: Map<string, string>) => Array<string | null>> {
   const standing = await standingIds(databaseUrl);
-  const pool = new Pool({ connectionString: databaseUrl, max: connections });
-  const latencies: number[] = [];
-  let failures = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  let sequence = 0;
-  // Ids appear alone or inside array literals (`{id1,id2}`, the lines' columns) and JSON. Each
-  // value is split once into its constant parts and the ids to replace, so that a replay costs the
-  // load generator little.
   type Piece = string | { id: string };
   const compile = (value: string | null): Piece[] | string | null => {
     if (value === null) return null;
@@ -151,21 +141,41 @@ export async function sameWorkCeiling(databaseUrl: string, postings: CapturedPos
     pieces.push(value.slice(at));
     return pieces;
   };
-  const plans = postings.map((posting) => posting.map((s) => ({ ...s, compiled: s.values.map(compile) })));
-  const freshIds = (values: Array<Piece[] | string | null>, made: Map<string, string>) =>
-    values.map((v) => {
-      if (v === null || typeof v === 'string') return v;
-      let out = '';
-      for (const piece of v) {
-        if (typeof piece === 'string') out += piece;
-        else {
-          let id = made.get(piece.id);
-          if (!id) made.set(piece.id, (id = randomUUID()));
-          out += id;
+  return (values) => {
+    const compiled = values.map(compile);
+    return (made) =>
+      compiled.map((v) => {
+        if (v === null || typeof v === 'string') return v;
+        let out = '';
+        for (const piece of v) {
+          if (typeof piece === 'string') out += piece;
+          else {
+            let id = made.get(piece.id);
+            if (!id) made.set(piece.id, (id = randomUUID()));
+            out += id;
+          }
         }
-      }
-      return out;
-    });
+        return out;
+      });
+  };
+}
+
+/**
+ * Replays the captured postings, in turn, from `connections` raw `pg` clients for `seconds`:
+ * every statement as it was sent (named ones prepared once per connection, as the service's are),
+ * with every id that a posting made (entry, lines, audit row, request id) replaced by a fresh one,
+ * so each replay writes a new entry and only the standing rows (Entity, accounts, key) are shared.
+ */
+export async function sameWorkCeiling(databaseUrl: string, postings: CapturedPosting[], connections: number, seconds: number): Promise<LoadResult> {
+  if (postings.length === 0) throw new Error('no posting was captured');
+  const renew = await idRenewer(databaseUrl);
+  const pool = new Pool({ connectionString: databaseUrl, max: connections });
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let sequence = 0;
+  const plans = postings.map((posting) => posting.map((s) => ({ ...s, compiled: renew(s.values) })));
   const worker = async () => {
     const client = await pool.connect();
     try {
@@ -175,8 +185,8 @@ export async function sameWorkCeiling(databaseUrl: string, postings: CapturedPos
         const t0 = performance.now();
         try {
           for (const s of posting) {
-            if (s.name) await client.query({ name: s.name, text: s.text, values: freshIds(s.compiled, made) });
-            else if (s.values.length > 0) await client.query(s.text, freshIds(s.compiled, made));
+            if (s.name) await client.query({ name: s.name, text: s.text, values: s.compiled(made) });
+            else if (s.values.length > 0) await client.query(s.text, s.compiled(made));
             else await client.query(s.text);
           }
           latencies.push(performance.now() - t0);

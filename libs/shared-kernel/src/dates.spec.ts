@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { decodeDateIdCursor, encodeDateIdCursor } from './cursors';
-import { isIsoDate, isIsoDateTime, isIsoInstant } from './dates';
+import { addDays, dateOfDayNumber, dayNumber, daysBetween, isIsoDate, isIsoDateTime, isIsoInstant } from './dates';
 
 describe('dates the API takes (every one PostgreSQL takes too)', () => {
   it('takes calendar dates that exist, from 1000-01-01 through 9999-12-31', () => {
@@ -41,5 +41,33 @@ describe('dates the API takes (every one PostgreSQL takes too)', () => {
     for (const forged of [b64(`2026-02-30|${id}`), b64(`0000-01-01|${id}`), b64(`2026-06-01|${'-'.repeat(36)}`), b64(`2026-06-01|${id}|x`), b64('garbage'), '']) {
       expect({ forged, key: decodeDateIdCursor(forged) }).toEqual({ forged, key: null });
     }
+  });
+});
+
+describe('calendar arithmetic (addDays, daysBetween: the one shared copy)', () => {
+  const date = fc.integer({ min: dayNumber('1000-01-01'), max: dayNumber('9999-12-31') }).map(dateOfDayNumber);
+
+  it('walks calendar days across months, leap days and years, both ways', () => {
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-03-01', -1)).toBe('2024-02-29');
+    expect(addDays('2100-03-01', -1)).toBe('2100-02-28');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('1970-01-01', -1)).toBe('1969-12-31');
+    expect(daysBetween('2026-01-09', '2026-01-16')).toBe(7);
+    expect(daysBetween('2026-01-16', '2026-01-09')).toBe(-7);
+    expect(daysBetween('2024-01-01', '2025-01-01')).toBe(366);
+  });
+
+  it('addDays and daysBetween are inverse, and every result is a date the API takes', () => {
+    fc.assert(
+      fc.property(date, fc.integer({ min: -4000, max: 4000 }), (from, n) => {
+        const to = addDays(from, n);
+        fc.pre(to >= '1000-01-01' && to <= '9999-12-31');
+        expect(isIsoDate(to)).toBe(true);
+        expect(daysBetween(from, to)).toBe(n);
+        expect(addDays(to, -n)).toBe(from);
+        expect(to > from).toBe(n > 0);
+      }),
+    );
   });
 });

@@ -43,3 +43,29 @@ export function isIsoInstant(value: unknown): value is string {
   const time = Date.parse(value);
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Calendar arithmetic on ISO dates (no time zone: each is its UTC midnight). The one copy of what
+ * fx, reports, banking and bank feeds each wrote for themselves.
+ */
+/** Whole days since 1970-01-01 (negative before). */
+export function dayNumber(date: string): number {
+  return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+/** The ISO date of a day number (dayNumber's inverse). */
+export function dateOfDayNumber(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** `date` moved by `days` calendar days (negative: back). */
+export function addDays(date: string, days: number): string {
+  return dateOfDayNumber(dayNumber(date) + days);
+}
+
+/** Calendar days from `earlier` to `later`: negative when `later` is the earlier one. */
+export function daysBetween(earlier: string, later: string): number {
+  return dayNumber(later) - dayNumber(earlier);
+}

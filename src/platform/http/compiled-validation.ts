@@ -242,21 +242,6 @@ function copyOfJson(value: unknown): unknown {
 }
 
 /**
- * A DTO's compiled plan for checks made outside the request pipeline (the ledger import's
- * entries): the instance the pipe would build when the plan is sure the plain value is valid,
- * else null, and the caller runs the validators themselves for the refusal.
- */
-export function compiledAcceptor<T extends object>(cls: new () => T): (plain: unknown) => T | null {
-  const plans = new ValidationPlans();
-  return (plain) => {
-    const plan = plans.planOf(cls);
-    if (!plan) return null;
-    const accepted = plans.accept(plan, plain);
-    return accepted === UNSURE ? null : (accepted as T);
-  };
-}
-
-/**
  * Nest's ValidationPipe, with request bodies first offered to their compiled plan: a body the
  * plan accepts is answered from it; any other goes through the full pipe, unchanged.
  */

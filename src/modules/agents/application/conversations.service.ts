@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
-import { validationError } from '../../../../libs/shared-kernel/src';
+import { characterCount, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import type { AgentsConfig, RuntimeConfig } from '../../../platform/config/app-config';
 import { isUniqueViolation } from '../../../platform/database/pg-errors';
@@ -34,7 +34,7 @@ export class ConversationsService {
   @Transactional()
   async create(caller: Caller, entityId: string, input: { id: string; title?: string | null; model?: string }): Promise<Conversation> {
     const title = input.title === undefined || input.title === null ? null : input.title.trim();
-    if (title !== null && (title === '' || title.length > TITLE_MAX_CHARS)) throw validationError('title', `must be 1 to ${TITLE_MAX_CHARS} characters after trimming`);
+    if (title !== null && (title === '' || characterCount(title) > TITLE_MAX_CHARS)) throw validationError('title', `must be 1 to ${TITLE_MAX_CHARS} characters after trimming`);
     if (input.model !== undefined && !this.settings.models.includes(input.model)) {
       throw validationError('model', this.settings.models.length === 0 ? 'cannot be chosen: no model is configured' : `must be one of ${this.settings.models.join(', ')}`);
     }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { newId, validationError } from '../../../../libs/shared-kernel/src';
+import { characterCount, newId, validationError } from '../../../../libs/shared-kernel/src';
 import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
 import { ApiKeysService } from '../../identity';
@@ -99,7 +99,7 @@ export class TurnService {
 
   async run(caller: Caller, entityId: string, conversationId: string, input: { id: string; content: string }): Promise<TurnResult> {
     const content = input.content.trim();
-    if (content === '' || content.length > MESSAGE_MAX_CHARS) throw validationError('content', `must be 1 to ${MESSAGE_MAX_CHARS} characters after trimming`);
+    if (content === '' || characterCount(content) > MESSAGE_MAX_CHARS) throw validationError('content', `must be 1 to ${MESSAGE_MAX_CHARS} characters after trimming`);
     const settings = this.conversations.settings;
     const conversation = await this.conversations.own(caller, entityId, conversationId);
     if (!settings.llmBaseUrl || settings.models.length === 0) throw agentNotConfigured();

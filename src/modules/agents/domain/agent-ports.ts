@@ -1,4 +1,4 @@
-import type { Conversation, Message, Proposal } from './conversation';
+import type { ApplyClaim, Conversation, Message, Proposal } from './conversation';
 
 /** The agents module's tables (D40: every row keyed by its Entity). */
 export abstract class AgentRepository {
@@ -28,9 +28,17 @@ export abstract class AgentRepository {
    */
   abstract appendMessages(entityId: string, conversationId: string, messages: Message[], now: Date, endingTurnOf?: string): Promise<'appended' | 'id_taken'>;
   abstract insertProposals(proposals: Proposal[]): Promise<void>;
-  /** The proposal, row-locked until the transaction ends. */
-  abstract lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<Proposal | null>;
-  /** Writes the decision and sets the conversation's updatedAt (D87a). */
-  abstract saveDecision(proposal: Proposal): Promise<void>;
+  /** The proposal, row-locked until the transaction ends, with the apply that claimed it (if any). */
+  abstract lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<{ proposal: Proposal; claim: ApplyClaim | null } | null>;
+  /** Marks a pending proposal as being applied (its row locked by lockProposal). */
+  abstract claimApply(entityId: string, proposalId: string, claim: ApplyClaim): Promise<void>;
+  /** Drops the claim of this apply (if it still holds it): the proposal is pending as before. */
+  abstract releaseApply(entityId: string, proposalId: string, keyId: string): Promise<void>;
+  /**
+   * Writes the decision of a pending proposal and sets the conversation's updatedAt (D87a), and
+   * drops the claim. `claimedBy`: the apply's key, which must still hold the claim; without it,
+   * no apply may hold one. False (nothing written) otherwise.
+   */
+  abstract saveDecision(proposal: Proposal, claimedBy?: string): Promise<boolean>;
   abstract recordLease(lease: { entityId: string; apiKeyId: string; userId: string; conversationId: string; expiresAt: Date }): Promise<void>;
 }

@@ -16,6 +16,12 @@ describe('checkProposal (D89)', () => {
     expect(checkProposal(ENTITY, { method: 'DELETE', path: `/api/entities/${ENTITY}/partners/${OTHER}`, summary: 'x' })).toMatchObject({ ok: true, body: null });
   });
 
+  it('counts the summary in characters (code points): 500 emoji are a summary, 501 are not', () => {
+    const write = (summary: string) => checkProposal(ENTITY, { method: 'DELETE', path: `/api/entities/${ENTITY}/partners/${OTHER}`, summary });
+    expect(write('😀'.repeat(500)).ok).toBe(true);
+    expect(write('😀'.repeat(501)).ok).toBe(false);
+  });
+
   it.each([
     ['GET', `/api/entities/${ENTITY}/partners`],
     ['POST', `/api/entities/${OTHER}/partners`],
@@ -87,15 +93,23 @@ describe('decide', () => {
 describe('truncateText', () => {
   it('keeps a text of at most the bound and cuts a longer one to exactly the bound, saying so', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.integer({ min: 60, max: 200 }), (text, max) => {
+      fc.property(fc.string({ maxLength: 300, unit: 'binary' }), fc.integer({ min: 60, max: 200 }), (text, max) => {
         const cut = truncateText(text, max);
-        if (text.length <= max) expect(cut).toBe(text);
+        if ([...text].length <= max) expect(cut).toBe(text);
         else {
-          expect(cut.length).toBe(max);
+          expect([...cut].length).toBe(max);
           expect(cut).toMatch(/\[truncated: \d+ more characters\]$/);
           expect(text.startsWith(cut.slice(0, cut.lastIndexOf('\n[truncated')))).toBe(true);
         }
       }),
     );
+  });
+
+  it('counts characters past U+FFFF as one and never cuts a pair in half', () => {
+    const text = '😀'.repeat(100);
+    expect(truncateText(text, 100)).toBe(text);
+    const cut = truncateText('😀'.repeat(150), 100);
+    expect([...cut].length).toBe(100);
+    expect(cut).toMatch(/^(😀)+\n\[truncated: 50 more characters\]$/u);
   });
 });

@@ -1,4 +1,4 @@
-import { DomainError, errorCatalog } from '../../../../libs/shared-kernel/src';
+import { characterCount, DomainError, errorCatalog, firstCharacters } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code the agent gateway answers, with its HTTP status: the one place each is declared. The
@@ -85,6 +85,16 @@ export interface Proposal {
   decidedAt: Date | null;
 }
 
+/**
+ * Stop 17 review: an apply in flight. The proposal is claimed (committed) before the write is sent
+ * and decided after it answered, so no transaction is open while the service is called.
+ */
+export interface ApplyClaim {
+  /** The one-write API key the apply minted. */
+  keyId: string;
+  since: Date;
+}
+
 const e = (code: keyof typeof AGENT_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => agentError(code, message, params);
 
 export const agentNotConfigured = e('AGENT_NOT_CONFIGURED_ERROR', 'No chat-completions server or no model is configured (AGENT_LLM_BASE_URL, AGENT_MODELS)');
@@ -98,6 +108,7 @@ export const proposalNotFound = e('AGENT_PROPOSAL_NOT_FOUND_ERROR', 'No proposal
 export const serviceUnreachable = (params: Record<string, unknown> = {}) =>
   new DomainError('SERVICE_UNAVAILABLE_ERROR', 'The gateway could not reach the service itself over HTTP', params);
 export const proposalNotPending = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal was already decided');
+export const proposalBeingApplied = e('AGENT_PROPOSAL_NOT_PENDING_ERROR', 'The proposal is being applied by another request');
 
 /** A path segment a proposal may name: letters, digits, `-` and `_` (no dots, escapes, queries). */
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -137,7 +148,7 @@ export function checkProposal(entityId: string, input: Record<string, unknown>):
   if (storableBody !== null && JSON.stringify(storableBody).length > PROPOSAL_BODY_MAX_CHARS) {
     return { ok: false, reason: `body must be at most ${PROPOSAL_BODY_MAX_CHARS} characters of JSON` };
   }
-  if (typeof summary !== 'string' || summary.trim() === '' || summary.trim().length > SUMMARY_MAX_CHARS) {
+  if (typeof summary !== 'string' || summary.trim() === '' || characterCount(summary.trim()) > SUMMARY_MAX_CHARS) {
     return { ok: false, reason: `summary must be 1 to ${SUMMARY_MAX_CHARS} characters` };
   }
   return {
@@ -181,9 +192,12 @@ export function storableJson(value: unknown, maxDepth = PROPOSAL_BODY_MAX_DEPTH)
   return entries.some(([, item]) => item === undefined) ? undefined : Object.fromEntries(entries);
 }
 
-/** Cuts a tool result to `max` characters, saying how much was left out. */
+/** Cuts a tool result to `max` characters (code points, never half a pair), saying how much was left out. */
 export function truncateText(text: string, max = TOOL_RESULT_MAX_CHARS): string {
+  // At most `max` UTF-16 units is at most `max` characters: no count needed.
   if (text.length <= max) return text;
-  const note = `\n[truncated: ${text.length - max} more characters]`;
-  return text.slice(0, max - note.length) + note;
+  const length = characterCount(text);
+  if (length <= max) return text;
+  const note = `\n[truncated: ${length - max} more characters]`;
+  return firstCharacters(text, max - note.length) + note;
 }

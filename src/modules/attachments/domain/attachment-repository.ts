@@ -1,22 +1,34 @@
+import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 import type { RecordHostKind } from '../../record-hosts';
 import type { Attachment } from './attachment';
 
+/** A host's hold as SQL (RecordHosts.holdQuery with the Entity id as `$1` and the host id as `$2`). */
+export type HostHoldQuery = string;
+
 export abstract class AttachmentRepository {
-  abstract insert(attachment: Attachment): Promise<void>;
-  /** The attachment or slot on this host, locked for the transaction (FOR UPDATE); discarded ones are not found. */
-  abstract lock(entityId: string, hostKind: RecordHostKind, hostId: string, id: string): Promise<Attachment | null>;
-  abstract find(entityId: string, hostKind: RecordHostKind, hostId: string, id: string): Promise<Attachment | null>;
-  abstract confirm(entityId: string, id: string, filename: string, now: Date): Promise<void>;
   /**
-   * One statement: the pending, unexpired slot on this host under `stored.objectKey`, whose size
-   * and type are the stored object's, becomes confirmed (returned); null when any of that fails.
+   * Presign's one statement (one round trip, atomic without a transaction): holds the host
+   * (`hostHold`), inserts the slot only when the host was found, and with `audit` the request's
+   * audit row only when the slot was written. False when there is no host.
    */
-  abstract confirmIfStored(
+  abstract insertOnHost(slot: Attachment, hostHold: HostHoldQuery, audit: AuditRecord | null): Promise<boolean>;
+  /**
+   * Confirm's one statement: holds the host; when it was found, the pending, unexpired slot on
+   * it under `stored.objectKey`, whose size and type are the stored object's, becomes confirmed;
+   * with `audit` the request's audit row when the slot was confirmed. `hostFound` false: no host
+   * (nothing written); `confirmed` null: the slot could not be confirmed as stored.
+   */
+  abstract confirmOnHost(
     slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
     stored: { objectKey: string; byteSize: number; contentType: string },
     filename: string,
     now: Date,
-  ): Promise<Attachment | null>;
+    hostHold: HostHoldQuery,
+    audit: AuditRecord | null,
+  ): Promise<{ hostFound: boolean; confirmed: Attachment | null }>;
+  /** The attachment or slot on this host, locked for the transaction (FOR UPDATE); discarded ones are not found. */
+  abstract lock(entityId: string, hostKind: RecordHostKind, hostId: string, id: string): Promise<Attachment | null>;
+  abstract find(entityId: string, hostKind: RecordHostKind, hostId: string, id: string): Promise<Attachment | null>;
   /** Confirmed attachments of the host, oldest first. */
   abstract listConfirmed(entityId: string, hostKind: RecordHostKind, hostId: string): Promise<Attachment[]>;
   abstract delete(entityId: string, id: string): Promise<void>;

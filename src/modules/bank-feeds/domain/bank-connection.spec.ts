@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { daysBefore, syncWindow } from './bank-connection';
+import { addDays } from '../../../../libs/shared-kernel/src';
+import { syncWindow } from './bank-connection';
 
 const isoDate = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 
@@ -10,15 +11,15 @@ describe('syncWindow (D69)', () => {
         const window = syncWindow(today, last);
         expect(window.until).toBe(today);
         expect(window.since <= window.until).toBe(true);
-        if (last === null) expect(window.since).toBe(daysBefore(today, 90));
-        else expect(window.since).toBe(daysBefore(last < today ? last : today, 7));
+        if (last === null) expect(window.since).toBe(addDays(today, -90));
+        else expect(window.since).toBe(addDays(last < today ? last : today, -7));
       }),
     );
   });
 
-  it('daysBefore walks calendar days both ways', () => {
-    expect(daysBefore('2026-03-01', 1)).toBe('2026-02-28');
-    expect(daysBefore('2024-03-01', 1)).toBe('2024-02-29');
-    expect(daysBefore('2026-12-31', -1)).toBe('2027-01-01');
+  it('addDays walks calendar days both ways', () => {
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-03-01', -1)).toBe('2024-02-29');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
   });
 });

@@ -1,3 +1,5 @@
+import { addDays } from '../../../../libs/shared-kernel/src';
+
 export const BANK_PROVIDERS = ['fintoc', 'sandbox'] as const;
 export type BankProviderKind = (typeof BANK_PROVIDERS)[number];
 
@@ -27,18 +29,12 @@ export interface ProviderFailureInfo {
   message: string;
 }
 
-const DAY = 86_400_000;
-
-/** ISO date `days` before `date` (UTC calendar arithmetic on a date without time zone). */
-export function daysBefore(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY).toISOString().slice(0, 10);
-}
 
 /**
  * D69: the window a sync reads, inclusive of both ends: from the day of the last successful sync
  * minus 7 days (90 days back on the first sync) to today.
  */
 export function syncWindow(today: string, lastSyncedDay: string | null): { since: string; until: string } {
-  const since = lastSyncedDay === null ? daysBefore(today, 90) : daysBefore(lastSyncedDay < today ? lastSyncedDay : today, 7);
+  const since = lastSyncedDay === null ? addDays(today, -90) : addDays(lastSyncedDay < today ? lastSyncedDay : today, -7);
   return { since, until: today };
 }

@@ -154,7 +154,7 @@ export class BankBookingService {
     const account = (await this.accounts.find(entityId, movement.bankAccountId))!;
     const functional = await this.accounts.functionalCurrency(entityId);
     if (account.currency === functional) return { movement, ledgerAccountId: account.ledgerAccountId, conversion: null };
-    const rate = await this.rates.rateOn(entityId, account.currency, movement.movementDate);
+    const rate = await this.rates.rateOn(account.currency, movement.movementDate, functional);
     const exponent = (code: string) => this.reference.findCurrency(code)!.minorUnits;
     const functionalAmount = convertMinorUnits(movement.amount, rate, exponent(account.currency), exponent(functional));
     return { movement, ledgerAccountId: account.ledgerAccountId, conversion: { currency: account.currency, rate, functionalAmount } };

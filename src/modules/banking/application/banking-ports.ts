@@ -97,5 +97,6 @@ export abstract class InvoiceFolios {
  * functional one.
  */
 export abstract class ExchangeRates {
-  abstract rateOn(entityId: string, currency: string, date: string): Promise<string>;
+  /** `functionalCurrency`: the Entity's, as the caller read it (the port does not read it again). */
+  abstract rateOn(currency: string, date: string, functionalCurrency: string): Promise<string>;
 }

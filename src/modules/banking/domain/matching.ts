@@ -1,3 +1,4 @@
+import { daysBetween } from '../../../../libs/shared-kernel/src';
 import type { BankMovement, MovementSide } from './bank-movement';
 import { bankMovementMatchAmountMismatch } from './banking-errors';
 import { bankingError, BANKING_ERROR_STATUS } from './banking-errors';
@@ -78,10 +79,6 @@ export function rutsIn(text: string): string[] {
 /** Tokens of at least three letters or digits (folios, references), upper-cased. */
 export function tokensOf(text: string | null | undefined): Set<string> {
   return new Set((text ?? '').toUpperCase().match(/[A-Z0-9][A-Z0-9-]{2,}/g) ?? []);
-}
-
-function daysBetween(a: string, b: string): number {
-  return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
 }
 
 /**

@@ -11,7 +11,6 @@ import {
 } from '../../ledger';
 import { BankAccountRepository, BankMovementRepository } from '../application/banking-ports';
 import type { BankMovement } from '../domain/bank-movement';
-import { bankMovementAlreadyBooked } from '../domain/banking-errors';
 import { Clock } from '../../../platform/clock/clock';
 
 /**
@@ -45,16 +44,21 @@ export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentS
 
   /**
    * D35: unbooking a reversal settles the chain back to its prior state: the movements the
-   * reversal severed are booked by their original entry again. One booked since by another entry
-   * refuses the unbooking (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR): it would be booked twice.
+   * reversal severed are booked by their original entry again. The unbooking is never refused for
+   * a movement (the spec's state table): one booked since by another entry is left as it is, the
+   * restored entry stays a plain entry, and the movement is answered as severed from it (stop 17 review).
    */
-  private async rebook(entityId: string, entryIds: string[]): Promise<void> {
+  private async rebook(entityId: string, entryIds: string[]): Promise<Partial<SeveredDocuments>> {
     const now = this.clock.now();
-    for (const { movement, entryId } of await this.movements.lockSeveredFrom(entityId, entryIds)) {
-      if (movement.ledgerEntryId) throw bankMovementAlreadyBooked({ movementId: movement.id, ledgerEntryId: movement.ledgerEntryId });
-      await this.movements.setEntry(entityId, movement.id, entryId, now);
+    const left: Array<{ movement: BankMovement; entryId: string }> = [];
+    for (const severed of await this.movements.lockSeveredFrom(entityId, entryIds)) {
+      if (severed.movement.ledgerEntryId) left.push(severed);
+      else await this.movements.setEntry(entityId, severed.movement.id, severed.entryId, now);
     }
     await this.movements.forgetSeveredFrom(entityId, entryIds);
+    if (left.length === 0) return {};
+    const summaries = await this.summaries(entityId, left.map((l) => l.movement));
+    return { severedMovements: summaries.map((summary, i) => ({ ...summary, entryId: left[i].entryId })) };
   }
 
   async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {

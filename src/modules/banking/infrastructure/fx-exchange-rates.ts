@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FxRatesService } from '../../fx';
-import { BankAccountRepository, ExchangeRates } from '../application/banking-ports';
+import { ExchangeRates } from '../application/banking-ports';
 import { bankingError } from '../domain/banking-errors';
 
 /**
@@ -11,15 +11,11 @@ import { bankingError } from '../domain/banking-errors';
  */
 @Injectable()
 export class FxExchangeRates extends ExchangeRates {
-  constructor(
-    private readonly fx: FxRatesService,
-    private readonly accounts: BankAccountRepository,
-  ) {
+  constructor(private readonly fx: FxRatesService) {
     super();
   }
 
-  async rateOn(entityId: string, currency: string, date: string): Promise<string> {
-    const functional = await this.accounts.functionalCurrency(entityId);
+  async rateOn(currency: string, date: string, functional: string): Promise<string> {
     const found = await this.fx.rateOn(currency, date);
     if (found.functionalCurrency !== functional) {
       throw bankingError('FX_RATE_NOT_FOUND_ERROR', `No exchange rate from ${currency} to ${functional} on ${date}`, { currency, date });

@@ -1,4 +1,4 @@
-import { DomainError, errorCatalog, validationError } from '../../../../libs/shared-kernel/src';
+import { characterCount, DomainError, errorCatalog, validationError } from '../../../../libs/shared-kernel/src';
 import { hostNotFound, RecordHostKind } from '../../record-hosts';
 
 /**
@@ -30,7 +30,7 @@ export interface Comment {
 
 export function commentText(text: string): string {
   const trimmed = text.trim();
-  const length = [...trimmed].length;
+  const length = characterCount(trimmed);
   if (length === 0 || length > COMMENT_TEXT_MAX) throw validationError('text', `must contain 1 to ${COMMENT_TEXT_MAX} characters after trimming`);
   return trimmed;
 }

@@ -1,10 +1,10 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, daysBetween, validationError } from '../../../../libs/shared-kernel/src';
 import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
-import { addDays, daysBetween, EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
+import { EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
 import { FxRateProvider, FxRateRepository } from './fx-ports';
 
 /** D79: the FX list's parameters are all optional; the default range is the last 30 days. */

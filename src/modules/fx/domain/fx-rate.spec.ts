@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { addDays, effectiveRate, FxRate, MAX_RATE_AGE_DAYS, parseChileanDecimal } from './fx-rate';
+import { addDays } from '../../../../libs/shared-kernel/src';
+import { effectiveRate, FxRate, MAX_RATE_AGE_DAYS, parseChileanDecimal } from './fx-rate';
 
 const rate = (date: string): FxRate => ({ date, currency: 'USD', functionalCurrency: 'CLP', rate: '950.5', source: 'offline' });
 

@@ -1,4 +1,4 @@
-import { errorCatalog } from '../../../../libs/shared-kernel/src';
+import { daysBetween, errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code FX rates answers, with its HTTP status: the one place each is declared. The compiler
@@ -65,15 +65,6 @@ export const fxRateStale = (params: { currency: string; date: string; lastRateDa
 
 export const fxProviderError = (params: { source: FxSource; reason: string }) =>
   fxError('FX_PROVIDER_ERROR', `The FX provider ${params.source} failed: ${params.reason}`, params);
-
-/** Whole days from `earlier` to `later`, both ISO dates. */
-export function daysBetween(earlier: string, later: string): number {
-  return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 86_400_000);
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * The staleness rule: the last published rate (`latest`, on or before `date`, or null when none

@@ -1,5 +1,6 @@
 import { FxRateProvider } from '../application/fx-ports';
-import { addDays, FX_CURRENCIES, FxRate, FxSource } from '../domain/fx-rate';
+import { addDays } from '../../../../libs/shared-kernel/src';
+import { FX_CURRENCIES, FxRate, FxSource } from '../domain/fx-rate';
 import bundle from './offline-rates.json';
 
 /** Whole-peso centre and spread (in hundredths) of the generated rates, by currency. */

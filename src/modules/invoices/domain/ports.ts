@@ -29,6 +29,15 @@ export interface InvoicePageKey {
   id: string;
 }
 
+/** A booking a reversal severed, as kept aside for the unbooking of that reversal (D35). */
+export interface SeveredBooking {
+  invoice: Invoice;
+  entryId: string;
+  openItemLineId: string;
+  /** The fields a booked invoice may not change (D61) that differ from what the entry was booked on. */
+  changedFields: string[];
+}
+
 export abstract class InvoiceRepository {
   abstract find(entityId: string, invoiceId: string): Promise<Invoice | null>;
   /** The row locked for the rest of the transaction (FOR UPDATE). */
@@ -51,12 +60,15 @@ export abstract class InvoiceRepository {
   /**
    * The invoices booked by these entries back to unbooked, in one statement (locked in id order);
    * answers each with the entry it was booked by. `restorable`: their entry was reversed, so the
-   * booking is kept aside for the unbooking of that reversal to put back (D35); otherwise what was
-   * kept aside stays as it was.
+   * booking is kept aside (beside any kept from other entries) for the unbooking of that reversal
+   * to put back (D35).
    */
   abstract severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>>;
-  /** Invoices whose booking by one of these entries a reversal severed, locked, with that booking. */
-  abstract lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>>;
+  /**
+   * Invoices whose booking by one of these entries a reversal severed (however they were booked
+   * and severed since), locked, with that booking and the fields changed since it was made.
+   */
+  abstract lockSeveredFrom(entityId: string, entryIds: string[]): Promise<SeveredBooking[]>;
   /** These entries left the books for good: nothing severed from them can come back. */
   abstract forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void>;
   abstract findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]>;

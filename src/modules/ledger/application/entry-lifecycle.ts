@@ -32,8 +32,9 @@ export interface MadeAllocation extends ReleasedAllocation {
  * - `unbooked`: the entries that left the books (an unbooked original takes its reversal along);
  * - `cancelled`: scheduled entries cancelled;
  * - `restored`: originals put back to `active` because their reversal was unbooked (D35): the
- *   documents a reversal severed from them are booked by them again, or the listener refuses
- *   (a document booked again since by another entry would otherwise be booked twice);
+ *   documents a reversal severed from them are booked by them again, unless booked since by
+ *   another entry (or changed since): those stay as they are and the listener answers them as
+ *   severed from the restored entry (the unbooking is never refused for a document);
  * - `allocations_released`: allocations removed; `entryIds` are the entries of both lines of
  *   each, in id order.
  * - `allocations_made`: allocations written (an allocation, a match, a reversal's netting);

@@ -14,8 +14,6 @@ export interface PartnerDirectoryPort {
    * being written.
    */
   holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
-  /** The names of these partners of the Entity (missing ids are left out). */
-  names(entityId: string, partnerIds: string[]): Promise<Map<string, string>>;
   /**
    * The same question as holdExisting as an SQL expression (a uuid[] in id order) that the
    * posting statement embeds, so that a posting stays one statement (one round trip) and judges
@@ -23,6 +21,12 @@ export interface PartnerDirectoryPort {
    * statement (an Entity id, a uuid[]); `hold` key-share-locks the rows found.
    */
   existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string;
+  /**
+   * The Entity's partners as an SQL relation `(id, name)`, for reads that list figures per
+   * partner by name in one statement (the open-item summary's partner options, 2,000 in the bench
+   * seed): `entityId` is an SQL expression of the statement.
+   */
+  namesSql(entityId: string): string;
 }
 
 const PARTNER_DIRECTORY = discoverablePort<PartnerDirectoryPort>();
@@ -49,8 +53,9 @@ export class PartnerDirectory implements PartnerDirectoryPort {
     return this.port ? this.port.holdExisting(entityId, partnerIds) : new Set();
   }
 
-  async names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
-    return this.port && partnerIds.length > 0 ? this.port.names(entityId, partnerIds) : new Map();
+  namesSql(entityId: string): string {
+    // With no partners module, no partner: an empty relation of the same shape.
+    return this.port ? this.port.namesSql(entityId) : `(SELECT NULL::uuid AS id, NULL::text AS name WHERE false)`;
   }
 
   existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {

@@ -18,11 +18,15 @@ export class LedgerEntryHost implements RecordHost {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async hold(entityId: string, id: string): Promise<HostedRecord | null> {
-    const rows = (await this.txHost.tx.query(`SELECT status FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR SHARE`, [entityId, id])) as Array<{
+    const rows = (await this.txHost.tx.query(this.holdQuery(1, 2), [entityId, id])) as Array<{
       status: string;
     }>;
     return rows.length === 0 ? null : { linkable: rows[0].status !== 'deleted' && rows[0].status !== 'cancelled' };
   }
+  holdQuery(entityParameter: number, idParameter: number): string {
+    return `SELECT status FROM ledger_entries WHERE entity_id = $${entityParameter} AND id = $${idParameter} FOR SHARE`;
+  }
+
   async exists(entityId: string, id: string): Promise<boolean> {
     return ((await this.txHost.tx.query(`SELECT 1 FROM ledger_entries WHERE entity_id = $1 AND id = $2`, [entityId, id])) as unknown[]).length > 0;
   }

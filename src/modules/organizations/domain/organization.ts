@@ -1,4 +1,4 @@
-import { DomainError, nameKey, nameProblem, normalizeName } from '../../../../libs/shared-kernel/src';
+import { characterCount, DomainError, nameKey, nameProblem, normalizeName } from '../../../../libs/shared-kernel/src';
 
 export const ORGANIZATION_NAME_MAX = 200;
 
@@ -6,7 +6,7 @@ export const ORGANIZATION_NAME_MAX = 200;
 export function organizationNameProblem(raw: string): string | null {
   const name = normalizeName(raw);
   // Characters as a person counts them (code points), not UTF-16 units: an emoji is one.
-  const length = [...name].length;
+  const length = characterCount(name);
   if (length < 1 || length > ORGANIZATION_NAME_MAX) return `name must be 1 to ${ORGANIZATION_NAME_MAX} characters after trimming`;
   const problem = nameProblem(name);
   return problem ? `name ${problem}` : null;

@@ -84,6 +84,4 @@ export abstract class PartnerRepository {
   /** Which of these partners exist, key-share-locked (in id order) for the rest of the transaction: lines about to name them are being written. */
   abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
-  /** The names of these partners (missing ids left out). */
-  abstract names(entityId: string, partnerIds: string[]): Promise<Map<string, string>>;
 }

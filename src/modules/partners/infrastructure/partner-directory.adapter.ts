@@ -12,8 +12,8 @@ export class PartnerDirectoryAdapter implements PartnerDirectoryPort {
     return this.partners.holdExisting(entityId, partnerIds);
   }
 
-  names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
-    return this.partners.names(entityId, partnerIds);
+  namesSql(entityId: string): string {
+    return `(SELECT p.id, p.name FROM partners p WHERE p.entity_id = ${entityId})`;
   }
 
   existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {

@@ -40,6 +40,11 @@ export class RecordHosts implements OnModuleInit {
     return (await this.hosts.get(kind)?.hold(entityId, id)) ?? null;
   }
 
+  /** RecordHost.holdQuery of the kind; null when its kind is not built. */
+  holdQuery(kind: RecordHostKind, entityParameter: number, idParameter: number): string | null {
+    return this.hosts.get(kind)?.holdQuery(entityParameter, idParameter) ?? null;
+  }
+
   async linkSummaries(entityId: string, kind: RecordHostKind, ids: string[]): Promise<Map<string, LinkSummary>> {
     const host = this.hosts.get(kind);
     return host && ids.length > 0 ? host.linkSummaries(entityId, ids) : new Map();

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { convertMinorUnitsExact, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, convertMinorUnitsExact, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { BankAccountsService } from '../../banking';
 import { InvoiceQueries } from '../../invoices';
 import { ReferenceDataService } from '../../reference';
 import { monthSpans, RevenueCell, revenueCells, RevenueInvoice } from '../domain/revenue-realization';
 import { DashboardQueries } from './dashboard-ports';
-import { addDays, monthStart } from './month-ranges';
+import { monthStart } from './month-ranges';
 import { OneSnapshot, Presentation, ReportsService } from './reports.service';
 
 /** The months of home's income chart (D81a): 6 calendar months ending with the current one. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { addDays, splitBefore, splitRange } from './month-ranges';
+import { addDays } from '../../../../libs/shared-kernel/src';
+import { splitBefore, splitRange } from './month-ranges';
 
 const day = fc.integer({ min: 0, max: 3 * 366 }).map((n) => addDays('2024-01-01', n));
 /** Two days near one end of the range dates may take (1000-01-01 to 9999-12-31). */

@@ -1,3 +1,5 @@
+import { addDays } from '../../../../libs/shared-kernel/src';
+
 /**
  * Splitting a date range into whole months (read from the monthly totals) and the days at its
  * edges (read from the lines). Dates are ISO calendar dates.
@@ -16,12 +18,6 @@ function parse(date: string): Date {
 
 function format(date: Date): string {
   return date.toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  const d = parse(date);
-  d.setUTCDate(d.getUTCDate() + days);
-  return format(d);
 }
 
 export function monthStart(date: string): string {

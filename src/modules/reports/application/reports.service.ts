@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { canonicalRate, compareText, exactAmounts, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, canonicalRate, compareText, exactAmounts, isIsoDate, isRate, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { EntitiesService } from '../../entities';
 import { BooksService } from '../../ledger';
 import { isResultType } from '../../ledger';
@@ -11,7 +11,6 @@ import { partnerNotFound } from '../../partners';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ReferenceDataService } from '../../reference';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
-import { addDays } from './month-ranges';
 import { ReportQueries } from './report-queries';
 import { reportDimensionNotFound } from '../domain/report-errors';
 

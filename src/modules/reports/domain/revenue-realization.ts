@@ -1,3 +1,5 @@
+import { addDays, dateOfDayNumber, dayNumber } from '../../../../libs/shared-kernel/src';
+
 /**
  * D82, D82a, D82b: revenue realization of AR invoices, in functional minor units, as exact
  * integers (bigint inside, never floats).
@@ -42,24 +44,14 @@ export interface MonthSpan {
   to: string;
 }
 
-const DAY = 86_400_000;
-
-function dayNumber(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`) / DAY;
-}
-
-function isoOfDay(day: number): string {
-  return new Date(day * DAY).toISOString().slice(0, 10);
-}
-
 /** The months of `from`..`to`, the first and last cut to the range (D82b). */
 export function monthSpans(from: string, to: string): MonthSpan[] {
   const spans: MonthSpan[] = [];
   let start = from;
   while (start <= to) {
     const [y, m] = start.split('-').map(Number);
-    const nextMonth = isoOfDay(Date.UTC(y, m, 1) / DAY);
-    const monthEnd = isoOfDay(dayNumber(nextMonth) - 1);
+    const nextMonth = dateOfDayNumber(Date.UTC(y, m, 1) / 86_400_000);
+    const monthEnd = addDays(nextMonth, -1);
     const end = monthEnd < to ? monthEnd : to;
     spans.push({ month: start.slice(0, 7), from: start, to: end });
     start = nextMonth;
@@ -78,7 +70,7 @@ export function recognizedThrough(invoice: Pick<RevenueInvoice, 'periodStart' | 
 
 /** Recognized on the days `from`..`to` (inclusive). */
 export function recognizedBetween(invoice: RevenueInvoice, from: string, to: string): bigint {
-  return recognizedThrough(invoice, to) - recognizedThrough(invoice, isoOfDay(dayNumber(from) - 1));
+  return recognizedThrough(invoice, to) - recognizedThrough(invoice, addDays(from, -1));
 }
 
 /** The open amount of the receivable line at the end of `date` (0 before it was booked). */

@@ -1,4 +1,4 @@
-import { errorCatalog, validationError } from '../../../../libs/shared-kernel/src';
+import { characterCount, errorCatalog, validationError } from '../../../../libs/shared-kernel/src';
 import type { LinkSummary, RecordHostKind } from '../../record-hosts';
 
 /**
@@ -43,7 +43,7 @@ export interface TodoView extends Todo {
 /** Trimmed; 1 to 500 characters (code points) after trimming, else 400 on `text`. */
 export function todoText(text: string): string {
   const trimmed = text.trim();
-  const length = [...trimmed].length;
+  const length = characterCount(trimmed);
   if (length === 0) throw validationError('text', 'must contain 1 to 500 characters after trimming');
   if (length > TODO_TEXT_MAX) throw validationError('text', `must contain at most ${TODO_TEXT_MAX} characters after trimming`);
   return trimmed;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { DomainError, isUuid, validationError } from '../../../../libs/shared-kernel/src';
+import { characterCount, DomainError, isUuid, validationError } from '../../../../libs/shared-kernel/src';
 import { IS_PUBLIC, IS_STAFF_ONLY } from '../decorators';
 import { CredentialVerifier } from '../ports';
 import { isReadMethod, principalOf, RequestWithPrincipal } from '../principal';
@@ -144,7 +144,7 @@ export class AuditActorGuard implements CanActivate {
         });
       }
       // D2a: 1 to 200 visible characters, recorded verbatim in the audit trail.
-      if ([...actor].length > AUDIT_ACTOR_MAX || /[\p{Cc}\p{Cf}]/u.test(actor)) {
+      if (characterCount(actor) > AUDIT_ACTOR_MAX || /[\p{Cc}\p{Cf}]/u.test(actor)) {
         throw validationError('headers.x-audit-actor', `must be 1 to ${AUDIT_ACTOR_MAX} visible characters`);
       }
     }

@@ -128,7 +128,7 @@ export class ConversationsController {
 
   @Post(':conversationId/proposals/:proposalId/apply')
   @HttpCode(200)
-  @Audit('agent.proposal.apply', 'agent_proposal')
+  @Audit('agent.proposal.apply', 'agent_proposal', { ownTransaction: true })
   @ApiOkResponse({ type: ApplyResponse, description: 'D89: the write was made as the caller with declared actor erwin:<conversationId>; status applied (2xx) or failed' })
   @ApiNotFoundResponse({ description: 'AGENT_CONVERSATION_NOT_FOUND_ERROR or AGENT_PROPOSAL_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'AGENT_PROPOSAL_NOT_PENDING_ERROR' })

@@ -86,6 +86,8 @@ export class AgentMessageRecord {
 @Index('agent_proposals_conversation_idx', ['entityId', 'conversationId', 'createdAt', 'id'])
 @Check('agent_proposals_method_check', `"method" IN ('POST', 'PUT', 'PATCH', 'DELETE')`)
 @Check('agent_proposals_status_check', `"status" IN ('pending', 'applied', 'failed', 'rejected')`)
+// Stop 17 review: an apply in flight claims a pending proposal (both columns set, committed before the write is sent).
+@Check('agent_proposals_applying_check', `("applying_key_id" IS NULL) = ("applying_since" IS NULL) AND ("applying_key_id" IS NULL OR "status" = 'pending')`)
 export class AgentProposalRecord {
   @PrimaryColumn('uuid')
   entityId: string;
@@ -126,6 +128,17 @@ export class AgentProposalRecord {
 
   @Column('timestamptz', { nullable: true })
   decidedAt: Date | null;
+
+  /**
+   * The apply in flight (stop 17 review): the one-write key it minted and when it claimed the
+   * proposal. Not part of the API (the proposal reads `pending` meanwhile); cleared with the
+   * decision or when the write could not be sent.
+   */
+  @Column('uuid', { nullable: true })
+  applyingKeyId: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  applyingSince: Date | null;
 }
 
 /** D88: the API keys the gateway minted for a User (leases, apply keys), removed once expired. */

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { AgentRepository } from '../../domain/agent-ports';
-import type { Conversation, Message, Proposal } from '../../domain/conversation';
+import type { ApplyClaim, Conversation, Message, Proposal } from '../../domain/conversation';
 import { AgentProposalRecord } from './agent.records';
 
 /** The primary key (entity_id, id) of agent_messages (migration AgentGateway). */
@@ -40,7 +40,7 @@ const toConversation = (row: ConversationRow): Conversation => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
-const toProposal = ({ conversation: _c, ...proposal }: AgentProposalRecord): Proposal => proposal;
+const toProposal = ({ conversation: _c, applyingKeyId: _k, applyingSince: _s, ...proposal }: AgentProposalRecord): Proposal => proposal;
 
 @Injectable()
 export class TypeOrmAgentRepository extends AgentRepository {
@@ -181,20 +181,35 @@ export class TypeOrmAgentRepository extends AgentRepository {
     );
   }
 
-  async lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<Proposal | null> {
+  async lockProposal(entityId: string, conversationId: string, proposalId: string): Promise<{ proposal: Proposal; claim: ApplyClaim | null } | null> {
     const record = await this.tx.getRepository(AgentProposalRecord).findOne({ where: { entityId, conversationId, id: proposalId }, lock: { mode: 'pessimistic_write' } });
-    return record ? toProposal(record) : null;
+    if (!record) return null;
+    const claim = record.applyingKeyId && record.applyingSince ? { keyId: record.applyingKeyId, since: record.applyingSince } : null;
+    return { proposal: toProposal(record), claim };
   }
 
-  async saveDecision(proposal: Proposal): Promise<void> {
-    await this.tx.query('UPDATE agent_proposals SET status = $3, response = $4::jsonb, decided_at = $5 WHERE entity_id = $1 AND id = $2', [
-      proposal.entityId,
-      proposal.id,
-      proposal.status,
-      proposal.response === null ? null : JSON.stringify(proposal.response),
-      proposal.decidedAt,
+  async claimApply(entityId: string, proposalId: string, claim: ApplyClaim): Promise<void> {
+    await this.tx.query(`UPDATE agent_proposals SET applying_key_id = $3, applying_since = $4 WHERE entity_id = $1 AND id = $2 AND status = 'pending'`, [
+      entityId,
+      proposalId,
+      claim.keyId,
+      claim.since,
     ]);
+  }
+
+  async releaseApply(entityId: string, proposalId: string, keyId: string): Promise<void> {
+    await this.tx.query('UPDATE agent_proposals SET applying_key_id = NULL, applying_since = NULL WHERE entity_id = $1 AND id = $2 AND applying_key_id = $3', [entityId, proposalId, keyId]);
+  }
+
+  async saveDecision(proposal: Proposal, claimedBy?: string): Promise<boolean> {
+    const result = await this.tx.query(
+      `UPDATE agent_proposals SET status = $3, response = $4::jsonb, decided_at = $5, applying_key_id = NULL, applying_since = NULL
+        WHERE entity_id = $1 AND id = $2 AND status = 'pending' AND applying_key_id IS NOT DISTINCT FROM $6::uuid RETURNING id`,
+      [proposal.entityId, proposal.id, proposal.status, proposal.response === null ? null : JSON.stringify(proposal.response), proposal.decidedAt, claimedBy ?? null],
+    );
+    if (rowsOf(result).length === 0) return false;
     await this.touch(proposal.entityId, proposal.conversationId, proposal.decidedAt ?? new Date());
+    return true;
   }
 
   async recordLease(lease: { entityId: string; apiKeyId: string; userId: string; conversationId: string; expiresAt: Date }): Promise<void> {

@@ -38,7 +38,7 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
 
     @Post('presign')
     @HttpCode(200)
-    @Audit('attachment.presign', 'attachment')
+    @Audit('attachment.presign', 'attachment', { singleStatement: true })
     @ApiOkResponse({ type: PresignAttachmentResponse, description: 'An upload slot and the URL to PUT the bytes to' })
     @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: file name, content type (one of seven) or byteSize (1 to 26,214,400)' })
     @ApiNotFoundResponse({ description: HOST_404 })
@@ -50,11 +50,11 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
 
     @Post('confirm')
     @HttpCode(200)
-    @Audit('attachment.confirm', 'attachment')
+    @Audit('attachment.confirm', 'attachment', { singleStatement: true })
     @ApiOkResponse({ type: AttachmentResponse, description: 'The attachment, its object read back from the store' })
-    @ApiNotFoundResponse({ description: HOST_404 })
+    @ApiNotFoundResponse({ description: `${HOST_404} or ATTACHMENT_NOT_FOUND_ERROR (no slot on this host: never presigned, of another host, or swept)` })
     @ApiConflictResponse({
-      description: 'ATTACHMENT_ALREADY_EXISTS_ERROR, ATTACHMENT_NOT_UPLOADED_ERROR (no object: not PUT yet, or no slot: never presigned, expired or swept) or ATTACHMENT_UPLOAD_MISMATCH_ERROR',
+      description: 'ATTACHMENT_ALREADY_EXISTS_ERROR, ATTACHMENT_NOT_UPLOADED_ERROR (no object: not PUT yet; or the slot expired) or ATTACHMENT_UPLOAD_MISMATCH_ERROR',
     })
     async confirm(@Param('entityId') entityId: string, @Param(param) hostId: string, @Body() body: ConfirmAttachmentBody): Promise<AttachmentResponse> {
       return presentAttachment(await this.attachments.confirm({ entityId, hostKind: kind, hostId }, body.attachmentId, body.filename));

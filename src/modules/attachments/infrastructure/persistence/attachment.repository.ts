@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AuditRecord, AuditRecorder } from '../../../../platform/audit/audit-recorder';
+import { preparedQuery } from '../../../../platform/database/prepared-query';
 import type { RecordHostKind } from '../../../record-hosts';
 import type { Attachment } from '../../domain/attachment';
-import { AttachmentRepository } from '../../domain/attachment-repository';
+import { AttachmentRepository, HostHoldQuery } from '../../domain/attachment-repository';
 
 const COLUMNS = `entity_id AS "entityId", id, host_kind AS "hostKind", host_id AS "hostId", object_key AS "objectKey", filename,
   content_type AS "contentType", byte_size AS "byteSize", state, expires_at AS "expiresAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -11,20 +13,62 @@ const COLUMNS = `entity_id AS "entityId", id, host_kind AS "hostKind", host_id A
 /** Plain SQL: presign and confirm are on the hot path of uploads. */
 @Injectable()
 export class SqlAttachmentRepository extends AttachmentRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditRecorder,
+  ) {
     super();
+  }
+
+  /** The audit row's CTE (`, audit AS (...)`) on `condition`, its parameters numbered from `first`. */
+  private auditCte(audit: AuditRecord | null, first: number, condition: string): { sql: string; values: unknown[] } {
+    if (!audit) return { sql: '', values: [] };
+    const insertion = this.audit.insertion(audit, first, condition);
+    return { sql: `, audit AS (${insertion.sql})`, values: insertion.values };
+  }
+
+  async insertOnHost(a: Attachment, hostHold: HostHoldQuery, audit: AuditRecord | null): Promise<boolean> {
+    const auditCte = this.auditCte(audit, 11, 'EXISTS (SELECT 1 FROM slot)');
+    const [row] = await preparedQuery<{ written: number }>(
+      this.txHost.tx,
+      `WITH host AS (${hostHold}),
+       slot AS (
+         INSERT INTO attachments (entity_id, id, host_kind, host_id, object_key, filename, content_type, byte_size, state, expires_at, created_at, updated_at)
+         SELECT $1, $3, $4, $2, $5, $6, $7, $8, 'pending', $9, $10, $10 FROM host RETURNING id
+       )${auditCte.sql}
+       SELECT count(*)::int AS written FROM slot`,
+      [a.entityId, a.hostId, a.id, a.hostKind, a.objectKey, a.filename, a.contentType, a.byteSize, a.expiresAt, a.createdAt, ...auditCte.values],
+    );
+    return row.written === 1;
+  }
+
+  async confirmOnHost(
+    slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
+    stored: { objectKey: string; byteSize: number; contentType: string },
+    filename: string,
+    now: Date,
+    hostHold: HostHoldQuery,
+    audit: AuditRecord | null,
+  ): Promise<{ hostFound: boolean; confirmed: Attachment | null }> {
+    const auditCte = this.auditCte(audit, 10, 'EXISTS (SELECT 1 FROM done)');
+    const [row] = await preparedQuery<Attachment & { hosts: number }>(
+      this.txHost.tx,
+      `WITH host AS (${hostHold}),
+       done AS (
+         UPDATE attachments SET state = 'confirmed', filename = $8, created_at = $9, updated_at = $9
+          WHERE entity_id = $1 AND id = $3 AND host_kind = $4 AND host_id = $2 AND state = 'pending' AND expires_at > $9
+            AND object_key = $5 AND byte_size = $6 AND content_type = $7 AND EXISTS (SELECT 1 FROM host)
+         RETURNING ${COLUMNS}
+       )${auditCte.sql}
+       SELECT (SELECT count(*) FROM host)::int AS hosts, done.* FROM (SELECT) AS one LEFT JOIN done ON true`,
+      [slot.entityId, slot.hostId, slot.id, slot.hostKind, stored.objectKey, stored.byteSize, stored.contentType, filename, now, ...auditCte.values],
+    );
+    const { hosts, ...confirmed } = row;
+    return { hostFound: hosts > 0, confirmed: confirmed.id ? (confirmed as Attachment) : null };
   }
 
   private query<T>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values) as Promise<T[]>;
-  }
-
-  async insert(a: Attachment): Promise<void> {
-    await this.query(
-      `INSERT INTO attachments (entity_id, id, host_kind, host_id, object_key, filename, content_type, byte_size, state, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [a.entityId, a.id, a.hostKind, a.hostId, a.objectKey, a.filename, a.contentType, a.byteSize, a.state, a.expiresAt, a.createdAt, a.updatedAt],
-    );
   }
 
   async lock(entityId: string, hostKind: RecordHostKind, hostId: string, id: string): Promise<Attachment | null> {
@@ -40,32 +84,6 @@ export class SqlAttachmentRepository extends AttachmentRepository {
       `SELECT ${COLUMNS} FROM attachments WHERE entity_id = $1 AND id = $2 AND host_kind = $3 AND host_id = $4 AND state <> 'discarded'`,
       [entityId, id, hostKind, hostId],
     );
-    return rows[0] ?? null;
-  }
-
-  async confirm(entityId: string, id: string, filename: string, now: Date): Promise<void> {
-    await this.query(`UPDATE attachments SET state = 'confirmed', filename = $3, created_at = $4, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [
-      entityId,
-      id,
-      filename,
-      now,
-    ]);
-  }
-
-  async confirmIfStored(
-    slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
-    stored: { objectKey: string; byteSize: number; contentType: string },
-    filename: string,
-    now: Date,
-  ): Promise<Attachment | null> {
-    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
-    const [rows] = (await this.txHost.tx.query(
-      `UPDATE attachments SET state = 'confirmed', filename = $8, created_at = $9, updated_at = $9
-        WHERE entity_id = $1 AND id = $2 AND host_kind = $3 AND host_id = $4 AND state = 'pending' AND expires_at > $9
-          AND object_key = $5 AND byte_size = $6 AND content_type = $7
-       RETURNING ${COLUMNS}`,
-      [slot.entityId, slot.id, slot.hostKind, slot.hostId, stored.objectKey, stored.byteSize, stored.contentType, filename, now],
-    )) as [Attachment[], number];
     return rows[0] ?? null;
   }
 

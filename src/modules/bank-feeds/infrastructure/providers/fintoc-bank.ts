@@ -1,6 +1,7 @@
 import { canonicalRut } from '../../../../../libs/shared-kernel/src';
 import { BankProvider, BankProviderFailure, ExchangedLink, LinkIntent, LinkRef, ProviderAccount, ProviderMovement } from '../../application/bank-provider';
-import { daysBefore, type HolderType, type ProviderFailureInfo } from '../../domain/bank-connection';
+import { addDays } from '../../../../../libs/shared-kernel/src';
+import { type HolderType, type ProviderFailureInfo } from '../../domain/bank-connection';
 
 export interface FintocSettings {
   /** Origin of Fintoc's API (FINTOC_BASE_URL); calls go to `{baseUrl}/v1/...`. */
@@ -120,7 +121,7 @@ export class FintocBank extends BankProvider {
     let url: string | null = this.url(`/v1/accounts/${encodeURIComponent(providerAccountId)}/movements`, {
       link_token: link.linkToken,
       since: window.since,
-      until: daysBefore(window.until, -1),
+      until: addDays(window.until, 1),
       per_page: String(this.settings.perPage ?? 300),
       confirmed_only: 'true',
     });

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rutCheckDigit } from '../../../../../libs/shared-kernel/src';
 import { Clock } from '../../../../platform/clock/clock';
 import { BankProvider, BankProviderFailure, ExchangedLink, LinkIntent, LinkRef, ProviderAccount, ProviderMovement } from '../../application/bank-provider';
-import { daysBefore, type ProviderFailureInfo } from '../../domain/bank-connection';
+import { addDays } from '../../../../../libs/shared-kernel/src';
+import { type ProviderFailureInfo } from '../../domain/bank-connection';
 
 /** Movements per page, as Fintoc's largest page: failure injection counts pages of this size. */
 export const SANDBOX_PAGE_SIZE = 300;
@@ -132,12 +133,12 @@ export class SandboxBank extends BankProvider {
     const account = ACCOUNTS.find((a) => this.accountId(link.connectionId, a.key) === providerAccountId);
     if (!account) return Promise.reject(new BankProviderFailure({ status: 'error', message: 'The sandbox has no such account on this link' }));
     const today = this.clock.today();
-    const first = [window.since, daysBefore(today, HISTORY_DAYS)].sort()[1];
+    const first = [window.since, addDays(today, -HISTORY_DAYS)].sort()[1];
     const last = [window.until, today].sort()[0];
     const failure = this.takeFailure();
     const movements: ProviderMovement[] = [];
     let page = 1;
-    for (let day = first; day <= last; day = daysBefore(day, -1)) {
+    for (let day = first; day <= last; day = addDays(day, 1)) {
       if (!isBusinessDay(day)) continue;
       for (let n = 0; n < this.settings.dailyMovements; n++) {
         movements.push(this.movement(link.connectionId, account.key, day, n));

@@ -139,7 +139,9 @@ export class SqlBankMovementRepository extends BankMovementRepository {
   async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ movement: BankMovement; entryId: string }>> {
     if (entryIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
-      `SELECT ${COLUMNS}, severed_entry_id AS severed_from FROM bank_movements WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      `SELECT ${COLUMNS}, s.entry_id AS severed_from
+         FROM bank_movement_severed_bookings s JOIN bank_movements ON bank_movements.entity_id = s.entity_id AND bank_movements.id = s.bank_movement_id
+        WHERE s.entity_id = $1 AND s.entry_id = ANY($2::uuid[]) ORDER BY bank_movements.id, s.entry_id FOR UPDATE OF bank_movements`,
       [entityId, entryIds],
     )) as Array<MovementRow & { severed_from: string }>;
     return rows.map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
@@ -147,22 +149,27 @@ export class SqlBankMovementRepository extends BankMovementRepository {
 
   async forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void> {
     if (entryIds.length === 0) return;
-    await this.txHost.tx.query(`UPDATE bank_movements SET severed_entry_id = NULL WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[])`, [entityId, entryIds]);
+    await this.txHost.tx.query(`DELETE FROM bank_movement_severed_bookings WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds]);
   }
 
+  /** A reversed entry's booking is kept aside (beside any kept from other entries) in the same statement. */
   private async sever(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
     if (entryIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
-      `WITH booked AS (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
-       UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3,
-              severed_entry_id = CASE WHEN $4 THEN booked.ledger_entry_id ELSE m.severed_entry_id END
-         FROM booked
-        WHERE m.entity_id = $1 AND m.id = booked.id
-       RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from`,
+      `WITH booked AS (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE),
+       severed AS (
+         UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3
+           FROM booked
+          WHERE m.entity_id = $1 AND m.id = booked.id
+         RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from),
+       kept AS (
+         INSERT INTO bank_movement_severed_bookings (entity_id, entry_id, bank_movement_id)
+         SELECT $1, severed_from, id FROM severed WHERE $4
+         ON CONFLICT (entity_id, entry_id, bank_movement_id) DO NOTHING)
+       SELECT * FROM severed ORDER BY id`,
       [entityId, entryIds, now, restorable],
-    )) as [Array<MovementRow & { severed_from: string }>, number];
-    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
-    return rows[0].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
+    )) as Array<MovementRow & { severed_from: string }>;
+    return rows.map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));
   }
 
   byEntries(entityId: string, entryIds: string[]): Promise<BankMovement[]> {

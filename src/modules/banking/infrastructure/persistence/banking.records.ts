@@ -98,7 +98,6 @@ export class BankAccountRecord {
 @Index('bank_movements_provider_key', ['entityId', 'bankAccountId', 'providerMovementId'], { unique: true, where: `"provider_movement_id" IS NOT NULL` })
 @Index('bank_movements_entry_key', ['entityId', 'ledgerEntryId'], { unique: true, where: `"ledger_entry_id" IS NOT NULL` })
 @Index('bank_movements_account_date_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'])
-@Index('bank_movements_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
 // Issue 22: recommendations find the booked movements of a counterparty RUT, newest first, without a scan.
 @Index('bank_movements_booked_tax_idx', ['entityId', 'counterpartyTaxId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NOT NULL AND "counterparty_tax_id" IS NOT NULL` })
 @Index('bank_movements_unbooked_idx', ['entityId', 'bankAccountId', 'movementDate', 'id'], { where: `"ledger_entry_id" IS NULL` })
@@ -152,10 +151,6 @@ export class BankMovementRecord {
   @Column('uuid', { nullable: true })
   ledgerEntryId: string | null;
 
-  /** The entry a reversal severed this movement from: unbooking that reversal books it again (D35). */
-  @Column('uuid', { nullable: true })
-  severedEntryId: string | null;
-
   @Column('timestamptz')
   createdAt: Date;
 
@@ -163,4 +158,37 @@ export class BankMovementRecord {
   updatedAt: Date;
 }
 
-export const BANKING_RECORDS = [BankAccountRecord, BankMovementRecord];
+/**
+ * Bookings a reversal severed (D35, stop 17 review): one row per (entry, movement), so that
+ * unbooking that reversal books the movement by its original entry again, however many times the
+ * movement was booked and reversed since. Removed when restored, when the entry leaves the books
+ * for good, and with the movement.
+ */
+@Entity('bank_movement_severed_bookings')
+@Index('bank_movement_severed_bookings_movement_idx', ['entityId', 'bankMovementId'])
+export class BankMovementSeveredBookingRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  entryId: string;
+
+  @PrimaryColumn('uuid')
+  bankMovementId: string;
+
+  @ManyToOne(() => BankMovementRecord, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'bank_movement_id', referencedColumnName: 'id' },
+  ])
+  bankMovement?: BankMovementRecord;
+
+  @ManyToOne('LedgerEntryRecord', { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'entry_id', referencedColumnName: 'id' },
+  ])
+  entry?: object;
+}
+
+export const BANKING_RECORDS = [BankAccountRecord, BankMovementRecord, BankMovementSeveredBookingRecord];

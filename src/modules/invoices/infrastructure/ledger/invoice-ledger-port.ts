@@ -10,7 +10,6 @@ import {
   SeveredDocuments,
 } from '../../../ledger';
 import { Clock } from '../../../../platform/clock/clock';
-import { invoiceAlreadyBooked } from '../../domain/invoice';
 import { InvoiceRepository } from '../../domain/ports';
 import { InvoiceBookingListeners } from '../../application/invoice-hooks';
 
@@ -45,13 +44,20 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
 
   /**
    * D35: unbooking a reversal settles the chain back to its prior state, so the invoices the
-   * reversal severed are booked by their original entry again. One booked since by another entry
-   * refuses the unbooking (409 INVOICE_ALREADY_BOOKED_ERROR): it would be booked twice.
+   * reversal severed are booked by their original entry again. The unbooking itself is never
+   * refused for an invoice (the spec's state table: its one condition is that the entry exists):
+   * an invoice booked since by another entry, or edited since in a field a booked invoice keeps
+   * (D61), is left as it is and the restored entry stays a plain entry; such invoices are answered
+   * as severed from it (stop 17 review).
    */
-  private async rebook(entityId: string, entryIds: string[]): Promise<void> {
+  private async rebook(entityId: string, entryIds: string[]): Promise<Partial<SeveredDocuments>> {
     const now = this.clock.now();
-    for (const { invoice, entryId, openItemLineId } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
-      if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId: invoice.id, ledgerEntryId: invoice.ledgerEntryId });
+    const left: Array<{ invoiceId: string; entryId: string }> = [];
+    for (const { invoice, entryId, openItemLineId, changedFields } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
+      if (invoice.bookStatus === 'booked' || changedFields.length > 0) {
+        left.push({ invoiceId: invoice.id, entryId });
+        continue;
+      }
       const entry = (await this.ledger.entryWithLines(entityId, entryId))!;
       const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
       const readModels = this.hooks.invoiceBooked(entityId, {
@@ -64,6 +70,9 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
       await this.invoices.setBooking(entityId, invoice.id, { ledgerEntryId: entryId, openItemLineId }, now, readModels);
     }
     await this.invoices.forgetSeveredFrom(entityId, entryIds);
+    if (left.length === 0) return {};
+    const summaries = new Map((await this.invoices.summaries(entityId, left.map((l) => l.invoiceId))).map((s) => [s.id, s]));
+    return { severedInvoices: left.map((l) => ({ ...summaries.get(l.invoiceId)!, entryId: l.entryId })) };
   }
 
   async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {

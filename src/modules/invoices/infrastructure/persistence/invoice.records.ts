@@ -101,7 +101,6 @@ const KIND_CHECK = `"document_kind" IN ('invoice', 'exempt_invoice', 'receipt', 
 @Index('invoices_issue_date_idx', ['entityId', 'issueDate', 'id'])
 @Index('invoices_partner_idx', ['entityId', 'partnerId', 'issueDate', 'id'])
 @Index('invoices_entry_idx', ['entityId', 'ledgerEntryId'], { where: `"ledger_entry_id" IS NOT NULL` })
-@Index('invoices_severed_entry_idx', ['entityId', 'severedEntryId'], { where: `"severed_entry_id" IS NOT NULL` })
 // Issue 22: home counts the unbooked invoices per direction from this index alone, not by a scan of every invoice.
 @Index('invoices_unbooked_idx', ['entityId', 'direction'], { where: `"book_status" = 'unbooked'` })
 @Index('invoices_open_item_line_idx', ['entityId', 'openItemLineId'], { where: `"open_item_line_id" IS NOT NULL` })
@@ -197,17 +196,6 @@ export class InvoiceRecord {
   ])
   openItemLine?: object;
 
-  /**
-   * The booking that a reversal severed (entry and open-item line), kept so that unbooking that
-   * reversal puts the invoice back as it was (D35: the chain is settled back to its prior state).
-   * No foreign key: the entry may be unbooked for good; cleared when the invoice is booked again.
-   */
-  @Column('uuid', { nullable: true })
-  severedEntryId: string | null;
-
-  @Column('uuid', { nullable: true })
-  severedOpenItemLineId: string | null;
-
   @Column('uuid', { nullable: true })
   dteId: string | null;
 
@@ -225,4 +213,46 @@ export class InvoiceRecord {
   updatedAt: Date;
 }
 
-export const INVOICE_RECORDS = [DteRecord, InvoiceRecord];
+/**
+ * Bookings a reversal severed (D35, stop 17 review): one row per (entry, invoice), kept so that
+ * unbooking that reversal books the invoice by its original entry again. An invoice may have
+ * several (booked by E, reversed, booked by F, reversed): each entry finds its own, whatever
+ * happened to the invoice since. `bookedTerms` are the invoice's fields a booked invoice may not
+ * change (D61), as they were when the entry booked it: a restoration compares them. Removed when
+ * the booking is restored, when the entry leaves the books for good, and with the invoice.
+ */
+@Entity('invoice_severed_bookings')
+@Index('invoice_severed_bookings_invoice_idx', ['entityId', 'invoiceId'])
+export class InvoiceSeveredBookingRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  @PrimaryColumn('uuid')
+  entryId: string;
+
+  @PrimaryColumn('uuid')
+  invoiceId: string;
+
+  @ManyToOne(() => InvoiceRecord, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'invoice_id', referencedColumnName: 'id' },
+  ])
+  invoice?: InvoiceRecord;
+
+  @ManyToOne('LedgerEntryRecord', { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'entity_id', referencedColumnName: 'entityId' },
+    { name: 'entry_id', referencedColumnName: 'id' },
+  ])
+  entry?: object;
+
+  /** The entry's open-item line that settled the invoice. */
+  @Column('uuid')
+  openItemLineId: string;
+
+  @Column('jsonb')
+  bookedTerms: Record<string, unknown>;
+}
+
+export const INVOICE_RECORDS = [DteRecord, InvoiceRecord, InvoiceSeveredBookingRecord];

@@ -6,7 +6,15 @@ import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
-import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository } from '../../domain/ports';
+import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository, SeveredBooking } from '../../domain/ports';
+
+/**
+ * The invoice's fields that a booked invoice may not change (all but description and due date,
+ * D61), as one jsonb value: kept with a severed booking and compared when it is restored.
+ */
+const BOOKED_TERMS = `jsonb_build_object('documentKind', i.document_kind, 'documentNumber', i.document_number, 'issueDate', i.issue_date, 'partnerId', i.partner_id,
+  'currency', i.currency, 'exchangeRate', i.exchange_rate, 'netAmount', i.net_amount, 'exemptAmount', i.exempt_amount, 'taxAmount', i.tax_amount,
+  'totalAmount', i.total_amount, 'servicePeriodStart', i.service_period_start, 'servicePeriodEnd', i.service_period_end)`;
 
 const COLUMNS = `i.entity_id, i.id, i.direction, i.document_kind, i.document_number, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date,
   to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.partner_id, i.currency, i.exchange_rate::text AS exchange_rate,
@@ -284,36 +292,44 @@ export class SqlInvoiceRepository extends InvoiceRepository {
 
   async severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>> {
     if (entryIds.length === 0) return [];
-    const [rows] = (await this.txHost.tx.query(
-      `WITH booked AS (SELECT id, ledger_entry_id, open_item_line_id FROM invoices WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE)
-       UPDATE invoices i SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4,
-              severed_entry_id = CASE WHEN $3 THEN booked.ledger_entry_id ELSE i.severed_entry_id END,
-              severed_open_item_line_id = CASE WHEN $3 THEN booked.open_item_line_id ELSE i.severed_open_item_line_id END
-         FROM booked
-        WHERE i.entity_id = $1 AND i.id = booked.id
-       RETURNING i.id, booked.ledger_entry_id AS entry_id`,
+    // A reversed entry's booking is kept aside, with the terms it was made on, in the same statement.
+    const rows = (await this.txHost.tx.query(
+      `WITH booked AS (SELECT id, ledger_entry_id, open_item_line_id FROM invoices WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE),
+       severed AS (
+         UPDATE invoices i SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4
+           FROM booked
+          WHERE i.entity_id = $1 AND i.id = booked.id
+         RETURNING i.id, booked.ledger_entry_id AS entry_id, booked.open_item_line_id, ${BOOKED_TERMS} AS terms),
+       kept AS (
+         INSERT INTO invoice_severed_bookings (entity_id, entry_id, invoice_id, open_item_line_id, booked_terms)
+         SELECT $1, entry_id, id, open_item_line_id, terms FROM severed WHERE $3
+         ON CONFLICT (entity_id, entry_id, invoice_id) DO UPDATE SET open_item_line_id = EXCLUDED.open_item_line_id, booked_terms = EXCLUDED.booked_terms)
+       SELECT id, entry_id FROM severed ORDER BY id`,
       [entityId, entryIds, restorable, now],
-    )) as [Array<{ id: string; entry_id: string }>, number];
-    // TypeORM answers an UPDATE ... RETURNING as [rows, affected count].
+    )) as Array<{ id: string; entry_id: string }>;
     return rows.map((row) => ({ invoiceId: row.id, entryId: row.entry_id }));
   }
 
-  async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<Array<{ invoice: Invoice; entryId: string; openItemLineId: string }>> {
+  async lockSeveredFrom(entityId: string, entryIds: string[]): Promise<SeveredBooking[]> {
     if (entryIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
-      `SELECT ${COLUMNS}, i.severed_entry_id, i.severed_open_item_line_id FROM invoices i
-        WHERE i.entity_id = $1 AND i.severed_entry_id = ANY($2::uuid[]) ORDER BY i.id FOR UPDATE`,
+      `SELECT ${COLUMNS}, s.entry_id AS severed_entry_id, s.open_item_line_id AS severed_open_item_line_id,
+              ARRAY(SELECT cur.key FROM jsonb_each(${BOOKED_TERMS}) cur WHERE cur.value IS DISTINCT FROM s.booked_terms -> cur.key ORDER BY cur.key) AS changed_fields
+         FROM invoice_severed_bookings s JOIN invoices i ON i.entity_id = s.entity_id AND i.id = s.invoice_id
+        WHERE s.entity_id = $1 AND s.entry_id = ANY($2::uuid[]) ORDER BY i.id, s.entry_id FOR UPDATE OF i`,
       [entityId, entryIds],
-    )) as Array<Row & { severed_entry_id: string; severed_open_item_line_id: string }>;
-    return rows.map((row) => ({ invoice: toInvoice(row), entryId: row.severed_entry_id, openItemLineId: row.severed_open_item_line_id }));
+    )) as Array<Row & { severed_entry_id: string; severed_open_item_line_id: string; changed_fields: string[] }>;
+    return rows.map((row) => ({
+      invoice: toInvoice(row),
+      entryId: row.severed_entry_id,
+      openItemLineId: row.severed_open_item_line_id,
+      changedFields: row.changed_fields,
+    }));
   }
 
   async forgetSeveredFrom(entityId: string, entryIds: string[]): Promise<void> {
     if (entryIds.length === 0) return;
-    await this.txHost.tx.query(
-      `UPDATE invoices SET severed_entry_id = NULL, severed_open_item_line_id = NULL WHERE entity_id = $1 AND severed_entry_id = ANY($2::uuid[])`,
-      [entityId, entryIds],
-    );
+    await this.txHost.tx.query(`DELETE FROM invoice_severed_bookings WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds]);
   }
 
   async findMany(entityId: string, invoiceIds: string[]): Promise<Invoice[]> {

@@ -53,8 +53,10 @@ export class UnbookEntry {
       await this.entries.saveHeader(original);
       settledChainEntries.push(original);
     }
-    const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: gone.map((e) => e.id), reason: 'unbooked' }));
-    if (original) await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'restored' });
+    const unbooked = await this.lifecycle.notify({ entityId, entryIds: gone.map((e) => e.id), reason: 'unbooked' });
+    // The original back in the books: documents booked (or changed) since stay as they are, severed from it.
+    const restored = original ? await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'restored' }) : null;
+    const severed = mergeSevered(released, unbooked, ...(restored ? [restored] : []));
     const [unbookedEntry, ...settled] = await this.locks.persisted(entityId, [entry, ...settledChainEntries]);
     return { unbookedEntry, settledChainEntries: settled, ...severed };
   }

@@ -125,12 +125,13 @@ export class EntriesController {
   @Audit('ledger_entry.unbook', 'ledger_entry')
   @ApiOkResponse({
     type: UnbookResponse,
-    description: 'The unbooked entry and what it severed; settled chain entries: the original of an unbooked reversal (active again), or the reversal of an unbooked original (deleted with it)',
+    description:
+      'The unbooked entry and what it severed; settled chain entries: the original of an unbooked reversal (active again, booking again the documents its reversal severed; those booked by another entry since, or invoices edited since, stay as they are and are listed as severed with the original as entryId), or the reversal of an unbooked original (deleted with it)',
   })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({
     description:
-      'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR; unbooking a reversal whose original booked a document since booked by another entry: INVOICE_ALREADY_BOOKED_ERROR or BANK_MOVEMENT_ALREADY_BOOKED_ERROR',
+      'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR',
   })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);

@@ -1,19 +1,15 @@
-import { compareText, exactAmount } from '../../../../../libs/shared-kernel/src';
+import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { AllocationRow, AllocationRepository, ListedLine, OpenItemFilter, OpenItemSummary } from '../../domain/entry-ports';
-import { LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
+import { AGGREGATED_LINE_COLUMNS, LINE_AGGREGATES_UPSERT, LINE_COLUMNS, LedgerSqlStore, NIL_BOOK, toAllocation, toLine } from './ledger-sql';
 import { PartnerDirectory } from '../../application/partner-directory';
 
-/** As PostgreSQL's `ORDER BY x NULLS LAST` in the C collation. */
-function byNameNullsLast(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return compareText(a, b);
-}
+/** The lines shiftAllocated() moved, after (+1) and before (-1): only the allocated amount differs. */
+const BEFORE_AND_AFTER = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM moved
+   UNION ALL SELECT -1, ${AGGREGATED_LINE_COLUMNS.replace('allocated_amount', 'allocated_amount - moved')} FROM moved)`;
 
 /** Allocations between open-item lines and the open-item reads (D38, D39). */
 @Injectable()
@@ -82,38 +78,40 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
 
   /**
    * Totals of the whole filtered set (not the page), and the partners present without the partner
-   * filter: read from ledger_open_item_totals (per account, Book, partner and slot, kept by the
-   * lines' triggers in every writing transaction), so O(partners), not O(open lines) (issue 25).
+   * filter: read from ledger_open_item_totals (per account, Book, partner and slot, kept by every
+   * statement that writes lines, LINE_AGGREGATES_UPSERT), so O(partners), not O(open lines) (issue 25).
    */
   async openItemSummary(entityId: string, filter: Omit<OpenItemFilter, 'after' | 'limit'>): Promise<OpenItemSummary> {
     const count = filter.includeSettled ? 't.line_count' : 't.open_count';
-    const grouped = await this.query<{ partner_key: string; line_count: number; open_total: string }>(
-      `SELECT t.partner_key, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
-         FROM ledger_open_item_totals t
-        WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
-        GROUP BY t.partner_key HAVING sum(${count}) > 0`,
+    // One statement: the figures per partner with the partner's name (PartnerDirectoryPort.namesSql),
+    // in the options' order, by name in code point order (COLLATE "C", as compareText), the lines
+    // without a partner (and a partner without a name) last, then by id.
+    const rows = await this.query<{ partner_key: string; line_count: number; open_total: string; partner_name: string | null }>(
+      `SELECT g.partner_key, g.line_count, g.open_total, n.name AS partner_name
+         FROM (SELECT t.partner_key, sum(${count})::int AS line_count, sum(t.open_total)::text AS open_total
+                 FROM ledger_open_item_totals t
+                WHERE t.entity_id = $1 AND t.account_id = $2 AND t.book_key IN ('${NIL_BOOK}'::uuid, coalesce($3::uuid, '${NIL_BOOK}'::uuid))
+                GROUP BY t.partner_key HAVING sum(${count}) > 0) g
+         LEFT JOIN ${this.partners.namesSql('$1')} n ON n.id = g.partner_key
+        ORDER BY n.name COLLATE "C" NULLS LAST, g.partner_key`,
       [entityId, filter.accountId, filter.bookId],
     );
     const partnerOf = (key: string) => (key === NIL_BOOK ? null : key);
-    // The names come from the partners module (PartnerDirectoryPort), in one call: by name, the lines without a partner last.
-    const names = await this.partners.names(
-      entityId,
-      grouped.flatMap((r) => (partnerOf(r.partner_key) ? [r.partner_key] : [])),
-    );
-    const rows = grouped
-      .map((r) => ({ ...r, partner_name: partnerOf(r.partner_key) ? (names.get(r.partner_key) ?? null) : null }))
-      .sort((a, b) => byNameNullsLast(a.partner_name, b.partner_name) || compareText(a.partner_key, b.partner_key));
     const selected = filter.partnerId ? rows.filter((r) => partnerOf(r.partner_key) === filter.partnerId) : rows;
     return {
       // D6a: summed exactly; a total JSON cannot hold exactly is a 409 naming it.
       openTotal: exactAmount(selected.reduce((sum, r) => sum + BigInt(r.open_total), 0n), 'openTotal'),
       lineCount: selected.reduce((sum, r) => sum + r.line_count, 0),
-      partnerOptions: rows.map((r, i) => ({
-        partnerId: partnerOf(r.partner_key),
-        partnerName: r.partner_name,
-        lineCount: r.line_count,
-        openTotal: exactAmount(r.open_total, `partnerOptions[${i}].openTotal`),
-      })),
+      partnerOptions: rows.map((r, i) => {
+        // Checked through exactAmount only when it is not already an exact number (its field name is built then).
+        const openTotal = Number(r.open_total);
+        return {
+          partnerId: partnerOf(r.partner_key),
+          partnerName: r.partner_name,
+          lineCount: r.line_count,
+          openTotal: Number.isSafeInteger(openTotal) ? openTotal : exactAmount(r.open_total, `partnerOptions[${i}].openTotal`),
+        };
+      }),
     };
   }
 
@@ -156,7 +154,12 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
     if (deleted.length > 0) await this.shiftAllocated(entityId, deleted.map(toAllocation), -1);
   }
 
-  /** Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it within the amount). */
+  /**
+   * Keeps each line's allocated amount equal to the sum of its allocations (the check keeps it
+   * within the amount), and the open-item totals with it, in the same statement: each line's image
+   * after the UPDATE is added and the image before (the same row less the amount this statement
+   * moved) taken away, exact whatever committed meanwhile (LINE_AGGREGATES_UPSERT).
+   */
   private async shiftAllocated(entityId: string, allocations: AllocationRow[], sign: 1 | -1): Promise<void> {
     const perLine = new Map<string, number>();
     for (const a of allocations) {
@@ -164,9 +167,13 @@ export class SqlAllocationRepository extends LedgerSqlStore implements Allocatio
       perLine.set(a.creditLineId, (perLine.get(a.creditLineId) ?? 0) + a.amount);
     }
     await this.query(
-      `UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
-         FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
-        WHERE l.entity_id = $1 AND l.id = d.line_id`,
+      `WITH moved AS (
+         UPDATE ledger_lines l SET allocated_amount = l.allocated_amount + $2 * d.amount
+           FROM unnest($3::uuid[], $4::bigint[]) AS d(line_id, amount)
+          WHERE l.entity_id = $1 AND l.id = d.line_id
+         RETURNING ${AGGREGATED_LINE_COLUMNS.split(', ').map((c) => `l.${c}`).join(', ')}, $2 * d.amount AS moved
+       ), ${LINE_AGGREGATES_UPSERT(BEFORE_AND_AFTER)}
+       SELECT count(*)::int AS updated FROM moved`,
       [entityId, sign, [...perLine.keys()], [...perLine.values()]],
     );
   }

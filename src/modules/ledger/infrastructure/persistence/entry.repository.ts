@@ -4,10 +4,38 @@ import { EntryLine, EntrySource, EntryStatus, LedgerEntry } from '../../domain/l
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { foldedLike, unicodeCollateClause } from '../../../../platform/database/unicode-collation';
-import { ENTRY_COLUMNS, LINES_INSERT, LINE_COLUMNS, LedgerSqlStore, Row, TAGS_INSERT, TOTALS_UPSERT, escapeLike, lineKeysFree, statusCondition, toLine } from './ledger-sql';
+import {
+  AGGREGATED_LINE_COLUMNS,
+  ENTRY_COLUMNS,
+  LINE_AGGREGATES_UPSERT,
+  LINES_INSERT,
+  LINE_COLUMNS,
+  LedgerSqlStore,
+  Row,
+  TAGS_INSERT,
+  TOTALS_UPSERT,
+  escapeLike,
+  lineKeysFree,
+  statusCondition,
+  toLine,
+} from './ledger-sql';
 
 /** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
 const LINE_BATCH = 250;
+
+/**
+ * An UPDATE of the lines `which` selects (`$1` the Entity) that carries the line aggregates
+ * (LINE_AGGREGATES_UPSERT): the lines are first locked as an UPDATE locks them, which hands this
+ * statement their latest committed version (READ COMMITTED), so the image taken away is exactly
+ * the one the UPDATE replaces, whatever committed meanwhile; the image added is the UPDATE's own.
+ */
+function updateLinesStatement(which: string, set: string): string {
+  const columns = AGGREGATED_LINE_COLUMNS.split(', ');
+  return `WITH old AS (SELECT id, ${AGGREGATED_LINE_COLUMNS} FROM ledger_lines WHERE ${which} ORDER BY id FOR NO KEY UPDATE),
+     moved AS (UPDATE ledger_lines l SET ${set} FROM old WHERE l.entity_id = $1 AND l.id = old.id RETURNING l.id, ${columns.map((c) => `l.${c}`).join(', ')}),
+     ${LINE_AGGREGATES_UPSERT(`(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM moved UNION ALL SELECT -1, ${AGGREGATED_LINE_COLUMNS} FROM old WHERE id IN (SELECT id FROM moved))`)}
+     SELECT count(*)::int AS updated FROM moved`;
+}
 
 /** Entries and their lines: reads, locks, header and line changes, the monthly totals they move. */
 @Injectable()
@@ -33,7 +61,11 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
   /** Lines and tags of an entry whose header row exists (scheduled entries' replaced line sets). */
   private async insertLines(entry: LedgerEntry): Promise<void> {
     this.requireTransaction();
-    await this.query(`WITH lines AS (${LINES_INSERT()}) ${TAGS_INSERT()}`, this.lineParameters(entry));
+    await this.query(
+      `WITH lines AS (${LINES_INSERT()} RETURNING ${AGGREGATED_LINE_COLUMNS}), tags AS (${TAGS_INSERT()}),
+       ${LINE_AGGREGATES_UPSERT(`(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`)} SELECT 1`,
+      this.lineParameters(entry),
+    );
   }
 
   async find(entityId: string, entryId: string): Promise<LedgerEntry | null> {
@@ -106,7 +138,7 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
         WHERE entity_id = $1 AND id = $2`,
       [s.entityId, s.id, s.entryDate, s.memo, s.notes, s.status, s.reversedByEntryId, s.updatedAt],
     );
-    await this.query(`UPDATE ledger_lines SET entry_date = $3, status = $4 WHERE entity_id = $1 AND entry_id = $2 AND (entry_date <> $3 OR status <> $4)`, [
+    await this.query(updateLinesStatement('entity_id = $1 AND entry_id = $2 AND (entry_date <> $3 OR status <> $4)', 'entry_date = $3, status = $4'), [
       s.entityId,
       s.id,
       s.entryDate,
@@ -121,7 +153,11 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
       `DELETE FROM ledger_line_dimension_values WHERE entity_id = $1 AND line_id IN (SELECT id FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2)`,
       [s.entityId, s.id],
     );
-    await this.query(`DELETE FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`, [s.entityId, s.id]);
+    await this.query(
+      `WITH gone AS (DELETE FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2 RETURNING ${AGGREGATED_LINE_COLUMNS}),
+       ${LINE_AGGREGATES_UPSERT(`(SELECT -1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM gone)`)} SELECT 1`,
+      [s.entityId, s.id],
+    );
     await this.saveHeader(entry);
     await lineKeysFree(() => this.insertLines(entry));
   }
@@ -227,7 +263,7 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
       values.push(change.isOpenItem);
       sets.push(`is_open_item = $${values.length}`);
     }
-    if (sets.length > 0) await this.query(`UPDATE ledger_lines SET ${sets.join(', ')} WHERE entity_id = $1 AND id = $2`, values);
+    if (sets.length > 0) await this.query(updateLinesStatement('entity_id = $1 AND id = $2', sets.join(', ')), values);
   }
 
   async replaceLineDimensionValues(entityId: string, lineId: string, values: Array<{ id: string; dimensionId: string }>): Promise<void> {

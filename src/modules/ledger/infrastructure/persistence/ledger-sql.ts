@@ -59,6 +59,48 @@ export function TOTALS_UPSERT(relation: string, condition: string, sign: string)
     DO UPDATE SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count`;
 }
 
+/** The columns of a line that its share of the line aggregates (LINE_AGGREGATES_UPSERT) depends on. */
+export const AGGREGATED_LINE_COLUMNS = 'account_id, book_id, partner_id, entry_id, entry_date, status, is_open_item, side, amount, allocated_amount';
+
+/**
+ * Issue 25: two CTEs (`open_item_totals`, `partner_totals`) that add the lines of `changes` to
+ * ledger_open_item_totals (per account, Book, partner and slot: the open-item lines' count, open
+ * count and open total) and ledger_partner_monthly_totals (per account, partner, Book, month and
+ * slot: debit, credit and line count), counting only lines of live entries. `changes` is a
+ * relation with AGGREGATED_LINE_COLUMNS and `sign`: +1 for a line's image after the statement,
+ * -1 for its image before. The writing statement itself carries them (as TOTALS_UPSERT the
+ * account monthly totals, D55): the posting, the entry batch, the allocation's open amounts, the
+ * header's date and status, the line's partner, account and open-item flag, a scheduled entry's
+ * replaced lines. A group whose figures net to zero writes (and locks) nothing; the rows are
+ * written in key order, one order for every writer. `$1` is the Entity.
+ */
+export function LINE_AGGREGATES_UPSERT(changes: string): string {
+  const slot = `get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS}`;
+  return `open_item_totals AS (
+    INSERT INTO ledger_open_item_totals AS t (entity_id, account_id, book_key, partner_key, slot, line_count, open_count, open_total)
+    SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), coalesce(r.partner_id, '${NIL_BOOK}'::uuid), ${slot},
+           sum(r.sign), sum(CASE WHEN r.allocated_amount < r.amount THEN r.sign ELSE 0 END),
+           sum(r.sign * (CASE r.side WHEN 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric)
+      FROM ${changes} r WHERE r.is_open_item AND r.status IN ('active', 'reversed')
+     GROUP BY 2, 3, 4, 5
+    HAVING sum(r.sign) <> 0 OR sum(CASE WHEN r.allocated_amount < r.amount THEN r.sign ELSE 0 END) <> 0
+        OR sum(r.sign * (CASE r.side WHEN 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric) <> 0
+     ORDER BY 2, 3, 4, 5
+    ON CONFLICT (entity_id, account_id, book_key, partner_key, slot) DO UPDATE
+      SET line_count = t.line_count + EXCLUDED.line_count, open_count = t.open_count + EXCLUDED.open_count, open_total = t.open_total + EXCLUDED.open_total
+  ), partner_totals AS (
+    INSERT INTO ledger_partner_monthly_totals AS t (entity_id, account_id, partner_key, book_key, month, slot, debit, credit, line_count)
+    SELECT $1, r.account_id, coalesce(r.partner_id, '${NIL_BOOK}'::uuid), coalesce(r.book_id, '${NIL_BOOK}'::uuid), date_trunc('month', r.entry_date)::date, ${slot},
+           coalesce(sum(r.sign * r.amount) FILTER (WHERE r.side = 'debit'), 0), coalesce(sum(r.sign * r.amount) FILTER (WHERE r.side = 'credit'), 0), sum(r.sign)
+      FROM ${changes} r WHERE r.status IN ('active', 'reversed')
+     GROUP BY 2, 3, 4, 5, 6
+    HAVING sum(r.sign) <> 0 OR coalesce(sum(r.sign * r.amount) FILTER (WHERE r.side = 'debit'), 0) <> 0 OR coalesce(sum(r.sign * r.amount) FILTER (WHERE r.side = 'credit'), 0) <> 0
+     ORDER BY 2, 3, 4, 5, 6
+    ON CONFLICT (entity_id, account_id, partner_key, book_key, month, slot) DO UPDATE
+      SET debit = t.debit + EXCLUDED.debit, credit = t.credit + EXCLUDED.credit, line_count = t.line_count + EXCLUDED.line_count
+  )`;
+}
+
 /** numeric(24,12) as text keeps 12 decimals; the API writes the one canonical form (as on POST). */
 export function rateText(value: unknown): string | null {
   if (value === null || value === undefined) return null;

@@ -9,7 +9,7 @@ import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
 import { PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
-import { ENTRY_COLUMNS, LedgerSqlStore, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
+import { AGGREGATED_LINE_COLUMNS, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
 const ENTRY_PARAMETERS = 12;
 const LINE_PARAMETERS = 19;
@@ -18,14 +18,16 @@ const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$$
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
 const POSTING_AUDIT_CONDITION = 'EXISTS (SELECT 1 FROM entry)';
+/** The lines a statement inserted (its `lines` CTE), as LINE_AGGREGATES_UPSERT's changes. */
+const NEW_LINES = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`;
 
 /**
  * One statement per posting (one round trip, and no transaction of its own): an optional guard
  * that share-locks the Entity row, then key-share-locks the accounts, partners and Dimension
  * Values the lines name, and checks the posting facts are still those the entry was judged
- * against (postingFactsJson); the entry row (only when the guard passed); its lines, their tags
- * and the monthly totals of a live entry (only with the entry row); the optional audit row; and
- * the count of entries written.
+ * against (postingFactsJson); the entry row (only when the guard passed); its lines, their tags,
+ * the monthly totals of a live entry and the line aggregates (LINE_AGGREGATES_UPSERT; only with
+ * the entry row); the optional audit row; and the count of entries written.
  */
 function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null): string {
   const g = POSTING_GUARD_PARAMETER;
@@ -37,9 +39,10 @@ function postingStatement(partners: PartnerDirectory, guarded: boolean, auditIns
      entry AS (
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 ${guarded ? 'FROM guard' : ''} RETURNING id
-     ), lines AS (${shift(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING account_id, side, amount, entry_id, entry_date, book_id),
+     ), lines AS (${shift(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING ${AGGREGATED_LINE_COLUMNS}),
      tags AS (${shift(TAGS_INSERT(', entry'), ENTRY_PARAMETERS)}),
-     totals AS (${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')})${auditInsert}
+     totals AS (${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')}),
+     ${LINE_AGGREGATES_UPSERT(NEW_LINES)}${auditInsert}
      SELECT count(*)::int AS written FROM entry`;
 }
 
@@ -66,12 +69,13 @@ function batchStatement(auditInsertion: string | null): string {
                      $17::text[], $18::bigint[], $19::numeric[], $20::boolean[])
            AS l(id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)
          JOIN entry e ON e.id = l.entry_id
-       RETURNING id, account_id, side, amount, entry_id, entry_date, book_id
+       RETURNING id, ${AGGREGATED_LINE_COLUMNS}
      ), tags AS (
        INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
        SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($21::uuid[], $22::uuid[], $23::uuid[]) AS t(line_id, dimension_id, value_id)
         WHERE t.line_id IN (SELECT id FROM lines)
-     ), totals AS (${TOTALS_UPSERT('lines', 'true', '1')})${auditInsertion ? `, audit AS (${auditInsertion})` : ''}
+     ), totals AS (${TOTALS_UPSERT('lines', 'true', '1')}),
+     ${LINE_AGGREGATES_UPSERT(NEW_LINES)}${auditInsertion ? `, audit AS (${auditInsertion})` : ''}
      SELECT ARRAY(SELECT id::text FROM entry) AS ids, (SELECT count(*) FROM lines)::int AS lines`;
 }
 const BATCH_PARAMETERS = 23;

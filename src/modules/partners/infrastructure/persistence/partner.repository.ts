@@ -59,12 +59,6 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     await this.records.delete({ entityId, id: partnerId });
   }
 
-  async names(entityId: string, partnerIds: string[]): Promise<Map<string, string>> {
-    if (partnerIds.length === 0) return new Map();
-    const records = await this.records.find({ select: { id: true, name: true }, where: { entityId, id: In([...new Set(partnerIds)]) } });
-    return new Map(records.map((r) => [r.id, r.name]));
-  }
-
   async holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
     if (partnerIds.length === 0) return new Set();
     const records = await this.records.find({
