@@ -38,21 +38,32 @@ export const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 /** Slots per account, Book and month (see AccountMonthlyTotalRecord). */
 export const TOTAL_SLOTS = 32;
 
+/** The slot of a total row a posting adds to: from its entry id (readers sum the slots). */
+export const entrySlot = (entryId: string) => `get_byte(uuid_send(${entryId}), 15) % ${TOTAL_SLOTS}`;
+
+/**
+ * A batch of entries adds to one slot for the whole batch (from `firstEntryId`, an SQL
+ * expression): the per-entry slots would turn each batch's few groups into one row per group
+ * and slot, an upsert for almost every line. Readers sum the slots, so any slot is exact.
+ */
+export const batchSlot = (firstEntryId: string) => () => `(get_byte(uuid_send(${firstEntryId}), 15) % ${TOTAL_SLOTS})`;
+
 /**
  * Adds `sign` times the given lines (a relation with account_id, side, amount, entry_id,
  * entry_date, book_id) to ledger_account_monthly_totals, when `condition` holds. The slot is
  * taken from the entry id, spreading concurrent postings over TOTAL_SLOTS rows per account and
  * month; readers sum the slots.
  */
-export function TOTALS_UPSERT(relation: string, condition: string, sign: string): string {
+export function TOTALS_UPSERT(relation: string, condition: string, sign: string, slotOf: (entryId: string) => string = entrySlot): string {
+  const slot = slotOf('r.entry_id');
   return `INSERT INTO ledger_account_monthly_totals AS t (entity_id, account_id, book_key, month, slot, debit, credit, line_count)
     SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), date_trunc('month', r.entry_date)::date,
-           get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS},
+           ${slot},
            ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'debit'), 0),
            ${sign} * coalesce(sum(r.amount) FILTER (WHERE r.side = 'credit'), 0),
            ${sign} * count(*)
       FROM ${relation} r WHERE ${condition}
-     GROUP BY r.account_id, r.book_id, date_trunc('month', r.entry_date), get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS}
+     GROUP BY r.account_id, r.book_id, date_trunc('month', r.entry_date), ${slot}
      -- One order for every writer: two postings locking the same total rows cannot deadlock.
      ORDER BY 2, 3, 4, 5
     ON CONFLICT (entity_id, account_id, book_key, month, slot)
@@ -74,8 +85,8 @@ export const AGGREGATED_LINE_COLUMNS = 'account_id, book_id, partner_id, entry_i
  * replaced lines. A group whose figures net to zero writes (and locks) nothing; the rows are
  * written in key order, one order for every writer. `$1` is the Entity.
  */
-export function LINE_AGGREGATES_UPSERT(changes: string): string {
-  const slot = `get_byte(uuid_send(r.entry_id), 15) % ${TOTAL_SLOTS}`;
+export function LINE_AGGREGATES_UPSERT(changes: string, slotOf: (entryId: string) => string = entrySlot): string {
+  const slot = slotOf('r.entry_id');
   return `open_item_totals AS (
     INSERT INTO ledger_open_item_totals AS t (entity_id, account_id, book_key, partner_key, slot, line_count, open_count, open_total)
     SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), coalesce(r.partner_id, '${NIL_BOOK}'::uuid), ${slot},

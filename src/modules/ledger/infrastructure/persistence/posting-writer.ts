@@ -9,7 +9,7 @@ import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
 import { PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
-import { AGGREGATED_LINE_COLUMNS, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
+import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
 const ENTRY_PARAMETERS = 12;
 const LINE_PARAMETERS = 19;
@@ -18,6 +18,8 @@ const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$$
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
 const POSTING_AUDIT_CONDITION = 'EXISTS (SELECT 1 FROM entry)';
+/** A batch's totals go to the slot of its first entry ($2, the entry ids). */
+const BATCH_SLOT = batchSlot('($2::uuid[])[1]');
 /** The lines a statement inserted (its `lines` CTE), as LINE_AGGREGATES_UPSERT's changes. */
 const NEW_LINES = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`;
 
@@ -74,8 +76,8 @@ function batchStatement(auditInsertion: string | null): string {
        INSERT INTO ledger_line_dimension_values (entity_id, line_id, dimension_id, dimension_value_id)
        SELECT $1, t.line_id, t.dimension_id, t.value_id FROM unnest($21::uuid[], $22::uuid[], $23::uuid[]) AS t(line_id, dimension_id, value_id)
         WHERE t.line_id IN (SELECT id FROM lines)
-     ), totals AS (${TOTALS_UPSERT('lines', 'true', '1')}),
-     ${LINE_AGGREGATES_UPSERT(NEW_LINES)}${auditInsertion ? `, audit AS (${auditInsertion})` : ''}
+     ), totals AS (${TOTALS_UPSERT('lines', 'true', '1', BATCH_SLOT)}),
+     ${LINE_AGGREGATES_UPSERT(NEW_LINES, BATCH_SLOT)}${auditInsertion ? `, audit AS (${auditInsertion})` : ''}
      SELECT ARRAY(SELECT id::text FROM entry) AS ids, (SELECT count(*) FROM lines)::int AS lines`;
 }
 const BATCH_PARAMETERS = 23;
