@@ -127,8 +127,8 @@ export async function ledgerImport(args: string[]): Promise<void> {
     const postgresPid = Number(readFileSync(join(BENCH_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const postgresCpu0 = treeCpuSeconds(postgresPid);
     const started = Date.now();
-    // BENCH_CPU_PROF=dir: the command writes a V8 CPU profile there (node --cpu-prof).
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    // BENCH_CPU_PROFILE=dir: the command writes a V8 CPU profile there (node --cpu-prof).
+    const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
     const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'src/cli.ts', 'ledger:import', file, '--entity', entityId, '--batch', String(batch), '--parallel', String(parallel)], {
       cwd: join(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'warn' },
