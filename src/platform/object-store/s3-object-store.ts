@@ -131,19 +131,11 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
   async presignPut(put: PresignedPut): Promise<string> {
     const address = await this.bucketAddress();
     if (!address) return this.presignPutWithSdk(put);
-    const signed = await this.presigner.presign(
-      {
-        method: 'PUT',
-        protocol: address.protocol,
-        hostname: address.hostname,
-        port: address.port,
-        path: `${address.pathPrefix}${keyPath(put.key)}`,
-        query: { 'x-id': 'PutObject' },
-        headers: { 'content-type': put.contentType, 'content-length': String(put.byteSize) },
-      },
+    return this.signedUrl(
+      address,
+      { method: 'PUT', key: put.key, query: { 'x-id': 'PutObject' }, headers: { 'content-type': put.contentType, 'content-length': String(put.byteSize) } },
       { expiresIn: put.expiresInSeconds, signingDate: put.signedAt, signableHeaders: new Set(['content-type', 'content-length']) },
     );
-    return urlOf(address, signed.path, signed.query);
   }
 
   /** The SDK's own presigning, for a store whose address could not be resolved once (and the proof of the fast path). */
@@ -159,19 +151,11 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
   async presignGet(get: PresignedGet): Promise<string> {
     const address = await this.bucketAddress();
     if (!address) return this.presignGetWithSdk(get);
-    const signed = await this.presigner.presign(
-      {
-        method: 'GET',
-        protocol: address.protocol,
-        hostname: address.hostname,
-        port: address.port,
-        path: `${address.pathPrefix}${keyPath(get.key)}`,
-        query: { 'response-content-disposition': contentDisposition(get.filename), 'response-content-type': get.contentType, 'x-id': 'GetObject' },
-        headers: {},
-      },
+    return this.signedUrl(
+      address,
+      { method: 'GET', key: get.key, query: { 'response-content-disposition': contentDisposition(get.filename), 'response-content-type': get.contentType, 'x-id': 'GetObject' }, headers: {} },
       { expiresIn: get.expiresInSeconds, signingDate: get.signedAt },
     );
-    return urlOf(address, signed.path, signed.query);
   }
 
   /** The SDK's own presigning of a download, for a store whose address could not be resolved once (and the proof of the fast path). */
@@ -197,11 +181,7 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
   async head(key: string): Promise<StoredObject | null> {
     const address = await this.bucketAddress();
     if (!address) return this.headWithSdk(key);
-    const signed = await this.presigner.presign(
-      { method: 'HEAD', protocol: address.protocol, hostname: address.hostname, port: address.port, path: `${address.pathPrefix}${keyPath(key)}`, query: {}, headers: {} },
-      { expiresIn: 60 },
-    );
-    const url = urlOf(address, signed.path, signed.query);
+    const url = await this.signedUrl(address, { method: 'HEAD', key, query: {}, headers: {} }, { expiresIn: 60 });
     const answer = await this.headRequest(url).catch((error: NodeJS.ErrnoException & { reused?: boolean }) => {
       // A keep-alive connection the store closed meanwhile: once more, on a new one.
       if (error.reused && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return this.headRequest(url);
@@ -211,6 +191,20 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
     if (answer.statusCode !== 200) throw new Error(`The object store answered HEAD ${key} with ${answer.statusCode}`);
     const type = answer.headers['content-type'];
     return { byteSize: Number(answer.headers['content-length'] ?? 0), contentType: type ?? null };
+  }
+
+  /** A request on `key` in the bucket, signed by the presigner built once (see `presigner`), as a URL. */
+  private async signedUrl(
+    address: BucketAddress,
+    request: { method: string; key: string; query: Record<string, string>; headers: Record<string, string> },
+    options: Parameters<S3RequestPresigner['presign']>[1],
+  ): Promise<string> {
+    const { method, key, query, headers } = request;
+    const signed = await this.presigner.presign(
+      { method, protocol: address.protocol, hostname: address.hostname, port: address.port, path: `${address.pathPrefix}${keyPath(key)}`, query, headers },
+      options,
+    );
+    return urlOf(address, signed.path, signed.query);
   }
 
   private headRequest(url: string): Promise<IncomingMessage> {
