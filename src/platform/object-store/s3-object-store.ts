@@ -65,7 +65,7 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
    * Issue 21: `getSignedUrl` builds and resolves the SDK's middleware stack on every call (about
    * 1.3 ms of CPU); this signer, built once over the client's own configuration (credentials
    * provider, region, hash), signs a request made here in about 0.2 ms. The URL is the same one,
-   * byte for byte up to the order of the query (test/object-store-presigner.e2e-spec.ts).
+   * byte for byte up to the order of the query (test/object-store.e2e-spec.ts).
    */
   private readonly presigner: S3RequestPresigner;
   private address: Promise<BucketAddress | null> | undefined;
