@@ -93,7 +93,7 @@ export class AttachmentsService {
     return this.txHost.withTransaction(() => this.confirmOrSayWhy(host, attachmentId, filename, objectKey, hostHold, early));
   }
 
-  /** Confirm's slow path: the host held, the slot locked and read; D70's refusal, or (a slot under another key) the confirmation. */
+  /** Confirm's slow path: the host held, the slot locked and read; D70's refusal, or the confirmation when the fast statement lost a race. */
   private async confirmOrSayWhy(
     host: AttachmentHostRef,
     attachmentId: string,
@@ -103,7 +103,6 @@ export class AttachmentsService {
     early: { stored: StoredObject | null } | { error: unknown },
   ): Promise<Attachment> {
     await this.holdHost(host);
-    if ('error' in early) throw early.error;
     const now = this.clock.now();
     const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
     // No slot on this host (never presigned, of another host, or swept): the attachment is
@@ -112,7 +111,9 @@ export class AttachmentsService {
     if (!slot) throw attachmentNotFound({ attachmentId });
     if (slot.state === 'confirmed') throw attachmentAlreadyExists({ attachmentId });
     if (slot.expiresAt <= now) throw attachmentNotUploaded({ attachmentId });
-    const stored = slot.objectKey === objectKey ? early.stored : await this.store.head(slot.objectKey);
+    // The store's answer counts only now: D70's 404 and 409s above do not depend on it.
+    if ('error' in early) throw early.error;
+    const stored = early.stored;
     if (!stored) throw attachmentNotUploaded({ attachmentId });
     if (stored.byteSize !== slot.byteSize || stored.contentType !== slot.contentType) {
       throw attachmentUploadMismatch({
