@@ -1,5 +1,6 @@
 import { convertMinorUnits } from '../../../../libs/shared-kernel/src';
 import { BankMovement, bookingLines } from './bank-movement';
+import { OpenLine, rankCandidates } from './matching';
 
 const movement = (side: 'debit' | 'credit', amount: number): BankMovement => ({
   entityId: 'e',
@@ -34,5 +35,32 @@ describe('booking lines (D66)', () => {
     const lines = bookingLines(movement('debit', 12_345), 'bank', { ledgerAccountId: 'other' }, { currency: 'USD', rate: '950.5', functionalAmount });
     expect(functionalAmount).toBe(117_339);
     for (const line of lines) expect(line).toMatchObject({ amount: 117_339, transactionCurrency: 'USD', transactionAmount: 12_345, exchangeRate: '950.5' });
+  });
+});
+
+describe('candidate ranking (D66)', () => {
+  const line = (id: string, entryDate: string): OpenLine => ({
+    id,
+    entryId: `e-${id}`,
+    entryDate,
+    memo: 'x',
+    description: null,
+    ledgerAccountId: 'a',
+    side: 'debit',
+    amount: 900,
+    allocatedAmount: 0,
+    isOpenItem: true,
+    status: 'active',
+    bookId: null,
+    partnerId: null,
+    partnerTaxId: null,
+  });
+
+  it('counts days apart either way: a line a day after the movement ranks before one a month before', () => {
+    const ranked = rankCandidates(movement('debit', 500), [line('before', '2026-01-30'), line('after', '2026-03-02')], { taxIds: new Set(), folioLineIds: new Set() });
+    expect(ranked.map((r) => [r.line.id, r.reasons.daysApart])).toEqual([
+      ['after', 1],
+      ['before', 30],
+    ]);
   });
 });

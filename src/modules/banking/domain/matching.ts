@@ -101,7 +101,8 @@ export function rankCandidates(
         equalAmount: openAmount(line) === movement.amount,
         partnerTaxId: line.partnerTaxId !== null && facts.taxIds.has(line.partnerTaxId),
         folioOrReference: facts.folioLineIds.has(line.id) || referenceShared,
-        daysApart: daysBetween(line.entryDate, movement.movementDate),
+        // Proximity either way: a line dated after the movement is as far as one before it.
+        daysApart: Math.abs(daysBetween(line.entryDate, movement.movementDate)),
       },
     };
   });
