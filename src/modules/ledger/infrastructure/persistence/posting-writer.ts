@@ -126,8 +126,9 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
     } catch (error) {
       // The guard holds every row the lines and tags refer to, so their foreign keys should not
       // refuse them; should one still, nothing was written (one statement) and the posting is
-      // judged again on facts read afresh, as on any change of its facts.
-      if (guarded && isForeignKeyViolation(error)) return false;
+      // judged again on facts read afresh, as on any change of its facts. Not inside a caller's
+      // transaction: the failed statement has aborted it, so the error stands.
+      if (guarded && isForeignKeyViolation(error) && !this.txHost.isTransactionActive()) return false;
       throw error;
     }
   }
