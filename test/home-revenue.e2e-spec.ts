@@ -167,6 +167,14 @@ describe('Home and revenue realization (D81, D81a, D82, D82a, D82b)', () => {
     expect(res.body.cashPosition.total).toBe(1_800_000);
   });
 
+  it("home follows a booked invoice's new due date (D61): #102 made overdue, then due again", async () => {
+    const receivables = async () => (await staff.get(`${base()}/reports/home`).query({ bookId: books.ifrs }).expect(200)).body.receivables;
+    await staff.patch(`${base()}/invoices/${ids.B}`).send({ dueDate: '2026-03-01' }).expect(200);
+    expect(await receivables()).toEqual({ open: 678_000, overdue: 678_000 });
+    await staff.patch(`${base()}/invoices/${ids.B}`).send({ dueDate: '2026-04-30' }).expect(200);
+    expect(await receivables()).toEqual({ open: 678_000, overdue: 390_000 });
+  });
+
   it('home follows the Books rule: 409 BOOK_REQUIRED_ERROR without a Book, 404 for a Book of nobody, 400 for an unknown parameter', async () => {
     const none = await staff.get(`${base()}/reports/home`);
     expect([none.status, none.body.code]).toEqual([409, 'BOOK_REQUIRED_ERROR']);

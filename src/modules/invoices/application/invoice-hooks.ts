@@ -25,6 +25,8 @@ export interface InvoiceBooked {
  */
 export interface InvoiceBookingListener {
   invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[];
+  /** A booked invoice's due date changed (D61 allows it once booked), in that transaction. */
+  bookedDueDateChanged?(entityId: string, invoiceId: string, dueDate: string | null): Promise<void>;
 }
 
 const INVOICE_BOOKING = discoverablePort<InvoiceBookingListener>();
@@ -39,7 +41,15 @@ export class InvoiceBookingListeners {
   constructor(private readonly discovery: DiscoveryService) {}
 
   invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
+    return this.listeners().flatMap((listener) => listener.invoiceBooked(entityId, booked));
+  }
+
+  async bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
+    for (const listener of this.listeners()) await listener.bookedDueDateChanged?.(entityId, invoiceId, dueDate);
+  }
+
+  private listeners(): InvoiceBookingListener[] {
     this.found ??= INVOICE_BOOKING.implementations(this.discovery);
-    return this.found.flatMap((listener) => listener.invoiceBooked(entityId, booked));
+    return this.found;
   }
 }

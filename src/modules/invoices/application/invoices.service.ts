@@ -25,6 +25,7 @@ import {
 } from '../domain/invoice';
 import { DteRepository, InvoiceRepository } from '../domain/ports';
 import { issueDatePage } from './issue-date-pages';
+import { InvoiceBookingListeners } from './invoice-hooks';
 import { RecordHosts } from '../../record-hosts';
 
 /** An invoice with the DTE it is linked to (D60 `dte`). */
@@ -48,6 +49,7 @@ export class InvoicesService {
     private readonly reference: ReferenceDataService,
     /** Issue 21: a deleted invoice's attachments are discarded, its comments deleted, its To-dos unlinked, in its transaction. */
     private readonly recordHosts: RecordHosts,
+    private readonly bookingListeners: InvoiceBookingListeners,
     private readonly clock: Clock,
   ) {}
 
@@ -92,6 +94,7 @@ export class InvoicesService {
     // A linked DTE must still match what the invoice says it is (D65a).
     if (dte) await this.checkMatch(entityId, dte, next);
     if ((await this.invoices.save(next)) === 'number_taken') throw this.numberTaken(next);
+    if (invoice.bookStatus === 'booked' && next.dueDate !== invoice.dueDate) await this.bookingListeners.bookedDueDateChanged(entityId, invoiceId, next.dueDate);
     return { invoice: next, dte };
   }
 

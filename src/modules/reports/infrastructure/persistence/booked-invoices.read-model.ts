@@ -205,6 +205,26 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     await this.shiftOpen(entityId, moved.map((r) => ({ ...r, delta: BigInt(r.delta) })));
   }
 
+  /** A booked invoice's new due date: its row, and its open amount moved from the old date's position to the new one's. */
+  async dueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [moved] = (await this.query(
+      `UPDATE report_booked_invoices r SET due_date = $3::date
+         FROM (SELECT invoice_id, due_date FROM report_booked_invoices WHERE entity_id = $1 AND invoice_id = $2 FOR UPDATE) old
+        WHERE r.entity_id = $1 AND r.invoice_id = old.invoice_id AND r.due_date IS DISTINCT FROM $3::date
+        RETURNING r.book_key, r.direction, to_char(old.due_date, 'YYYY-MM-DD') AS old_due_date,
+                  (CASE r.receivable_side WHEN 'debit' THEN r.receivable_amount - r.settled_amount ELSE r.settled_amount - r.receivable_amount END)::text AS open`,
+      [entityId, invoiceId, dueDate],
+    )) as unknown as [Array<{ book_key: string; direction: string; old_due_date: string | null; open: string }>, number];
+    await this.shiftOpen(
+      entityId,
+      moved.flatMap((r) => [
+        { book_key: r.book_key, direction: r.direction, due_date: r.old_due_date, delta: -BigInt(r.open) },
+        { book_key: r.book_key, direction: r.direction, due_date: dueDate, delta: BigInt(r.open) },
+      ]),
+    );
+  }
+
   private async redated(entityId: string, entryIds: string[], entryDate: string): Promise<void> {
     await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds, entryDate]);
     // TypeORM answers an UPDATE with [rows, count].
@@ -233,5 +253,9 @@ export class BookedInvoicesOnBooking implements InvoiceBookingListener {
 
   invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
     return this.readModel.booked(entityId, booked);
+  }
+
+  bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
+    return this.readModel.dueDateChanged(entityId, invoiceId, dueDate);
   }
 }
