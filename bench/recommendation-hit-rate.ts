@@ -1,7 +1,6 @@
-import { rutCheckDigit } from '../libs/shared-kernel/src';
 import { BookedRecord, featuresOf, recommend } from '../src/modules/recommendations/domain/similarity';
 import { CANDIDATE_LIMITS } from '../src/modules/recommendations/application/recommendations.service';
-import { random } from './lib/generate';
+import { random, rutOf } from './lib/generate';
 
 /**
  * `npm run bench -- recommendation-hit-rate [--history N] [--new N]`: a generated booking history
@@ -25,10 +24,7 @@ const MONTHS = ['ENE', 'FEB', 'MAR', 'ABR', 'MAY', 'JUN', 'JUL', 'AGO', 'SEP', '
 function generator(seed: number) {
   const rnd = random(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
-  const rut = (n: number) => {
-    const body = String(10_000_000 + n * 7919);
-    return `${body}-${rutCheckDigit(body)}`;
-  };
+  const rut = (n: number) => rutOf(10_000_000 + n * 7919);
   /** Distinct names without digits, as real ones are: "Comercial Andes Limari". */
   const PLACES = ['Andes', 'Pacifico', 'Austral', 'Norte', 'Maule', 'Biobio', 'Atacama', 'Limari'];
   const FAMILIES = ['Rojas', 'Soto', 'Vidal', 'Fuentes', 'Araya', 'Tapia', 'Castro', 'Silva', 'Reyes', 'Morales'];

@@ -15,8 +15,8 @@ const PLACEHOLDER = /\$(\d+)\b/g;
 /** Texts already shifted, by offset then text: a hot statement's parts are the same texts every time. */
 const shiftedTexts = new Map<number, Map<string, string>>();
 
-/** The part's text with `$n` become `$(n + offset)`. */
-function shifted(sql: string, offset: number): string {
+/** `sql` with each placeholder `$n` become `$(n + offset)` (texts met before answered from a cache). */
+export function shiftPlaceholders(sql: string, offset: number): string {
   if (offset === 0) return sql;
   let byText = shiftedTexts.get(offset);
   if (!byText) shiftedTexts.set(offset, (byText = new Map()));
@@ -39,7 +39,7 @@ export function withParts(main: StatementPart, parts: StatementPart[]): Statemen
   if (parts.length === 0) return main;
   const values = [...main.values];
   const ctes = parts.map((part, i) => {
-    const sql = `part_${i} AS (${shifted(part.sql, values.length)})`;
+    const sql = `part_${i} AS (${shiftPlaceholders(part.sql, values.length)})`;
     values.push(...part.values);
     return sql;
   });

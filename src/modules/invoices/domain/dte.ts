@@ -84,7 +84,7 @@ export function dteCounterpartyTaxId(dte: Pick<Dte, 'dteType' | 'direction' | 'i
 }
 
 /** The SII's RUT for a foreign buyer or seller (an export's receiver): it names no one. */
-export const FOREIGN_PARTY_RUT = '55555555-5';
+const FOREIGN_PARTY_RUT = '55555555-5';
 
 /**
  * D65a's counterparty: the partner's RUT (a Chilean partner's tax id). An export whose

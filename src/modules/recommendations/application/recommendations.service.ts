@@ -11,7 +11,6 @@ import { BookingHistory, RecordKind } from './recommendation-ports';
  */
 export const CANDIDATE_LIMITS = { byRut: 300, byWords: 300 };
 
-const notFound = (kind: RecordKind, id: string) => recommendedRecordNotFound(kind, id);
 
 /** D73, D73a: how to book a bank movement or an invoice, from how similar records were booked. */
 @Injectable()
@@ -20,7 +19,7 @@ export class RecommendationsService {
 
   async recommend(entityId: string, kind: RecordKind, id: string): Promise<Recommendation[]> {
     const target = await this.history.target(entityId, kind, id);
-    if (!target) throw notFound(kind, id);
+    if (!target) throw recommendedRecordNotFound(kind, id);
     const features = featuresOf(target.taxId, target.description);
     if (features.ruts.length === 0 && features.words.length === 0) return [];
     const booked = await this.history.similarBooked(entityId, { kind, flow: target.flow, ruts: features.ruts, words: features.words, excludeId: id, limit: CANDIDATE_LIMITS });

@@ -45,7 +45,7 @@ const onlyKeys = (value: Record<string, unknown>, keys: Set<string>) => Object.k
  * by the validators themselves, so a refusal says exactly what the entry route would. At least
  * as strict as CreateEntryBody's validators and the text-input checks.
  */
-export function validEntryBody(raw: unknown): CreateEntryBody | null {
+function validEntryBody(raw: unknown): CreateEntryBody | null {
   if (!plainObject(raw) || !onlyKeys(raw, ENTRY_KEYS)) return null;
   const { id, entryDate, memo, notes, bookId, newLedgerEntryLines: lines } = raw;
   if (!isUuid(id) || !isIsoDate(entryDate) || !text(memo, 1000) || !/\S/.test(memo) || !optionalText(notes, 10000) || !optionalUuid(bookId)) return null;

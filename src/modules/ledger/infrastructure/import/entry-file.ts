@@ -13,8 +13,8 @@ export type EntryFileItem = { raw: unknown; line: number; lineOfLines: number[] 
 const MAX_RECORD_BYTES = 1_000_000;
 
 /** The CSV columns: the entry's (taken from its first row) and the line's (one row each). */
-export const CSV_ENTRY_COLUMNS = ['entryId', 'entryDate', 'memo', 'notes', 'bookId'] as const;
-export const CSV_LINE_COLUMNS = [
+const CSV_ENTRY_COLUMNS = ['entryId', 'entryDate', 'memo', 'notes', 'bookId'] as const;
+const CSV_LINE_COLUMNS = [
   'lineId',
   'side',
   'ledgerAccountId',

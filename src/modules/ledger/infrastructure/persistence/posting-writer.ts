@@ -8,12 +8,12 @@ import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
 import { PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { shiftPlaceholders } from '../../../../platform/database/statement-parts';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
 const ENTRY_PARAMETERS = 12;
 const LINE_PARAMETERS = 19;
-const shift = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + by}`);
 
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
@@ -41,8 +41,8 @@ function postingStatement(partners: PartnerDirectory, guarded: boolean, auditIns
      entry AS (
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 ${guarded ? 'FROM guard' : ''} RETURNING id
-     ), lines AS (${shift(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING ${AGGREGATED_LINE_COLUMNS}),
-     tags AS (${shift(TAGS_INSERT(', entry'), ENTRY_PARAMETERS)}),
+     ), lines AS (${shiftPlaceholders(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING ${AGGREGATED_LINE_COLUMNS}),
+     tags AS (${shiftPlaceholders(TAGS_INSERT(', entry'), ENTRY_PARAMETERS)}),
      totals AS (${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')}),
      ${LINE_AGGREGATES_UPSERT(NEW_LINES)}${auditInsert}
      SELECT count(*)::int AS written FROM entry`;
