@@ -6,7 +6,7 @@ import { PartnersService } from './application/partners.service';
 import { PartnerRepository } from './domain/partner';
 import { PartnersController } from './infrastructure/http/partners.controller';
 import { PartnerDirectoryAdapter } from './infrastructure/partner-directory.adapter';
-import { DefaultPurchaseAccountUsage, LedgerLinesPartnerUsage } from './infrastructure/partner-usage.adapters';
+import { DefaultPurchaseAccountUsage } from './infrastructure/partner-usage.adapters';
 import { TypeOrmPartnerRepository } from './infrastructure/persistence/partner.repository';
 
 /**
@@ -20,7 +20,6 @@ import { TypeOrmPartnerRepository } from './infrastructure/persistence/partner.r
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     PartnerDirectoryAdapter,
     PartnersService,
-    LedgerLinesPartnerUsage,
     DefaultPurchaseAccountUsage,
   ],
   exports: [PartnersService],

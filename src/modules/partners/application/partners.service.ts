@@ -115,6 +115,8 @@ export class PartnersService {
   async delete(entityId: string, partnerId: string): Promise<Partner> {
     const partner = await this.partners.lock(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });
+    // Its own ledger first (a line of any status names it), then the other modules' records.
+    if (await this.ledger.partnerIsNamed(entityId, partnerId)) throw partnerInUse({ partnerId });
     for (const probe of this.probes) {
       if (await probe.isNamed(entityId, partnerId)) throw partnerInUse({ partnerId });
     }

@@ -1,18 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountUsageProbe, AccountUsageProvider, LedgerPartnerFacts } from '../../ledger';
-import { PartnerUsageProbe, PartnerUsageProvider } from '../application/partners.service';
+import { AccountUsageProbe, AccountUsageProvider } from '../../ledger';
 import { PartnerRepository } from '../domain/partner';
-
-/** A partner named by a ledger line (of any status) is in use (D45). */
-@PartnerUsageProvider()
-@Injectable()
-export class LedgerLinesPartnerUsage implements PartnerUsageProbe {
-  constructor(private readonly ledger: LedgerPartnerFacts) {}
-
-  isNamed(entityId: string, partnerId: string): Promise<boolean> {
-    return this.ledger.partnerIsNamed(entityId, partnerId);
-  }
-}
 
 /** A partner's default purchase account cannot be deleted (D31). */
 @AccountUsageProvider()
