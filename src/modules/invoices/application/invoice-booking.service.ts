@@ -93,6 +93,8 @@ export class InvoiceBookingService {
       },
       { functional, exponentOf: (code) => this.reference.findCurrency(code)!.minorUnits },
     ).map((line) => ({ ...line, id: newId() }));
+    // Read before the posting: the statements after it hold the ledger's and the read models' rows until COMMIT.
+    const dte = invoice.dteId ? await this.dtes.find(entityId, invoice.dteId) : null;
     const entry = await this.postings.post(
       entityId,
       {
@@ -119,7 +121,6 @@ export class InvoiceBookingService {
     });
     if (audit) alongside.push(this.auditRecorder.insertion(audit, 1, 'true'));
     await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, alongside);
-    const dte = booked.dteId ? await this.dtes.find(entityId, booked.dteId) : null;
     return { invoice: { invoice: booked, dte }, entry };
   }
 }
