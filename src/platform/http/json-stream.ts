@@ -1,35 +1,23 @@
 import type { Response } from 'express';
 import { ReadCancelledError } from '../database/read-cursor';
 
-/**
- * D2a: writes a JSON array to `res` batch by batch, waiting for the socket to drain, so that the
- * service's memory does not grow with the answer. The status and headers are sent with the first
- * batch; an error after that can no longer be an envelope: the connection is cut, so the client
- * sees a truncated body, never a complete-looking wrong one.
- */
-export async function sendJsonArray<T>(res: Response, batches: AsyncIterable<T[]>): Promise<void> {
-  let started = false;
-  try {
-    for await (const batch of batches) {
-      if (batch.length === 0) continue;
-      let chunk = '';
-      for (const item of batch) {
-        chunk += `${started ? ',' : '['}${JSON.stringify(item)}`;
-        started = true;
+/** D2a: a JSON array written to `res` batch by batch (sendJsonText's rules). */
+export function sendJsonArray<T>(res: Response, batches: AsyncIterable<T[]>): Promise<void> {
+  return sendJsonText(
+    res,
+    (async function* () {
+      let started = false;
+      for await (const batch of batches) {
+        let chunk = '';
+        for (const item of batch) {
+          chunk += `${started ? ',' : '['}${JSON.stringify(item)}`;
+          started = true;
+        }
+        yield chunk;
       }
-      if (!res.headersSent) {
-        res.status(200).type('application/json');
-      }
-      if (res.destroyed) return;
-      if (!res.write(chunk)) await drainedOrClosed(res);
-    }
-  } catch (error) {
-    if (!res.headersSent) throw error;
-    res.destroy(error instanceof Error ? error : undefined);
-    return;
-  }
-  if (!res.headersSent) res.status(200).type('application/json');
-  res.end(started ? ']' : '[]');
+      yield started ? ']' : '[]';
+    })(),
+  );
 }
 
 /** An AbortSignal that aborts when the client of `res` goes before the answer is complete. */
@@ -87,8 +75,10 @@ export async function streamJson(res: Response, produce: (signal: AbortSignal) =
 }
 
 /**
- * Writes the pieces of one JSON text to `res` as they come, waiting for the socket to drain (the
- * rules of sendJsonArray: an error after the first piece cuts the connection).
+ * Writes the pieces of one JSON text to `res` as they come, waiting for the socket to drain, so
+ * that the service's memory does not grow with the answer. The status and headers go with the
+ * first piece; an error after that can no longer be an envelope: the connection is cut, so the
+ * client sees a truncated body, never a complete-looking wrong one.
  */
 export async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promise<void> {
   try {
