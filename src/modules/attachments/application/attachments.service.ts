@@ -176,7 +176,7 @@ export class AttachmentsService {
 
   /** The host's hold as SQL for one statement (Entity `$1`, host `$2`); a kind not built has no host. */
   private hostHold(host: AttachmentHostRef): HostHoldQuery {
-    const query = this.hosts.holdQuery(host.hostKind, 1, 2);
+    const query = this.hosts.holdQuery(host.hostKind);
     if (query === null) throw attachmentHostNotFound(host.hostKind, host.hostId);
     return query;
   }

@@ -15,12 +15,12 @@ export class BankMovementRecordHost implements RecordHost {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async hold(entityId: string, id: string): Promise<HostedRecord | null> {
-    const rows = (await this.txHost.tx.query(this.holdQuery(1, 2), [entityId, id])) as unknown[];
+    const rows = (await this.txHost.tx.query(this.holdQuery(), [entityId, id])) as unknown[];
     return rows.length === 0 ? null : { linkable: true };
   }
 
-  holdQuery(entityParameter: number, idParameter: number): string {
-    return `SELECT 1 FROM bank_movements WHERE entity_id = $${entityParameter} AND id = $${idParameter} FOR KEY SHARE`;
+  holdQuery(): string {
+    return `SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR KEY SHARE`;
   }
 
   async exists(entityId: string, id: string): Promise<boolean> {

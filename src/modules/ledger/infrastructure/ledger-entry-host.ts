@@ -18,13 +18,13 @@ export class LedgerEntryHost implements RecordHost {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async hold(entityId: string, id: string): Promise<HostedRecord | null> {
-    const rows = (await this.txHost.tx.query(this.holdQuery(1, 2), [entityId, id])) as Array<{
+    const rows = (await this.txHost.tx.query(this.holdQuery(), [entityId, id])) as Array<{
       status: string;
     }>;
     return rows.length === 0 ? null : { linkable: rows[0].status !== 'deleted' && rows[0].status !== 'cancelled' };
   }
-  holdQuery(entityParameter: number, idParameter: number): string {
-    return `SELECT status FROM ledger_entries WHERE entity_id = $${entityParameter} AND id = $${idParameter} FOR SHARE`;
+  holdQuery(): string {
+    return `SELECT status FROM ledger_entries WHERE entity_id = $1 AND id = $2 FOR SHARE`;
   }
 
   async exists(entityId: string, id: string): Promise<boolean> {

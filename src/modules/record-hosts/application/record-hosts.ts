@@ -41,8 +41,8 @@ export class RecordHosts implements OnModuleInit {
   }
 
   /** RecordHost.holdQuery of the kind; null when its kind is not built. */
-  holdQuery(kind: RecordHostKind, entityParameter: number, idParameter: number): string | null {
-    return this.hosts.get(kind)?.holdQuery(entityParameter, idParameter) ?? null;
+  holdQuery(kind: RecordHostKind): string | null {
+    return this.hosts.get(kind)?.holdQuery() ?? null;
   }
 
   async linkSummaries(entityId: string, kind: RecordHostKind, ids: string[]): Promise<Map<string, LinkSummary>> {

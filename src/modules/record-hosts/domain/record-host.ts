@@ -56,12 +56,11 @@ export interface RecordHost {
    */
   hold(entityId: string, id: string): Promise<HostedRecord | null>;
   /**
-   * hold()'s SELECT as SQL text, the Entity id and the record id being the parameters
-   * `$entityParameter` and `$idParameter`: one row when the record exists, held as hold() holds
-   * it. For a single-statement write (one round trip, no transaction) to hold the host in one of
+   * hold()'s SELECT as SQL text, the Entity id and the record id being `$1` and `$2` (renumber
+   * with shiftPlaceholders): one row when the record exists, held as hold() holds it. For a single-statement write (one round trip, no transaction) to hold the host in one of
    * its CTEs, e.g. `WITH host AS (...) INSERT ... SELECT ... FROM host`.
    */
-  holdQuery(entityParameter: number, idParameter: number): string;
+  holdQuery(): string;
   /** Whether the record exists, read without a lock (reads of what hangs on it). */
   exists(entityId: string, id: string): Promise<boolean>;
   /** The To-do link summaries of these records, by id (ids of no record are left out): one query. */
