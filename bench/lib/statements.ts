@@ -16,13 +16,15 @@ export async function resetStatements(databaseUrl: string): Promise<void> {
 
 /**
  * Statements (round trips: BEGIN and COMMIT count) per request since the last reset, with the
- * busiest ones, read from `pg_stat_statements` (the reading statements themselves excluded).
+ * busiest ones, read from `pg_stat_statements` (the reading statements themselves excluded): each
+ * one's mean execution time, shared buffers touched and WAL records written.
  */
 export async function statementsPerRequest(databaseUrl: string, requests: number, top = 15): Promise<string> {
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
     const { rows } = await pool.query(
-      `SELECT calls::int AS calls, round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
+      `SELECT calls::int AS calls, round((total_exec_time / calls)::numeric, 3) AS mean_ms, round(shared_blks_hit::numeric / calls)::int AS blocks,
+              round(wal_records::numeric / calls)::int AS wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
          FROM pg_stat_statements
         WHERE query NOT ILIKE '%pg_stat_statements%'
         ORDER BY calls DESC`,
@@ -30,7 +32,10 @@ export async function statementsPerRequest(databaseUrl: string, requests: number
     const total = rows.reduce((sum, r: { calls: number }) => sum + r.calls, 0);
     const lines = rows
       .slice(0, top)
-      .map((r: { calls: number; mean_ms: string; query: string }) => `    ${(r.calls / requests).toFixed(2).padStart(6)} per request  ${String(r.mean_ms).padStart(7)} ms  ${r.query}`);
+      .map(
+        (r: { calls: number; mean_ms: string; blocks: number; wal_records: number; query: string }) =>
+          `    ${(r.calls / requests).toFixed(2).padStart(6)} per request  ${String(r.mean_ms).padStart(7)} ms ${String(r.blocks).padStart(5)} blocks ${String(r.wal_records).padStart(3)} WAL  ${r.query}`,
+      );
     return `SQL statements: ${(total / requests).toFixed(1)} per request (${total} for ${requests} requests)\n${lines.join('\n')}`;
   } finally {
     await pool.end();
