@@ -5,7 +5,7 @@ import { AuditContext } from '../../../platform/audit/audit-context';
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { StatementPart } from '../../../platform/database/statement-parts';
-import { LedgerPostings, PostedEntry } from '../../ledger';
+import { ENTRY_WRITTEN, LedgerPostings, PostedEntry } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
 import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
@@ -47,9 +47,11 @@ const kindLabel = (invoice: Invoice) => {
  * the caller's): the entry, the invoice's new state, the read models kept from it and the audit
  * row commit together or not at all.
  *
- * Four statements: the invoice locked with what booking reads, the posting's facts and the
- * posting (the ledger's), then the invoice's update with the read models' writes (the
- * InvoiceBookingListeners) and, on its ownTransaction route, the audit row as its CTEs.
+ * Two statements between START and COMMIT: the invoice locked with what booking reads, then the
+ * ledger's posting statement carrying the invoice's update, the read models' writes (the
+ * InvoiceBookingListeners) and, on its ownTransaction route, the audit row as its CTEs
+ * (PostingOptions.alongside: written only with the entry). Should the ledger's remembered facts
+ * have changed, it reads them and posts again, with the parts made afresh.
  */
 @Injectable()
 export class InvoiceBookingService {
@@ -72,7 +74,7 @@ export class InvoiceBookingService {
     const context = await this.invoices.lockForBooking(entityId, invoiceId, input.openItemAccountId === undefined);
     if (!context) throw invoiceNotFound({ invoiceId });
     // The route's audit row (an ownTransaction route), taken before the posting so that the
-    // ledger does not insert it as the entry's: it goes with the invoice's update.
+    // ledger does not insert it as the entry's: it goes with the invoice's update, in the posting.
     const audit = this.auditContext.takeStatementRow(invoiceId);
     const { invoice } = context;
     if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
@@ -93,8 +95,27 @@ export class InvoiceBookingService {
       },
       { functional, exponentOf: (code) => this.reference.findCurrency(code)!.minorUnits },
     ).map((line) => ({ ...line, id: newId() }));
-    // Read before the posting: the statements after it hold the ledger's and the read models' rows until COMMIT.
+    // Read before the posting: its statement holds the ledger's and the read models' rows until COMMIT.
     const dte = invoice.dteId ? await this.dtes.find(entityId, invoice.dteId) : null;
+    const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
+    const now = this.clock.now();
+    let booked: Invoice | null = null;
+    // The invoice's update, the read models' rows and the audit row, made from the entry as
+    // judged: the posting statement writes them with the entry (ENTRY_WRITTEN), in its round trip.
+    const alongside = (entry: PostedEntry): StatementPart[] => {
+      booked = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: now };
+      const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
+      const parts = [
+        this.invoices.bookingPart(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, ENTRY_WRITTEN),
+        ...this.hooks.invoiceBooked(
+          entityId,
+          { invoice: booked, entryId: entry.id, entryDate: entry.entryDate, bookId: entry.bookId, openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount } },
+          ENTRY_WRITTEN,
+        ),
+      ];
+      if (audit) parts.push(this.auditRecorder.insertion(audit, 1, ENTRY_WRITTEN));
+      return parts;
+    };
     const entry = await this.postings.post(
       entityId,
       {
@@ -106,22 +127,9 @@ export class InvoiceBookingService {
         lines: lines.map(({ isOpenItem: _open, ...line }) => line),
       },
       // The lines are the service's: a refusal about one names the booking field it came from.
-      { fieldPath: (path) => bookingFieldOf(path, lines, counterAccountId) },
+      { fieldPath: (path) => bookingFieldOf(path, lines, counterAccountId), alongside },
     );
-    const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
-    const now = this.clock.now();
-    const booked: Invoice = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: now };
-    const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
-    const alongside: StatementPart[] = this.hooks.invoiceBooked(entityId, {
-      invoice: booked,
-      entryId: entry.id,
-      entryDate: entry.entryDate,
-      bookId: entry.bookId,
-      openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount },
-    });
-    if (audit) alongside.push(this.auditRecorder.insertion(audit, 1, 'true'));
-    await this.invoices.setBooking(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, alongside);
-    return { invoice: { invoice: booked, dte }, entry };
+    return { invoice: { invoice: booked!, dte }, entry };
   }
 }
 

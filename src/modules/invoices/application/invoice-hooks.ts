@@ -19,12 +19,14 @@ export interface InvoiceBooked {
  * original entry when the reversal that severed it is unbooked), inside that transaction: a read
  * model of booked invoices. Its unbooking comes from the ledger's lifecycle port, with the entry.
  *
- * It answers its writes as statement parts, which the invoice's own update runs as CTEs: one
- * round trip for the invoice and every read model, and their rows locked for the shortest time
- * (the statement is the booking's last before COMMIT).
+ * It answers its writes as statement parts, which the booking's posting statement (or, when a
+ * severed booking is restored, the invoice's own update) runs as CTEs: one round trip for the
+ * entry, the invoice and every read model, and their rows locked for the shortest time (the
+ * statement is the booking's last before COMMIT).
  */
 export interface InvoiceBookingListener {
-  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[];
+  /** `when`: an SQL condition each write must hold to write (the posting statement's ENTRY_WRITTEN; `true` when run by the invoice's update). */
+  invoiceBooked(entityId: string, booked: InvoiceBooked, when: string): StatementPart[];
   /** A booked invoice's due date changed (D61 allows it once booked), in that transaction. */
   bookedDueDateChanged?(entityId: string, invoiceId: string, dueDate: string | null): Promise<void>;
 }
@@ -40,8 +42,8 @@ export class InvoiceBookingListeners {
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
-    return this.listeners().flatMap((listener) => listener.invoiceBooked(entityId, booked));
+  invoiceBooked(entityId: string, booked: InvoiceBooked, when = 'true'): StatementPart[] {
+    return this.listeners().flatMap((listener) => listener.invoiceBooked(entityId, booked, when));
   }
 
   async bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {

@@ -55,6 +55,8 @@ export abstract class InvoiceRepository {
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
+  /** The write booking the invoice by this entry, only when `when` holds: a part of the posting statement (PostingOptions.alongside). */
+  abstract bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, when: string): StatementPart;
   /** The invoice booked by this entry, in one statement with `alongside` (read models, the audit row) run as its CTEs. */
   abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside?: StatementPart[]): Promise<void>;
   /**

@@ -1,6 +1,7 @@
 import type { AccountType, Tracking } from './account-types';
 import type { EntryLine, EntryStatus, LedgerEntry } from './ledger-entry';
 import type { AuditRecord } from '../../../platform/audit/audit-recorder';
+import type { StatementPart } from '../../../platform/database/statement-parts';
 
 /** What a new entry is judged against, read together (PostingReader). */
 export interface PostingFacts {
@@ -33,6 +34,9 @@ export abstract class PostingReader {
 }
 
 /** How a posting is written (EntryRepository.insert). */
+/** The SQL condition that holds in the posting statement when it writes the entry (its writes alongside: PostingWrite.parts). */
+export const ENTRY_WRITTEN = 'EXISTS (SELECT 1 FROM entry)';
+
 export interface PostingWrite {
   /**
    * Write only if the facts of these references still have this fingerprint, checked under the
@@ -42,6 +46,8 @@ export interface PostingWrite {
   unchanged?: { references: PostingReferences; fingerprint: string };
   /** The request's audit row, inserted by the same statement (single-statement routes). */
   audit?: AuditRecord | null;
+  /** The caller's writes, run by the statement as its CTEs after the entry's (PostingOptions.alongside). */
+  parts?: StatementPart[];
 }
 
 export interface EntryListFilter {

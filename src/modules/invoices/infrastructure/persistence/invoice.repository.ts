@@ -278,6 +278,13 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, when: string): StatementPart {
+    return {
+      sql: `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+      values: [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
+    };
+  }
+
   async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside: StatementPart[] = []): Promise<void> {
     const { sql, values } = withParts(
       {

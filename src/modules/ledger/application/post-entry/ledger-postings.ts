@@ -5,9 +5,10 @@ import { DomainError, newId } from '../../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../../platform/audit/audit-context';
 import { Clock } from '../../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
+import type { StatementPart } from '../../../../platform/database/statement-parts';
 import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
-import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { ENTRY_WRITTEN, EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { ledgerError, validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
@@ -51,7 +52,18 @@ export interface PostingOptions {
    * the caller's body; without it they are named as in LedgerPosting.
    */
   fieldPath?: FieldPath;
+  /**
+   * The caller's writes that go with the entry (a document booked by it, its read models, the
+   * request's audit row), made from the entry as judged: the posting statement runs them as its
+   * CTEs, in its round trip. Each must write only when the statement writes the entry: its
+   * condition is ENTRY_WRITTEN (a statement whose guard finds the facts changed writes nothing,
+   * and the posting is judged again and written by another one, with the parts made afresh).
+   * Only inside the caller's transaction (the parts follow the entry's fate, not their own).
+   */
+  alongside?: (entry: PostedEntry) => StatementPart[];
 }
+
+export { ENTRY_WRITTEN };
 
 /** A refused entry of a batch: where (its index and the field path), why (the code) and how. */
 export interface BatchRefusal {
@@ -158,8 +170,9 @@ export class LedgerPostings {
 
   /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
   async post(entityId: string, posting: LedgerPosting, options: PostingOptions = {}): Promise<PostedEntry> {
+    if (options.alongside && !this.txHost.isTransactionActive()) throw new Error('A posting with writes alongside runs inside the caller\'s transaction');
     try {
-      return (await this.write(entityId, posting, 'booked')).snapshot();
+      return (await this.write(entityId, posting, 'booked', options.alongside)).snapshot();
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
@@ -268,7 +281,7 @@ export class LedgerPostings {
     return null;
   }
 
-  private async write(entityId: string, input: LedgerPosting, kind: Kind): Promise<LedgerEntry> {
+  private async write(entityId: string, input: LedgerPosting, kind: Kind, alongside?: (entry: PostedEntry) => StatementPart[]): Promise<LedgerEntry> {
     const lines = linesOf(input);
     const distinct = (ids: string[]) => [...new Set(ids)].sort();
     const references: PostingReferences = {
@@ -278,7 +291,7 @@ export class LedgerPostings {
     };
     const audit = this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
-      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit }), () => alreadyExists(input.id), {});
+      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit, parts: alongside?.(entry.snapshot()) }), () => alreadyExists(input.id), {});
     const inTransaction = this.txHost.isTransactionActive();
     // Without a transaction the posting is one statement, atomic with its audit row: a caller
     // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.

@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
-import { PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { ENTRY_WRITTEN, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { shiftPlaceholders } from '../../../../platform/database/statement-parts';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
@@ -17,7 +17,7 @@ const LINE_PARAMETERS = 19;
 
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
-const POSTING_AUDIT_CONDITION = 'EXISTS (SELECT 1 FROM entry)';
+const POSTING_AUDIT_CONDITION = ENTRY_WRITTEN;
 /** A batch's totals go to the slot of its first entry ($2, the entry ids). */
 const BATCH_SLOT = batchSlot('($2::uuid[])[1]');
 /** The lines a statement inserted (its `lines` CTE), as LINE_AGGREGATES_UPSERT's changes. */
@@ -29,14 +29,15 @@ const NEW_LINES = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`;
  * Values the lines name, and checks the posting facts are still those the entry was judged
  * against (postingFactsJson); the entry row (only when the guard passed); its lines, their tags,
  * the monthly totals of a live entry and the line aggregates (LINE_AGGREGATES_UPSERT; only with
- * the entry row); the optional audit row; and the count of entries written.
+ * the entry row); the optional audit row; the caller's parts (`parts`: texts already numbered
+ * after the rest, each writing only when `entry` has a row); and the count of entries written.
  */
-function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null): string {
+function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null, parts: string[]): string {
   const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
     ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY} WHERE ${postingFactsJson(partners, g, g + 1, g + 2, true)} = $${g + 3}),`
     : '';
-  const auditInsert = auditInsertion ? `, audit AS (${auditInsertion})` : '';
+  const auditInsert = (auditInsertion ? `, audit AS (${auditInsertion})` : '') + parts.map((part, i) => `, part_${i} AS (${part})`).join('');
   return `WITH ${guard}
      entry AS (
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
@@ -86,7 +87,7 @@ const BATCH_AUDIT_CONDITION = 'r.resource_id IN (SELECT id FROM entry)';
 /** Writes a posting: the entry, its lines, tags, monthly totals and (on the fast path) its audit row, in one statement. */
 @Injectable()
 export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
-  /** The texts of postingStatement(), built once per variant: guarded or not, audited or not. */
+  /** The texts of postingStatement(), built once per variant: guarded or not, audited or not, the caller's parts. */
   private readonly postingStatements = new Map<string, string>();
 
   constructor(
@@ -114,11 +115,17 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
     const guarded = write.unchanged !== undefined;
     const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), POSTING_AUDIT_CONDITION) : null;
     if (audit) values.push(...audit.values);
-    const variant = `${guarded}|${audit?.sql ?? ''}`;
+    const parts = (write.parts ?? []).map((part) => {
+      const sql = shiftPlaceholders(part.sql, values.length);
+      values.push(...part.values);
+      return sql;
+    });
+    const variant = `${guarded}|${audit?.sql ?? ''}|${parts.join('|')}`;
     let text = this.postingStatements.get(variant);
     if (text === undefined) {
-      text = postingStatement(this.partners, guarded, audit?.sql ?? null);
-      this.postingStatements.set(variant, text);
+      text = postingStatement(this.partners, guarded, audit?.sql ?? null, parts);
+      // Bounded: the variants are a few constant texts (a runaway caller would only lose the cache).
+      if (this.postingStatements.size < 64) this.postingStatements.set(variant, text);
     }
     try {
       const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));

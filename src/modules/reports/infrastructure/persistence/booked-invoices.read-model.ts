@@ -21,7 +21,7 @@ interface OpenMove {
  * deltas (on a slot picked at random), or null when they are all zero. A booking runs it in its
  * last statement before COMMIT, so the row is held for the shortest time.
  */
-function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
+function openShift(entityId: string, moves: OpenMove[], when = 'true'): StatementPart | null {
   const nonZero = moves.filter((m) => m.delta !== 0n);
   if (nonZero.length === 0) return null;
   return {
@@ -29,6 +29,7 @@ function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
     sql: `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
        SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
          FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
+        WHERE ${when}
         GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
         ORDER BY 2, 3, 4
        ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
@@ -62,15 +63,16 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     return this.txHost.tx.query(sql, values);
   }
 
-  /** The read model's writes for an invoice just booked, run by the invoice's update (InvoiceBookingListener). */
-  booked(entityId: string, b: InvoiceBooked): StatementPart[] {
+  /** The read model's writes for an invoice just booked, each only when `when` holds (InvoiceBookingListener). */
+  booked(entityId: string, b: InvoiceBooked, when: string): StatementPart[] {
     const i = b.invoice;
     const row: StatementPart = {
       sql: `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
                                            service_period_start, service_period_end, period_start, period_end, currency, exchange_rate, net_amount, exempt_amount,
                                            receivable_side, receivable_amount, booked_on, settled_amount, last_settled_on)
-       VALUES ($1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::uuid, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date),
-               coalesce($13::date, $10::date), $14::text, $15::numeric, $16::bigint, $17::bigint, $18::text, $19::bigint, $20::date, 0, NULL)`,
+       SELECT $1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::uuid, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date),
+              coalesce($13::date, $10::date), $14::text, $15::numeric, $16::bigint, $17::bigint, $18::text, $19::bigint, $20::date, 0, NULL
+        WHERE ${when}`,
       values: [
         entityId,
         i.id,
@@ -95,7 +97,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       ],
     };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
-    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
+    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }], when);
     return open ? [row, open] : [row];
   }
 
@@ -251,8 +253,8 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
 export class BookedInvoicesOnBooking implements InvoiceBookingListener {
   constructor(private readonly readModel: BookedInvoicesReadModel) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
-    return this.readModel.booked(entityId, booked);
+  invoiceBooked(entityId: string, booked: InvoiceBooked, when: string): StatementPart[] {
+    return this.readModel.booked(entityId, booked, when);
   }
 
   bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
