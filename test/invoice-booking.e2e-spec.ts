@@ -270,6 +270,25 @@ describe('Invoice booking (D62, D64)', () => {
       const [row] = await t.sql<{ book_status: string; ledger_entry_id: string }>('SELECT book_status, ledger_entry_id FROM invoices WHERE entity_id = $1 AND id = $2', [c.entityId, second.id]);
       expect(row).toEqual({ book_status: 'booked', ledger_entry_id: res.body.entry.id });
     });
+
+    it("a booking whose remembered facts changed (a Book added) is posted again: the invoice's update, its read-model rows and its audit row are written once, with the entry written", async () => {
+      const c = await setup();
+      const ok = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+      await book(c, (await createInvoice(c)).id, ok).expect(200);
+      // A Book changes the facts the ledger remembers without refusing a common entry: the posting
+      // statement's guard finds them changed (its writes alongside write nothing), then the posting
+      // is judged on facts read afresh and written by a second statement with its parts.
+      await staff.post(`/api/entities/${c.entityId}/books`).send({ id: randomUUID(), name: 'IFRS' }).expect(201);
+      const second = await createInvoice(c);
+      const entryId = randomUUID();
+      await expectAudited(t, book(c, second.id, { ...ok, entryId }), 200, { action: 'invoice.book', resource_type: 'invoice', resource_id: second.id });
+      expect(await t.sql('SELECT book_status, ledger_entry_id FROM invoices WHERE entity_id = $1 AND id = $2', [c.entityId, second.id])).toEqual([{ book_status: 'booked', ledger_entry_id: entryId }]);
+      expect(await t.sql('SELECT entry_id, receivable_amount::int AS amount FROM report_booked_invoices WHERE entity_id = $1 AND invoice_id = $2', [c.entityId, second.id])).toEqual([
+        { entry_id: entryId, amount: 119000 },
+      ]);
+      // Home's open positions hold both invoices, each once.
+      expect(await t.sql(`SELECT sum(open_amount)::int AS open FROM report_open_positions WHERE entity_id = $1 AND direction = 'ar'`, [c.entityId])).toEqual([{ open: 238000 }]);
+    });
   });
 
   describe('the ledger lifecycle', () => {
