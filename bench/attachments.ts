@@ -46,6 +46,7 @@ export async function attachments(args: string[]): Promise<void> {
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
   const postgresPid = Number(readFileSync(join(root, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // A service that fails to start stops the store and the database it was given (no orphans).
   const service = await startService({
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '10',
@@ -57,7 +58,12 @@ export async function attachments(args: string[]): Promise<void> {
     S3_ACCESS_KEY_ID: s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     ATTACHMENT_SWEEP_INTERVAL_SECONDS: '0',
-  }, join(root, 'data'));
+  }, join(root, 'data')).catch(async (error: unknown) => {
+    await postgres.stop();
+    await s3.stop();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const base = service.baseUrl;
     const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(STAFF) });
