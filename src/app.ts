@@ -69,6 +69,10 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   withoutIdleClsEnhancers(app);
   auditMutatingRoutes(app);
   app.disable('x-powered-by');
+  // No ETag: Express would hash every JSON answer (a report of megabytes included) for a
+  // conditional GET nobody makes: authenticated answers are `no-store` (D2a), so no cache keeps
+  // one to revalidate.
+  app.set('etag', false);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
