@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ApplicationConfig, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { SessionMiddleware } from './modules/identity';
 import type { RuntimeConfig } from './platform/config/app-config';
@@ -11,6 +10,7 @@ import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-id';
 import { auditMutatingRoutes } from './platform/audit/audited-routes';
+import { AppLogger } from './platform/logging/logging.module';
 import { setUpOpenApi } from './platform/openapi/openapi';
 import { sameOriginMutations } from './platform/http/same-origin';
 import { mountWebPages } from './platform/web/web-pages';
@@ -65,7 +65,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
   withoutIdleClsEnhancers(app);
   auditMutatingRoutes(app);
   app.disable('x-powered-by');
@@ -76,6 +77,7 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(logger.requests);
   app.use(noStoreMiddleware);
   app.use(authSurfaceMiddleware);
   app.use(sameOriginMutations(config.appBaseUrl));
