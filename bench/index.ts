@@ -9,6 +9,7 @@ import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
 import { ledgerImport } from './ledger-import';
 import { ledgerWrite } from './ledger-write';
+import { pipelineAb } from './pipeline-ab';
 import { recommendationHitRate } from './recommendation-hit-rate';
 import { reports } from './reports';
 import { seed } from './seed';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
   'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
+  'pipeline-ab': { run: pipelineAb, about: 'service CPU per request of this build against another checkout (--before ROOT), both running, in alternating bursts [--rounds 8] [--seconds 3]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep] [--plan-cache-mode auto|force_generic_plan|force_custom_plan] [--explain [--explain-runs N]]' },
 };
 

@@ -11,7 +11,7 @@ import { formatLoad, LoadResult, percentile, runLoad } from './lib/load';
 import { startService } from './lib/service';
 import { CapturedPosting, capturePostings, describePosting, idRenewer, sameWorkCeiling } from './lib/same-work';
 
-const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
+export const STAFF = { email: 'bench@example.test', password: 'bench-password-123' };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
 function arg(args: string[], name: string, fallback: number): number {
@@ -66,7 +66,7 @@ async function explainPosting(databaseUrl: string, posting: CapturedPosting, run
 }
 
 /** A balanced entry of 2 to 6 lines on the given accounts. */
-function entryBody(accounts: string[], sequence: number): Record<string, unknown> {
+export function entryBody(accounts: string[], sequence: number): Record<string, unknown> {
   const lineCount = 2 + (sequence % 5);
   const amounts = Array.from({ length: lineCount - 1 }, (_, i) => 1000 + ((sequence * 7 + i * 13) % 90000));
   const total = amounts.reduce((a, b) => a + b, 0);
@@ -105,7 +105,7 @@ function formatCpu(cpu: CpuPerRequest): string {
   return `CPU per request: ${parts.join(' + ')} = ${cpu.total.toFixed(2)} ms`;
 }
 
-async function json(url: string, method: string, body: unknown, headers: Record<string, string>) {
+export async function json(url: string, method: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return { body: (await res.json().catch(() => ({}))) as Record<string, unknown>, headers: res.headers };

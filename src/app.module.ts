@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -23,7 +23,7 @@ import { AttachmentsModule } from './modules/attachments';
 import { CommentsModule } from './modules/comments';
 import { RecordHostsModule } from './modules/record-hosts';
 import { TodosModule } from './modules/todos';
-import { AuditInterceptor } from './platform/audit/audit.interceptor';
+import { AuditedMutations } from './platform/audit/audited-routes';
 import {
   AuditActorGuard,
   AuthenticationGuard,
@@ -65,6 +65,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule,
+        DiscoveryModule,
         DatabaseModule.forRoot(RECORDS),
         ClsModule.forRoot({
           global: true,
@@ -114,7 +115,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_GUARD, useClass: JsonBodyGuard },
-        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+        // D18's transaction and audit row around each mutation: platform/audit/audited-routes.ts.
+        AuditedMutations,
         { provide: APP_PIPE, useClass: TextInputPipe },
         { provide: APP_PIPE, useClass: UuidParamsPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },

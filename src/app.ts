@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { ApplicationConfig, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { SessionMiddleware } from './modules/identity';
 import type { RuntimeConfig } from './platform/config/app-config';
@@ -10,6 +9,8 @@ import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-id';
+import { auditMutatingRoutes } from './platform/audit/audited-routes';
+import { AppLogger } from './platform/logging/logging.module';
 import { setUpOpenApi } from './platform/openapi/openapi';
 import { sameOriginMutations } from './platform/http/same-origin';
 import { mountWebPages } from './platform/web/web-pages';
@@ -42,6 +43,21 @@ class TimedExpressAdapter extends ExpressAdapter {
   }
 }
 
+/**
+ * nestjs-cls adds a global interceptor and a global guard even where it mounts neither (it runs as
+ * middleware here): objects that do nothing. Yet one global interceptor, even an idle one, makes
+ * Nest run its interceptor chain on every request (rxjs observables, an async resource bound
+ * twice): about a tenth of a simple request's CPU (bench/README.md, issue 25). Taken out before
+ * the routes are built; the application's own enhancers are all class instances and stay.
+ */
+export function withoutIdleClsEnhancers(app: NestExpressApplication): void {
+  const config = (app as unknown as { config: ApplicationConfig }).config;
+  const idle = (enhancer: object) => Object.getPrototypeOf(enhancer) === Object.prototype;
+  for (const enhancers of [config.getGlobalInterceptors(), config.getGlobalGuards()] as object[][]) {
+    for (let i = enhancers.length - 1; i >= 0; i--) if (idle(enhancers[i])) enhancers.splice(i, 1);
+  }
+}
+
 /** Builds the application with its whole request pipeline; `main.ts` and the tests share it. */
 export async function createApp(config: RuntimeConfig, options: AppModuleOptions & { requestTimeoutMs?: number } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), new TimedExpressAdapter(options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS), {
@@ -49,11 +65,19 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
+  withoutIdleClsEnhancers(app);
+  auditMutatingRoutes(app);
   app.disable('x-powered-by');
+  // No ETag: Express would hash every JSON answer (a report of megabytes included) for a
+  // conditional GET nobody makes: authenticated answers are `no-store` (D2a), so no cache keeps
+  // one to revalidate.
+  app.set('etag', false);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(logger.requests);
   app.use(noStoreMiddleware);
   app.use(authSurfaceMiddleware);
   app.use(sameOriginMutations(config.appBaseUrl));

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApplicationConfig } from '@nestjs/core';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsInt, IsPositive, IsString, ValidateNested } from 'class-validator';
@@ -56,6 +57,15 @@ describe('foundation: request pipeline, health, docs and reference data', () => 
     t = await createTestApp({ extraControllers: [ProbeController] });
   });
   afterAll(() => t.close());
+
+  describe('request path', () => {
+    it('runs no global interceptor and no do-nothing guard (D18 wraps each mutating route instead)', () => {
+      const config = (t.app as unknown as { config: ApplicationConfig }).config;
+      expect(config.getGlobalInterceptors()).toHaveLength(0);
+      expect(config.getGlobalGuards().length).toBeGreaterThan(0);
+      for (const guard of config.getGlobalGuards()) expect(Object.getPrototypeOf(guard)).not.toBe(Object.prototype);
+    });
+  });
 
   describe('request id (D1)', () => {
     it('keeps a valid incoming x-request-id', async () => {

@@ -174,5 +174,7 @@ describe('request limits and caching (D2a)', () => {
     expect({ status: ok.status, cacheControl: ok.headers['cache-control'] }).toEqual({ status: 200, cacheControl: 'no-store' });
     const missing = await t.http.get(`/api/entities/${randomUUID()}`).set('x-api-key', key);
     expect({ status: missing.status, cacheControl: missing.headers['cache-control'] }).toEqual({ status: 404, cacheControl: 'no-store' });
+    // Nothing to revalidate, so no ETag is computed.
+    expect(ok.headers.etag).toBeUndefined();
   });
 });

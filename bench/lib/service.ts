@@ -8,7 +8,7 @@ import { freeLoopbackPort } from '../../src/platform/embedded/free-port';
  * The checkout whose build runs as the service: this one, or BENCH_SERVICE_ROOT (another checkout,
  * built there, e.g. the commit before a change, to measure before and after in one sitting).
  */
-const ROOT = process.env.BENCH_SERVICE_ROOT ?? join(__dirname, '..', '..');
+const DEFAULT_ROOT = process.env.BENCH_SERVICE_ROOT ?? join(__dirname, '..', '..');
 
 export interface RunningService {
   baseUrl: string;
@@ -19,10 +19,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Builds if needed, then starts the real service (`node dist/src/main.js`) as a child process. */
-export async function startService(env: Record<string, string> = {}, dataDir?: string): Promise<RunningService> {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+/** Builds if needed, then starts (from `root`, by default the checkout above) the real service (`node dist/src/main.js`) as a child process. */
+export async function startService(env: Record<string, string> = {}, dataDir?: string, root: string = DEFAULT_ROOT): Promise<RunningService> {
+  if (!existsSync(join(root, 'dist', 'src', 'main.js'))) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
   }
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'accounting-bench-'));
@@ -31,8 +31,8 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
   const port = await freeLoopbackPort();
   // BENCH_CPU_PROFILE=dir writes a V8 CPU profile of the service there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, join(ROOT, 'dist', 'src', 'main.js')], {
-    cwd: ROOT,
+  const child: ChildProcess = spawn(process.execPath, [...profile, join(root, 'dist', 'src', 'main.js')], {
+    cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -15,12 +15,14 @@ export interface S3Process {
 /**
  * The embedded S3 server (`@20minutes/s3rver`) in a process of its own: a benchmark reads its CPU
  * apart (`/proc/<pid>/stat`), and a test whose own process is busy (an attack) does not slow the
- * store its service's health asks.
+ * store its service's health asks. `directoryRoot` is where its objects are kept (a benchmark may
+ * choose memory, /dev/shm, so the store's file system calls cost it less of the shared cores).
  */
-export async function startS3Process(bucket: string): Promise<S3Process> {
-  const directory = mkdtempSync(join(tmpdir(), 'accounting-bench-s3-'));
+export async function startS3Process(bucket: string, options: { directoryRoot?: string } = {}): Promise<S3Process> {
+  const directory = mkdtempSync(join(options.directoryRoot ?? tmpdir(), 'accounting-bench-s3-'));
   const child: ChildProcess = fork(__filename, [], {
-    execArgv: ['-r', '@swc-node/register'],
+    // BENCH_CPU_PROFILE=dir writes the store's V8 CPU profile there too (as the service's).
+    execArgv: ['-r', '@swc-node/register', ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [])],
     env: { ...process.env, BENCH_S3_CHILD: JSON.stringify({ directory, bucket }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -27,7 +27,7 @@ export class AuditContext {
   constructor(private readonly cls: ClsService) {}
 
   /**
-   * Called by whatever records this context's audit row: the audit interceptor for an HTTP
+   * Called by whatever records this context's audit row: AuditedMutations for an HTTP
    * mutation, SystemWrites for a job or the CLI. Writers refuse to run where nobody does.
    */
   open(recorder: 'http' | 'system'): void {
@@ -47,7 +47,7 @@ export class AuditContext {
     return (this.cls.isActive() ? this.cls.get<AuditDetails>(KEY) : undefined) ?? {};
   }
 
-  /** Set by the audit interceptor on a single-statement route (see AuditDescription). */
+  /** Set by AuditedMutations on a single-statement route (see AuditDescription). */
   offerStatementRow(draft: AuditRecord): void {
     this.cls.set<StatementRow>(STATEMENT_ROW, { draft, claimed: false });
   }
@@ -55,7 +55,7 @@ export class AuditContext {
   /**
    * The audit row a single-statement write must insert together with its change, or null when
    * the request's transaction records it (any other route, or a call from inside a larger
-   * mutation). Claiming it tells the interceptor that the write inserts it.
+   * mutation). Claiming it tells AuditedMutations that the write inserts it.
    */
   statementRow(resourceId: string | null): AuditRecord | null {
     const offered = this.cls.isActive() ? this.cls.get<StatementRow | undefined>(STATEMENT_ROW) : undefined;

@@ -44,7 +44,7 @@ function idOf(result: unknown): string | null {
  * The unit of work of a write made outside an HTTP request (D18 as for a request): the use case
  * runs in one transaction together with its audit row, whose actor is the declared system actor,
  * with no method, path or request id. A refusal or failure rolls back and leaves no row; a
- * deadlock or serialization failure runs it again, as the audit interceptor does for requests.
+ * deadlock or serialization failure runs it again, as AuditedMutations does for requests.
  * The use case's own @Transactional() joins this transaction, so its row locks are held to the
  * end, with the audit row's insert.
  */

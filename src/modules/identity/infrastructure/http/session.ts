@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import connectPgSimple from 'connect-pg-simple';
 import type { RequestHandler, Request } from 'express';
 import session from 'express-session';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from '../../../../platform/logging/logging.module';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { RuntimeConfig } from '../../../../platform/config/app-config';
@@ -29,7 +29,7 @@ export class SessionMiddleware implements OnApplicationShutdown {
   private readonly store: connectPgSimple.PGStore;
   readonly handler: RequestHandler;
 
-  constructor(dataSource: DataSource, config: ConfigService<RuntimeConfig, true>, logger: Logger) {
+  constructor(dataSource: DataSource, config: ConfigService<RuntimeConfig, true>, logger: AppLogger) {
     const PgStore = connectPgSimple(session);
     this.store = new PgStore({
       pool: (dataSource.driver as unknown as { master: Pool }).master,

@@ -192,7 +192,7 @@ export class LedgerPostings {
    * post() (the same checks and codes) against facts read once for the batch under the same
    * locks (the Entity share-locked, what the lines name key-share-locked, to the end of the
    * transaction), then written in one statement with the monthly totals updated once and one
-   * audit row per entry (the template the audit interceptor of a single-statement route or
+   * audit row per entry (the template AuditedMutations offers on a single-statement route or
    * SystemWrites with `rowPerResource` offers). An entry whose id is already in the books is
    * skipped, not judged (a resumed import). Any refusal refuses the whole batch: 400
    * VALIDATION_ERROR whose `errors` name the first BATCH_REFUSALS_MAX refused entries
