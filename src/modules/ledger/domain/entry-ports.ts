@@ -33,10 +33,10 @@ export abstract class PostingReader {
   abstract existing(entityId: string, entryIds: string[], lineIds: string[]): Promise<{ entryIds: Set<string>; lineIds: Set<string> }>;
 }
 
-/** How a posting is written (EntryRepository.insert). */
 /** The SQL condition that holds in the posting statement when it writes the entry (its writes alongside: PostingWrite.parts). */
 export const ENTRY_WRITTEN = 'EXISTS (SELECT 1 FROM entry)';
 
+/** How a posting is written (EntryRepository.insert). */
 export interface PostingWrite {
   /**
    * Write only if the facts of these references still have this fingerprint, checked under the
