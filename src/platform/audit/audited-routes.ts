@@ -109,6 +109,8 @@ export function auditMutatingRoutes(app: INestApplication): void {
   const mutations = app.get(AuditedMutations, { strict: false });
   const scanner = new MetadataScanner();
   for (const controller of discovery.getControllers()) {
+    // A request-scoped controller gets a new instance per request, which this wrapping would miss.
+    if (!controller.isDependencyTreeStatic()) throw new Error(`${controller.name}: request-scoped controllers escape the audit of their mutations (D18)`);
     const instance = controller.instance as Record<string, unknown> | undefined;
     if (!instance) continue;
     const prototype = Object.getPrototypeOf(instance) as Record<string, unknown>;
