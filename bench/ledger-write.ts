@@ -81,6 +81,26 @@ export function entryBody(accounts: string[], sequence: number): Record<string, 
   };
 }
 
+/**
+ * What the posting benchmarks post with: the staff's API key (as headers), a fresh Entity and five
+ * of its accounts (the first debited, the others credited by entryBody).
+ */
+export async function benchEntity(baseUrl: string): Promise<{ headers: Record<string, string>; entityId: string; accounts: string[] }> {
+  const signIn = await json(`${baseUrl}/api/auth/sign-in/email`, 'POST', STAFF, {});
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+  const key = (await json(`${baseUrl}/api/auth/api-keys`, 'POST', { name: 'bench' }, { cookie })).body.key as string;
+  const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
+  const entityId = randomUUID();
+  await json(`${baseUrl}/api/entities`, 'POST', { id: entityId, name: 'Bench SpA', country: 'CL', taxId: '76.086.428-5', currency: 'CLP' }, headers);
+  const accounts: string[] = [];
+  for (const [code, type] of [['1101', 'asset'], ['4101', 'income'], ['4102', 'income'], ['2105', 'liability'], ['5101', 'operating_expense']]) {
+    const id = randomUUID();
+    await json(`${baseUrl}/api/entities/${entityId}/ledger/accounts`, 'POST', { id, name: `Account ${code}`, code, type, tracking: 'balance' }, headers);
+    accounts.push(id);
+  }
+  return { headers, entityId, accounts };
+}
+
 /** CPU milliseconds per request, by process, of what `run` did: a CPU-bound machine's real cost of a request. */
 interface CpuPerRequest {
   service: number;
@@ -105,7 +125,7 @@ function formatCpu(cpu: CpuPerRequest): string {
   return `CPU per request: ${parts.join(' + ')} = ${cpu.total.toFixed(2)} ms`;
 }
 
-export async function json(url: string, method: string, body: unknown, headers: Record<string, string>) {
+async function json(url: string, method: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return { body: (await res.json().catch(() => ({}))) as Record<string, unknown>, headers: res.headers };
@@ -226,18 +246,7 @@ export async function ledgerWrite(args: string[]): Promise<void> {
   );
   try {
     if (args.includes('--without-history-upkeep')) await withoutHistoryUpkeep(databaseUrl);
-    const signIn = await json(`${service.baseUrl}/api/auth/sign-in/email`, 'POST', STAFF, {});
-    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
-    const key = (await json(`${service.baseUrl}/api/auth/api-keys`, 'POST', { name: 'bench' }, { cookie })).body.key as string;
-    const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
-    const entityId = randomUUID();
-    await json(`${service.baseUrl}/api/entities`, 'POST', { id: entityId, name: 'Bench SpA', country: 'CL', taxId: '76.086.428-5', currency: 'CLP' }, headers);
-    const accounts: string[] = [];
-    for (const [code, type] of [['1101', 'asset'], ['4101', 'income'], ['4102', 'income'], ['2105', 'liability'], ['5101', 'operating_expense']]) {
-      const id = randomUUID();
-      await json(`${service.baseUrl}/api/entities/${entityId}/ledger/accounts`, 'POST', { id, name: `Account ${code}`, code, type, tracking: 'balance' }, headers);
-      accounts.push(id);
-    }
+    const { headers, entityId, accounts } = await benchEntity(service.baseUrl);
 
     // Warm up, then measure.
     await runLoad({ baseUrl: service.baseUrl, connections: CONNECTIONS, seconds: 2, next: (n) => ({ method: 'POST', path: `/api/entities/${entityId}/ledger/entries`, headers, body: entryBody(accounts, n) }), expectStatus: 201 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,7 +5,7 @@ import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded/
 import { processCpuSeconds } from './lib/cpu';
 import { LoadRequest, runLoad } from './lib/load';
 import { RunningService, startService } from './lib/service';
-import { entryBody, json, STAFF } from './ledger-write';
+import { benchEntity, entryBody, STAFF } from './ledger-write';
 
 const CONNECTIONS = 8;
 
@@ -24,18 +23,7 @@ async function prepare(name: string, root: string, databaseUrl: string, dataDir:
     dataDir,
     root,
   );
-  const signIn = await json(`${service.baseUrl}/api/auth/sign-in/email`, 'POST', STAFF, {});
-  const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
-  const key = (await json(`${service.baseUrl}/api/auth/api-keys`, 'POST', { name: 'bench' }, { cookie })).body.key as string;
-  const headers = { 'x-api-key': key, 'x-audit-actor': 'bench' };
-  const entityId = randomUUID();
-  await json(`${service.baseUrl}/api/entities`, 'POST', { id: entityId, name: 'Bench SpA', country: 'CL', taxId: '76.086.428-5', currency: 'CLP' }, headers);
-  const accounts: string[] = [];
-  for (const [code, type] of [['1101', 'asset'], ['4101', 'income'], ['4102', 'income'], ['2105', 'liability'], ['5101', 'operating_expense']]) {
-    const id = randomUUID();
-    await json(`${service.baseUrl}/api/entities/${entityId}/ledger/accounts`, 'POST', { id, name: `Account ${code}`, code, type, tracking: 'balance' }, headers);
-    accounts.push(id);
-  }
+  const { headers, entityId, accounts } = await benchEntity(service.baseUrl);
   return {
     name,
     service,
