@@ -286,15 +286,9 @@ export class SqlInvoiceRepository extends InvoiceRepository {
   }
 
   async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside: StatementPart[] = []): Promise<void> {
-    const { sql, values } = withParts(
-      {
-        sql: `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2 RETURNING id`,
-        values: [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
-      },
-      alongside,
-    );
-    // Prepared: with its parts it is the booking's last statement, on every booking.
-    await preparedQuery(this.txHost.tx, sql, values);
+    const update = this.bookingPart(entityId, invoiceId, booking, now, 'true');
+    const { sql, values } = withParts({ sql: `${update.sql} RETURNING id`, values: update.values }, alongside);
+    await this.txHost.tx.query(sql, values);
   }
 
   async severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>> {
