@@ -36,7 +36,7 @@ export class SessionMiddleware implements OnApplicationShutdown {
       tableName: 'user_sessions',
       createTableIfMissing: false,
       pruneSessionInterval: 15 * 60,
-      errorLog: (...args: unknown[]) => logger.error({ args }, 'session store error'),
+      errorLog: (...args: unknown[]) => logger.pino.error({ args }, 'session store error'),
     });
     const sessions = session({
       name: SESSION_COOKIE,
