@@ -42,8 +42,11 @@ export class AuditedMutations {
 
   /** Runs a mutating route's handler (its arguments already through the pipes) under D18. */
   run(description: AuditDescription | undefined, handler: () => Promise<unknown>): Promise<unknown> {
-    const request = this.cls.get<RequestWithPrincipal | undefined>(CLS_REQ);
-    if (!request || isReadMethod(request.method) || request.method === 'OPTIONS') return handler();
+    const request = this.cls.isActive() ? this.cls.get<RequestWithPrincipal | undefined>(CLS_REQ) : undefined;
+    // Never a mutation without its row: the CLS middleware keeps every request (mount: true).
+    if (!request) throw new Error('a mutating route ran outside a request context: its audit row would be lost');
+    // A route for every method (@All) is wrapped too; its reads go through as they are.
+    if (isReadMethod(request.method) || request.method === 'OPTIONS') return handler();
     this.auditContext.open('http');
 
     if (description?.singleStatement || description?.ownTransaction) {
