@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
+import { expectAudited, expectLineTotalsMatchLines, expectMonthlyTotalsMatchLines, expectRefused, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -525,6 +525,32 @@ describe('Invoice booking (D62, D64)', () => {
       await refused(staff.delete(invoicesPath(c.entityId, `/${invoice.id}`)), 409, 'INVOICE_BOOKED_ERROR');
       await refused(staff.patch(invoicesPath(c.entityId, `/${invoice.id}`)).send({ netAmount: 1, taxAmount: 0, totalAmount: 1 }), 409, 'INVOICE_BOOKED_ERROR');
     });
+  });
+
+  it('an invoice edited between the booking\'s read and its posting: nothing posted on the stale read; booked on its new amounts, one entry, one audit row', async () => {
+    const c = await setup();
+    const invoice = await createInvoice(c);
+    const requestId = `req-${randomUUID()}`;
+    // The booking reads the invoice unlocked, then waits at its posting statement for the row
+    // lock; meanwhile another transaction changes the amounts and commits.
+    const res = await whileTableLocked(
+      t,
+      'invoices',
+      1,
+      () => book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).set('x-request-id', requestId),
+      (blocker) => blocker.query(`UPDATE invoices SET net_amount = 200000, tax_amount = 38000, total_amount = 238000, updated_at = now() WHERE id = $1`, [invoice.id]),
+    );
+    expect(res.status).toBe(200);
+    expect(linesOf(res.body.entry)).toEqual([
+      ['debit', c.receivable, 238000, null, c.partnerId],
+      ['credit', c.income, 200000, null, c.partnerId],
+      ['credit', c.vatDebit, 38000, null, c.partnerId],
+    ]);
+    expect(res.body.invoice).toMatchObject({ totalAmount: 238000, bookStatus: 'booked', ledgerEntryId: res.body.entry.id });
+    expect(await t.sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toEqual([{ n: 1 }]);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toEqual([{ n: 1 }]);
+    await expectMonthlyTotalsMatchLines(t, c.entityId);
+    await expectLineTotalsMatchLines(t, c.entityId);
   });
 
   it('books an invoice once when two bookings race: one 200, one 409 INVOICE_ALREADY_BOOKED_ERROR, one entry', async () => {

@@ -66,7 +66,7 @@ export const WAITING_ON = `relation IN (SELECT $1::text::regclass UNION ALL SELE
  * until `waiters` of them wait on it; runs `meanwhile` (a change that lands between the waiting
  * requests' reads and writes); then lets them all go at once. Deterministic races.
  */
-export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>, meanwhile?: () => Promise<unknown>): Promise<T> {
+export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>): Promise<T> {
   const blocker = new Client({ connectionString: t.databaseUrl });
   await blocker.connect();
   try {
@@ -79,7 +79,7 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
       if (row.n >= waiters) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await meanwhile?.();
+    await meanwhile?.(blocker);
     await blocker.query('COMMIT');
     return await pending;
   } finally {

@@ -63,7 +63,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
   const servers = readTestServers();
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '5',
     S3_ENDPOINT: servers.s3Endpoint,

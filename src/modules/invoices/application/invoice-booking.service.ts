@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
-import { AuditRecorder } from '../../../platform/audit/audit-recorder';
+import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { StatementPart } from '../../../platform/database/statement-parts';
 import { ENTRY_WRITTEN, LedgerPostings, PostedEntry } from '../../ledger';
@@ -43,15 +44,17 @@ const kindLabel = (invoice: Invoice) => {
 };
 
 /**
- * D62, D64: books an invoice through the ledger's posting API, in one transaction (its own, or
- * the caller's): the entry, the invoice's new state, the read models kept from it and the audit
- * row commit together or not at all.
+ * D62, D64: books an invoice through the ledger's posting API: the entry, the invoice's new
+ * state, the read models kept from it and the audit row are written together or not at all.
  *
- * Two statements between START and COMMIT: the invoice locked with what booking reads, then the
- * ledger's posting statement carrying the invoice's update, the read models' writes (the
- * InvoiceBookingListeners) and, on its ownTransaction route, the audit row as its CTEs
- * (PostingOptions.alongside: written only with the entry). Should the ledger's remembered facts
- * have changed, it reads them and posts again, with the parts made afresh.
+ * Outside a transaction (its route), in one statement after one read: the invoice is read
+ * unlocked with what booking needs, then the ledger's posting statement carries the invoice's
+ * update, the read models' writes (the InvoiceBookingListeners) and the audit row as its CTEs
+ * (PostingOptions.alongside) and writes only under the precondition that the invoice is still
+ * unbooked and unchanged since that read, checked under its row lock (postIf). Should it have
+ * changed (another booking, an edit), nothing is written and the booking starts again in a
+ * transaction with the invoice locked from the start, so the second attempt decides. Inside a
+ * caller's transaction it takes that locked way at once.
  */
 @Injectable()
 export class InvoiceBookingService {
@@ -64,18 +67,34 @@ export class InvoiceBookingService {
     private readonly hooks: InvoiceBookingListeners,
     private readonly auditContext: AuditContext,
     private readonly auditRecorder: AuditRecorder,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
-  @Transactional()
   async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entry: PostedEntry }> {
-    // Locked: a second booking of the same invoice waits, then finds it booked. Read with it in
-    // the same statement: its partner, the Entity's currency, and the open-item accounts when the
-    // body names none.
-    const context = await this.invoices.lockForBooking(entityId, invoiceId, input.openItemAccountId === undefined);
-    if (!context) throw invoiceNotFound({ invoiceId });
-    // The route's audit row (an ownTransaction route), taken before the posting so that the
-    // ledger does not insert it as the entry's: it goes with the invoice's update, in the posting.
+    // The route's audit row (an ownTransaction route), taken so that the ledger does not insert
+    // it as the entry's: it goes with the invoice's update, in the posting statement. Null inside
+    // a caller's transaction, which records its own.
     const audit = this.auditContext.takeStatementRow(invoiceId);
+    if (!this.txHost.isTransactionActive()) {
+      const booked = await this.attempt(entityId, invoiceId, input, audit, false);
+      if (booked) return booked;
+    }
+    return this.txHost.withTransaction(async () => (await this.attempt(entityId, invoiceId, input, audit, true))!);
+  }
+
+  /** One booking attempt; null when the invoice changed between its unlocked read and the posting (nothing written). */
+  private async attempt(
+    entityId: string,
+    invoiceId: string,
+    input: BookingInstructions,
+    audit: AuditRecord | null,
+    locked: boolean,
+  ): Promise<{ invoice: InvoiceView; entry: PostedEntry } | null> {
+    // Locked (the second attempt): a second booking of the same invoice waits, then finds it
+    // booked. Read with it in the same statement: its partner, the Entity's currency, and the
+    // open-item accounts when the body names none.
+    const context = await this.invoices.readForBooking(entityId, invoiceId, input.openItemAccountId === undefined, locked);
+    if (!context) throw invoiceNotFound({ invoiceId });
     const { invoice } = context;
     if (invoice.bookStatus === 'booked') throw invoiceAlreadyBooked({ invoiceId, ledgerEntryId: invoice.ledgerEntryId });
     // AR names its counter (income) account; AP defaults to the partner's default purchase account.
@@ -95,7 +114,8 @@ export class InvoiceBookingService {
       },
       { functional, exponentOf: (code) => this.reference.findCurrency(code)!.minorUnits },
     ).map((line) => ({ ...line, id: newId() }));
-    // Read before the posting: its statement holds the ledger's and the read models' rows until COMMIT.
+    // Read before the posting: in the locked attempt its statement holds the ledger's and the
+    // read models' rows until COMMIT.
     const dte = invoice.dteId ? await this.dtes.find(entityId, invoice.dteId) : null;
     const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
     const now = this.clock.now();
@@ -116,20 +136,20 @@ export class InvoiceBookingService {
       if (audit) parts.push(this.auditRecorder.insertion(audit, 1, ENTRY_WRITTEN));
       return parts;
     };
-    const entry = await this.postings.post(
-      entityId,
-      {
-        id: input.entryId,
-        source: 'invoice',
-        entryDate: input.entryDate ?? invoice.issueDate,
-        memo: input.memo ?? `${kindLabel(invoice)} ${invoice.documentNumber} ${context.partnerName}`,
-        bookId: input.bookId ?? null,
-        lines: lines.map(({ isOpenItem: _open, ...line }) => line),
-      },
-      // The lines are the service's: a refusal about one names the booking field it came from.
-      { fieldPath: (path) => bookingFieldOf(path, lines, counterAccountId), alongside },
-    );
-    return { invoice: { invoice: booked!, dte }, entry };
+    const posting = {
+      id: input.entryId,
+      source: 'invoice' as const,
+      entryDate: input.entryDate ?? invoice.issueDate,
+      memo: input.memo ?? `${kindLabel(invoice)} ${invoice.documentNumber} ${context.partnerName}`,
+      bookId: input.bookId ?? null,
+      lines: lines.map(({ isOpenItem: _open, ...line }) => line),
+    };
+    // The lines are the service's: a refusal about one names the booking field it came from.
+    const fieldPath = (path: string) => bookingFieldOf(path, lines, counterAccountId);
+    const entry = locked
+      ? await this.postings.post(entityId, posting, { fieldPath, alongside })
+      : await this.postings.postIf(entityId, posting, { fieldPath, alongside, precondition: this.invoices.bookingPrecondition(entityId, invoiceId, context.version) });
+    return entry ? { invoice: { invoice: booked!, dte }, entry } : null;
   }
 }
 

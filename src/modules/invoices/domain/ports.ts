@@ -22,6 +22,8 @@ export interface BookingContext {
    * tell none, one and several apart; null when not asked for.
    */
   openItemAccountIds: string[] | null;
+  /** The version of the invoice's row read (its `xmin`): bookingPrecondition() checks it is still the one. */
+  version: string;
 }
 
 export interface InvoicePageKey {
@@ -42,8 +44,17 @@ export abstract class InvoiceRepository {
   abstract find(entityId: string, invoiceId: string): Promise<Invoice | null>;
   /** The row locked for the rest of the transaction (FOR UPDATE). */
   abstract lock(entityId: string, invoiceId: string): Promise<Invoice | null>;
-  /** The invoice locked (FOR UPDATE) with its partner, the Entity's currency and, if asked, its open-item accounts. */
-  abstract lockForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean): Promise<BookingContext | null>;
+  /**
+   * The invoice with its partner, the Entity's currency and, if asked, its open-item accounts;
+   * with `lock`, the invoice's row locked for the rest of the transaction (FOR UPDATE).
+   */
+  abstract readForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean, lock: boolean): Promise<BookingContext | null>;
+  /**
+   * The posting statement's precondition (PostingOptions.precondition) for booking an invoice
+   * read unlocked: the row locked, a row yielded only while it is still unbooked and at the
+   * version read (no write of any kind since).
+   */
+  abstract bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementPart;
   abstract insert(invoice: Invoice): Promise<'inserted' | 'id_taken' | 'number_taken'>;
   abstract save(invoice: Invoice): Promise<'saved' | 'number_taken'>;
   abstract delete(entityId: string, invoiceId: string): Promise<void>;

@@ -48,7 +48,15 @@ export interface PostingWrite {
   audit?: AuditRecord | null;
   /** The caller's writes, run by the statement as its CTEs after the entry's (PostingOptions.alongside). */
   parts?: StatementPart[];
+  /** The caller's condition the entry is written under, a CTE of the statement (PostingOptions.precondition). */
+  precondition?: StatementPart;
 }
+
+/**
+ * What a posting statement did: wrote the entry; found the facts of `unchanged` changed (nothing
+ * written); or found the caller's `precondition` not holding (nothing written).
+ */
+export type PostingOutcome = 'written' | 'facts_changed' | 'precondition_failed';
 
 export interface EntryListFilter {
   from?: string;
@@ -115,8 +123,8 @@ export interface AllocationRow {
 
 /** Writes new entries (the posting statement). */
 export abstract class PostingWriter {
-  /** Writes the entry, its lines, their tags and totals; false when `unchanged` did not hold. */
-  abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<boolean>;
+  /** Writes the entry, its lines, their tags and totals, unless `unchanged` or `precondition` did not hold. */
+  abstract insert(entry: LedgerEntry, write?: PostingWrite): Promise<PostingOutcome>;
   /**
    * Writes a batch of booked entries of one Entity in one statement, in the caller's transaction
    * (which holds the posting facts' locks): the entries, lines, tags, the monthly totals once for

@@ -144,10 +144,10 @@ export class SqlInvoiceRepository extends InvoiceRepository {
    * the open-item accounts). The partner and the Entity are the invoice's by foreign key. A named
    * prepared statement: it runs on every booking.
    */
-  async lockForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean): Promise<BookingContext | null> {
-    const rows = await preparedQuery<Row & { partner_name: string; default_purchase_account_id: string | null; entity_currency: string; open_item_account_ids: string[] | null }>(
+  async readForBooking(entityId: string, invoiceId: string, withOpenItemAccounts: boolean, lock: boolean): Promise<BookingContext | null> {
+    const rows = await preparedQuery<Row & { partner_name: string; default_purchase_account_id: string | null; entity_currency: string; open_item_account_ids: string[] | null; version: string }>(
       this.txHost.tx,
-      `SELECT ${COLUMNS}, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
+      `SELECT ${COLUMNS}, i.xmin::text AS version, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
               CASE WHEN $3::boolean THEN ARRAY(
                 SELECT a.id FROM ledger_accounts a
                  WHERE a.entity_id = i.entity_id AND a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
@@ -155,8 +155,8 @@ export class SqlInvoiceRepository extends InvoiceRepository {
          FROM invoices i
          JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
          JOIN entities e ON e.id = i.entity_id
-        WHERE i.entity_id = $1 AND i.id = $2
-          FOR UPDATE OF i`,
+        WHERE i.entity_id = $1 AND i.id = $2${lock ? `
+          FOR UPDATE OF i` : ''}`,
       [entityId, invoiceId, withOpenItemAccounts],
     );
     const row = rows[0];
@@ -167,6 +167,16 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       partnerDefaultPurchaseAccountId: row.default_purchase_account_id,
       entityCurrency: row.entity_currency,
       openItemAccountIds: row.open_item_account_ids,
+      version: row.version,
+    };
+  }
+
+  bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementPart {
+    // xmin changes with every write to the row (a new row version), so no change of any field
+    // can slip between the read and the booking, whatever its updated_at.
+    return {
+      sql: `SELECT 1 FROM invoices WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND book_status = 'unbooked' FOR UPDATE`,
+      values: [entityId, invoiceId, version],
     };
   }
 

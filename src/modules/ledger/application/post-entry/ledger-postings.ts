@@ -58,9 +58,21 @@ export interface PostingOptions {
    * CTEs, in its round trip. Each must write only when the statement writes the entry: its
    * condition is ENTRY_WRITTEN (a statement whose guard finds the facts changed writes nothing,
    * and the posting is judged again and written by another one, with the parts made afresh).
-   * Only inside the caller's transaction (the parts follow the entry's fate, not their own).
+   * Outside a transaction they are written by the one statement that writes the entry, or not
+   * at all; inside one they follow the entry's fate, as every write of that transaction does.
    */
   alongside?: (entry: PostedEntry) => StatementPart[];
+}
+
+/** PostingOptions of postIf(). */
+export interface ConditionalPostingOptions extends PostingOptions {
+  /**
+   * A query on the caller's own rows that the entry is written under, run by the posting
+   * statement as its CTE: it locks the rows it checks (FOR UPDATE) and yields a row only when
+   * they are still as the caller read them (the version it read, the state it judged). No row:
+   * nothing is written, the entry nor the parts alongside, and postIf() answers null.
+   */
+  precondition: StatementPart;
 }
 
 export { ENTRY_WRITTEN };
@@ -170,9 +182,22 @@ export class LedgerPostings {
 
   /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
   async post(entityId: string, posting: LedgerPosting, options: PostingOptions = {}): Promise<PostedEntry> {
-    if (options.alongside && !this.txHost.isTransactionActive()) throw new Error('A posting with writes alongside runs inside the caller\'s transaction');
     try {
-      return (await this.write(entityId, posting, 'booked', options.alongside)).snapshot();
+      return (await this.write(entityId, posting, 'booked', options.alongside))!.snapshot();
+    } catch (error) {
+      throw renameFieldPaths(error, options.fieldPath);
+    }
+  }
+
+  /**
+   * As post(), written only while the caller's precondition holds, checked under its lock by the
+   * posting statement itself: a document read without a lock is booked in one statement, no
+   * transaction, should nobody have changed it meanwhile. Null when the precondition did not
+   * hold: nothing written (the caller reads its rows again, under a lock).
+   */
+  async postIf(entityId: string, posting: LedgerPosting, options: ConditionalPostingOptions): Promise<PostedEntry | null> {
+    try {
+      return (await this.write(entityId, posting, 'booked', options.alongside, options.precondition))?.snapshot() ?? null;
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
@@ -181,7 +206,7 @@ export class LedgerPostings {
   /** A scheduled entry: dated after today, no transaction-currency lines (spec). */
   async schedule(entityId: string, posting: Omit<LedgerPosting, 'source'>, options: PostingOptions = {}): Promise<PostedEntry> {
     try {
-      return (await this.write(entityId, { ...posting, source: 'manual' }, 'scheduled')).snapshot();
+      return (await this.write(entityId, { ...posting, source: 'manual' }, 'scheduled'))!.snapshot();
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
@@ -281,7 +306,8 @@ export class LedgerPostings {
     return null;
   }
 
-  private async write(entityId: string, input: LedgerPosting, kind: Kind, alongside?: (entry: PostedEntry) => StatementPart[]): Promise<LedgerEntry> {
+  /** The entry written, or null when the caller's precondition did not hold (nothing written). */
+  private async write(entityId: string, input: LedgerPosting, kind: Kind, alongside?: (entry: PostedEntry) => StatementPart[], precondition?: StatementPart): Promise<LedgerEntry | null> {
     const lines = linesOf(input);
     const distinct = (ids: string[]) => [...new Set(ids)].sort();
     const references: PostingReferences = {
@@ -291,11 +317,12 @@ export class LedgerPostings {
     };
     const audit = this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
-      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit, parts: alongside?.(entry.snapshot()) }), () => alreadyExists(input.id), {});
+      translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit, parts: alongside?.(entry.snapshot()), precondition }), () => alreadyExists(input.id), {});
     const inTransaction = this.txHost.isTransactionActive();
-    // Without a transaction the posting is one statement, atomic with its audit row: a caller
-    // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
-    if (!inTransaction && !audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
+    // Without a transaction the posting is one statement, atomic with its audit row (its own, or
+    // the one a use case took to write alongside it): a caller with no row to give (a job, the
+    // CLI) runs in a unit of work (SystemWrites) instead.
+    if (!inTransaction && !audit && !(alongside && this.auditContext.statementRowClaimed())) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
     // Facts remembered from a recent posting with the same references, in a transaction too (a
     // document booked): the posting statement's guard takes the locks a locked read would (the
     // Entity row shared, what the lines name key-shared, in that order) and writes only if the
@@ -305,22 +332,25 @@ export class LedgerPostings {
     const remembered = this.recentFacts.recall(key);
     if (remembered) {
       const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
-      if (entry && (await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }))) return entry;
+      const outcome = entry ? await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }) : 'facts_changed';
+      if (outcome === 'written') return entry!;
+      if (outcome === 'precondition_failed') return null;
       this.recentFacts.forget(key);
     }
     if (!inTransaction) {
       const facts = await this.postingReader.read(entityId, references, false);
       if (facts) this.recentFacts.remember(key, facts);
       const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
-      if (await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } })) return entry;
+      const outcome = await insert(entry, { unchanged: { references, fingerprint: facts!.fingerprint } });
+      if (outcome === 'written') return entry;
+      if (outcome === 'precondition_failed') return null;
       this.recentFacts.forget(key);
     }
     return this.txHost.withTransaction(async () => {
       const facts = await this.postingReader.read(entityId, references, true);
       if (facts) this.recentFacts.remember(key, facts);
       const entry = await this.judgedOrReplayed(entityId, input, lines, kind, facts);
-      await insert(entry, {});
-      return entry;
+      return (await insert(entry, {})) === 'written' ? entry : null;
     });
   }
 

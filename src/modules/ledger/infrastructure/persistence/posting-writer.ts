@@ -7,8 +7,8 @@ import { isForeignKeyViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
-import { ENTRY_WRITTEN, PostingWrite, PostingWriter } from '../../domain/entry-ports';
-import { shiftPlaceholders } from '../../../../platform/database/statement-parts';
+import { ENTRY_WRITTEN, PostingOutcome, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { shiftPlaceholders, StatementPart } from '../../../../platform/database/statement-parts';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
@@ -31,22 +31,27 @@ const NEW_LINES = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`;
  * the monthly totals of a live entry and the line aggregates (LINE_AGGREGATES_UPSERT; only with
  * the entry row); the optional audit row; the caller's parts (`parts`: texts already numbered
  * after the rest, each writing only when `entry` has a row); and the count of entries written.
+ * With the caller's precondition (a query that locks and checks the caller's own rows,
+ * PostingWrite.precondition), the entry row is written only when that query yields a row too,
+ * and the statement also answers whether it did (`held`).
  */
-function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null, parts: string[]): string {
+function postingStatement(partners: PartnerDirectory, guarded: boolean, auditInsertion: string | null, parts: string[], precondition: string | null): string {
   const g = POSTING_GUARD_PARAMETER;
   const guard = guarded
     ? `guard AS (SELECT 1 FROM ${SHARE_LOCKED_ENTITY} WHERE ${postingFactsJson(partners, g, g + 1, g + 2, true)} = $${g + 3}),`
     : '';
+  const held = precondition ? `precondition AS (${precondition}),` : '';
+  const gates = [...(guarded ? ['guard'] : []), ...(precondition ? ['precondition'] : [])];
   const auditInsert = (auditInsertion ? `, audit AS (${auditInsertion})` : '') + parts.map((part, i) => `, part_${i} AS (${part})`).join('');
-  return `WITH ${guard}
+  return `WITH ${guard} ${held}
      entry AS (
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 ${guarded ? 'FROM guard' : ''} RETURNING id
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 ${gates.length > 0 ? `FROM ${gates.join(', ')}` : ''} RETURNING id
      ), lines AS (${shiftPlaceholders(LINES_INSERT(', entry'), ENTRY_PARAMETERS)} RETURNING ${AGGREGATED_LINE_COLUMNS}),
      tags AS (${shiftPlaceholders(TAGS_INSERT(', entry'), ENTRY_PARAMETERS)}),
      totals AS (${TOTALS_UPSERT('lines', `$7 IN ('active', 'reversed')`, '1')}),
      ${LINE_AGGREGATES_UPSERT(NEW_LINES)}${auditInsert}
-     SELECT count(*)::int AS written FROM entry`;
+     SELECT count(*)::int AS written${precondition ? ', (SELECT count(*) FROM precondition)::int AS held' : ''} FROM entry`;
 }
 
 /**
@@ -100,9 +105,10 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
   }
 
   /** The posting statement (postingStatement()), prepared: it runs on every posting. */
-  async insert(entry: LedgerEntry, write: PostingWrite = {}): Promise<boolean> {
-    // The one write allowed without a transaction: a single statement that carries its audit row.
-    if (!write.audit) this.requireTransaction();
+  async insert(entry: LedgerEntry, write: PostingWrite = {}): Promise<PostingOutcome> {
+    // The one write allowed without a transaction: a single statement that carries its audit row
+    // (its own, or the caller's among its parts: LedgerPostings checks it was claimed for them).
+    if (!write.audit && !write.parts?.length) this.requireTransaction();
     const s = entry.snapshot();
     const values: unknown[] = [
       ...[s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
@@ -115,27 +121,30 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
     const guarded = write.unchanged !== undefined;
     const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), POSTING_AUDIT_CONDITION) : null;
     if (audit) values.push(...audit.values);
-    const parts = (write.parts ?? []).map((part) => {
+    const numbered = (part: StatementPart) => {
       const sql = shiftPlaceholders(part.sql, values.length);
       values.push(...part.values);
       return sql;
-    });
-    const variant = `${guarded}|${audit?.sql ?? ''}|${parts.join('|')}`;
+    };
+    const precondition = write.precondition ? numbered(write.precondition) : null;
+    const parts = (write.parts ?? []).map(numbered);
+    const variant = `${guarded}|${audit?.sql ?? ''}|${precondition ?? ''}|${parts.join('|')}`;
     let text = this.postingStatements.get(variant);
     if (text === undefined) {
-      text = postingStatement(this.partners, guarded, audit?.sql ?? null, parts);
+      text = postingStatement(this.partners, guarded, audit?.sql ?? null, parts, precondition);
       // Bounded: the variants are a few constant texts (a runaway caller would only lose the cache).
       if (this.postingStatements.size < 64) this.postingStatements.set(variant, text);
     }
     try {
-      const [row] = await lineKeysFree(() => preparedQuery<{ written: number }>(this.txHost.tx, text, values));
-      return row.written === 1;
+      const [row] = await lineKeysFree(() => preparedQuery<{ written: number; held?: number }>(this.txHost.tx, text, values));
+      if (row.written === 1) return 'written';
+      return row.held === 0 ? 'precondition_failed' : 'facts_changed';
     } catch (error) {
       // The guard holds every row the lines and tags refer to, so their foreign keys should not
       // refuse them; should one still, nothing was written (one statement) and the posting is
       // judged again on facts read afresh, as on any change of its facts. Not inside a caller's
       // transaction: the failed statement has aborted it, so the error stands.
-      if (guarded && isForeignKeyViolation(error) && !this.txHost.isTransactionActive()) return false;
+      if (guarded && isForeignKeyViolation(error) && !this.txHost.isTransactionActive()) return 'facts_changed';
       throw error;
     }
   }
