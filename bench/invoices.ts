@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -45,11 +45,12 @@ async function timeGets(baseUrl: string, path: string, headers: Record<string, s
 }
 
 /**
- * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--without-totals-triggers] [--stale-statistics]`: the
+ * `npm run bench -- invoices [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--timeline] [--without-totals-triggers] [--stale-statistics]`: the
  * DTE import of one EnvioDTE of N documents, `/invoices/pages` (first page, page 500, filtered,
  * searched) at N invoices, and booking from 8 connections with its CPU (service and PostgreSQL)
  * and SQL statements per booking. `--booking-only` skips the import and the pages; `--waits`
- * samples what the backends of open transactions wait on during the booking load;
+ * samples what the backends of open transactions wait on during the booking load; `--timeline`
+ * prints the booking load's p50, p99 and slowest request second by second (where a tail comes from);
  * `--without-totals-triggers` drops the ledger_lines totals triggers first (issue 25p removes them);
  * `--stale-statistics` skips the ANALYZE after the warm-up (the figures of stop 17 and before: the
  * foreign-key checks' plans made on an empty ledger).
@@ -67,7 +68,17 @@ export async function invoices(args: string[]): Promise<void> {
 
   const root = mkdtempSync(join(tmpdir(), 'accounting-bench-'));
   chmodSync(root, 0o755);
-  const postgres = await startEmbeddedPostgres({ directory: join(root, 'postgres'), password: 'bench', persistent: false, settings: STATEMENT_SETTINGS });
+  // BENCH_PG_SETTINGS (space-separated name=value) is appended to the server's settings, and
+  // BENCH_PG_LOG names a file for its log: e.g. auto_explain of the booking statements.
+  const extraSettings = process.env.BENCH_PG_SETTINGS ? process.env.BENCH_PG_SETTINGS.split(' ') : [];
+  const logFile = process.env.BENCH_PG_LOG;
+  const postgres = await startEmbeddedPostgres({
+    directory: join(root, 'postgres'),
+    password: 'bench',
+    persistent: false,
+    settings: [...STATEMENT_SETTINGS, ...extraSettings],
+    onLog: logFile ? (message: string) => appendFileSync(logFile, `${message}\n`) : undefined,
+  });
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
   const postgresPid = Number(readFileSync(join(root, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -177,7 +188,7 @@ export async function invoices(args: string[]): Promise<void> {
     await resetStatements(databaseUrl);
     const sampler = waits ? await sampleWaits(databaseUrl) : null;
     const cpuBefore = { service: processCpuSeconds(service.pid), postgres: treeCpuSeconds(postgresPid) };
-    const booking = await runLoad({ baseUrl: base, connections: CONNECTIONS, seconds, next: bookNext, expectStatus: 200 });
+    const booking = await runLoad({ baseUrl: base, connections: CONNECTIONS, seconds, next: bookNext, expectStatus: 200, timeline: args.includes('--timeline') });
     const sampled = sampler ? await sampler.stop() : null;
     const perBooking = (after: number, before: number) => (((after - before) * 1000) / booking.requests).toFixed(2);
     const serviceCpu = perBooking(processCpuSeconds(service.pid), cpuBefore.service);

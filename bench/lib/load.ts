@@ -31,6 +31,8 @@ export async function runLoad(options: {
   seconds: number;
   next: (sequence: number) => LoadRequest;
   expectStatus: number;
+  /** Print, per second of the run, the requests sent, p50, p99 and the slowest (where a tail comes from). */
+  timeline?: boolean;
 }): Promise<LoadResult> {
   const url = new URL(options.baseUrl);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('load is sent to loopback only');
@@ -69,10 +71,13 @@ export async function runLoad(options: {
       const t0 = performance.now();
       const status = await send(req).catch(() => 0);
       latencies.push(performance.now() - t0);
+      if (options.timeline) sent.push([t0 - started, performance.now() - t0]);
       if (status !== options.expectStatus) failures++;
     }
   };
+  const sent: Array<[number, number]> = [];
   await Promise.all(Array.from({ length: options.connections }, worker));
+  if (options.timeline) printTimeline(sent, performance.timeOrigin + started);
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
@@ -84,6 +89,19 @@ export async function runLoad(options: {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
   };
+}
+
+function printTimeline(sent: Array<[number, number]>, startEpochMs: number): void {
+  const bySecond = new Map<number, number[]>();
+  for (const [at, ms] of sent) {
+    const second = Math.floor(at / 1000);
+    bySecond.set(second, [...(bySecond.get(second) ?? []), ms]);
+  }
+  process.stdout.write(`  timeline from ${new Date(startEpochMs).toISOString()} (by the second a request was sent):\n`);
+  for (const [second, all] of bySecond) {
+    all.sort((a, b) => a - b);
+    process.stdout.write(`    ${String(second).padStart(3)} s: ${String(all.length).padStart(4)} requests, p50 ${percentile(all, 50).toFixed(1)}, p99 ${percentile(all, 99).toFixed(1)}, max ${all[all.length - 1].toFixed(1)} ms\n`);
+  }
 }
 
 export function formatLoad(name: string, r: LoadResult): string {

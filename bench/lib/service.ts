@@ -31,7 +31,9 @@ export async function startService(env: Record<string, string> = {}, dataDir?: s
   const port = await freeLoopbackPort();
   // BENCH_CPU_PROFILE=dir writes a V8 CPU profile of the service there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, join(root, 'dist', 'src', 'main.js')], {
+  // BENCH_NODE_FLAGS (space-separated) are given to the service's node, e.g. `--trace-gc`.
+  const nodeFlags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...nodeFlags, join(root, 'dist', 'src', 'main.js')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
