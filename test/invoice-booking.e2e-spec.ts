@@ -553,6 +553,22 @@ describe('Invoice booking (D62, D64)', () => {
     await expectLineTotalsMatchLines(t, c.entityId);
   });
 
+  it("eight bookings at once sharing a due date each move their own row of home's open position (slots dealt in turn), summing to their total", async () => {
+    const c = await setup();
+    const invoices = [];
+    for (let i = 0; i < 8; i++) invoices.push(await createInvoice(c, { dueDate: '2026-07-10' }));
+    const body = { counterAccountId: c.income, taxAccountId: c.vatDebit };
+    const answers = await Promise.all(invoices.map((invoice) => book(c, invoice.id, body).then((r) => r)));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const rows = await t.sql<{ slot: number; open: number }>(
+      `SELECT slot, open_amount::int AS open FROM report_open_positions WHERE entity_id = $1 AND direction = 'ar' AND due_on = '2026-07-10' ORDER BY slot`,
+      [c.entityId],
+    );
+    // No two of the eight met on one row: none waited for another's commit there.
+    expect(rows).toHaveLength(8);
+    expect(rows.every((r) => r.open === 119000)).toBe(true);
+  });
+
   it('books an invoice once when two bookings race: one 200, one 409 INVOICE_ALREADY_BOOKED_ERROR, one entry', async () => {
     const c = await setup();
     const invoice = await createInvoice(c);

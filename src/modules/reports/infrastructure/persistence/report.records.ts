@@ -152,9 +152,9 @@ export class ReportOpenPositionRecord {
   dueOn: string;
 
   /**
-   * One of OPEN_POSITION_SLOTS rows of the same position, picked per change: concurrent bookings
-   * of one Entity (most share a due date) update different rows instead of queueing on one row
-   * lock to their commit. Readers sum the slots.
+   * One of OPEN_POSITION_SLOTS rows of the same position, dealt in turn per change: concurrent
+   * bookings of one Entity (most share a due date) update different rows instead of queueing on
+   * one row lock to their commit. Readers sum the slots.
    */
   @PrimaryColumn('smallint', { default: 0 })
   slot: number;
