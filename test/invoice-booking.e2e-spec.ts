@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Client } from 'pg';
 import type { Test } from 'supertest';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectAudited, expectLineTotalsMatchLines, expectMonthlyTotalsMatchLines, expectRefused, whileTableLocked } from './harness/db-checks';
+import { expectAudited, expectLineTotalsMatchLines, expectMonthlyTotalsMatchLines, expectRefused, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -527,30 +528,93 @@ describe('Invoice booking (D62, D64)', () => {
     });
   });
 
-  it('an invoice edited between the booking\'s read and its posting: nothing posted on the stale read; booked on its new amounts, one entry, one audit row', async () => {
-    const c = await setup();
-    const invoice = await createInvoice(c);
-    const requestId = `req-${randomUUID()}`;
-    // The booking reads the invoice unlocked, then waits at its posting statement for the row
-    // lock; meanwhile another transaction changes the amounts and commits.
-    const res = await whileTableLocked(
-      t,
-      'invoices',
-      1,
-      () => book(c, invoice.id, { counterAccountId: c.income, taxAccountId: c.vatDebit }).set('x-request-id', requestId),
-      (blocker) => blocker.query(`UPDATE invoices SET net_amount = 200000, tax_amount = 38000, total_amount = 238000, updated_at = now() WHERE id = $1`, [invoice.id]),
-    );
-    expect(res.status).toBe(200);
-    expect(linesOf(res.body.entry)).toEqual([
-      ['debit', c.receivable, 238000, null, c.partnerId],
-      ['credit', c.income, 200000, null, c.partnerId],
-      ['credit', c.vatDebit, 38000, null, c.partnerId],
-    ]);
-    expect(res.body.invoice).toMatchObject({ totalAmount: 238000, bookStatus: 'booked', ledgerEntryId: res.body.entry.id });
-    expect(await t.sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toEqual([{ n: 1 }]);
-    expect(await t.sql(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toEqual([{ n: 1 }]);
-    await expectMonthlyTotalsMatchLines(t, c.entityId);
-    await expectLineTotalsMatchLines(t, c.entityId);
+  describe("the invoice read unlocked, then checked under its row lock by the posting statement (the precondition)", () => {
+    const body = (c: Chart) => ({ counterAccountId: c.income, taxAccountId: c.vatDebit });
+    /** The booking reads the invoice, then its posting statement waits on the row held here; `meanwhile` runs in the holding transaction. */
+    const whileInvoiceLocked = <T>(invoiceId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
+      whileRowLocked(t, 'SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId], start, meanwhile, options);
+    const raise = (blocker: Client, invoiceId: string) => blocker.query(`UPDATE invoices SET net_amount = 200000, tax_amount = 38000, total_amount = 238000 WHERE id = $1`, [invoiceId]);
+    const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(sql, values))[0].n;
+
+    it('amounts changed and committed meanwhile: nothing posted on the stale read; booked on the new amounts, one entry, one audit row, the read models on the new amount', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => raise(blocker, invoice.id));
+      expect(res.status).toBe(200);
+      expect(linesOf(res.body.entry)).toEqual([
+        ['debit', c.receivable, 238000, null, c.partnerId],
+        ['credit', c.income, 200000, null, c.partnerId],
+        ['credit', c.vatDebit, 38000, null, c.partnerId],
+      ]);
+      expect(res.body.invoice).toMatchObject({ totalAmount: 238000, bookStatus: 'booked', ledgerEntryId: res.body.entry.id });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(1);
+      expect(await t.sql(`SELECT receivable_amount::int AS a FROM report_booked_invoices WHERE entity_id = $1`, [c.entityId])).toEqual([{ a: 238000 }]);
+      expect(await t.sql(`SELECT sum(open_amount)::int AS open FROM report_open_positions WHERE entity_id = $1`, [c.entityId])).toEqual([{ open: 238000 }]);
+      await expectMonthlyTotalsMatchLines(t, c.entityId);
+      await expectLineTotalsMatchLines(t, c.entityId);
+    });
+
+    it('deleted meanwhile: 404 INVOICE_NOT_FOUND_ERROR, nothing written, no audit row', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => blocker.query(`DELETE FROM invoices WHERE id = $1`, [invoice.id]));
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'INVOICE_NOT_FOUND_ERROR' });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(0);
+      expect(await count(`SELECT count(*)::int AS n FROM report_booked_invoices WHERE entity_id = $1`, [c.entityId])).toBe(0);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(0);
+    });
+
+    it('changed then rolled back, or only locked: booked on the amounts read, one entry, one audit row', async () => {
+      for (const end of ['ROLLBACK', 'COMMIT'] as const) {
+        const c = await setup();
+        const invoice = await createInvoice(c);
+        const requestId = `req-${randomUUID()}`;
+        const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => (end === 'ROLLBACK' ? raise(blocker, invoice.id) : Promise.resolve()), { end });
+        expect(res.status).toBe(200);
+        expect(linesOf(res.body.entry).map((line) => line[2])).toEqual([119000, 100000, 19000]);
+        expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
+        expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(1);
+      }
+    });
+
+    it('two bookings both past their read, both waiting on the row: one 200, one 409 INVOICE_ALREADY_BOOKED_ERROR, one entry, one audit row', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const ids = [`req-${randomUUID()}`, `req-${randomUUID()}`];
+      const [a, b] = await whileInvoiceLocked(invoice.id, () => Promise.all(ids.map((id) => book(c, invoice.id, body(c)).set('x-request-id', id).then((r) => r))), undefined, { waiters: 2 });
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      expect([a, b].find((r) => r.status === 409)!.body.code).toBe('INVOICE_ALREADY_BOOKED_ERROR');
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = ANY($1)`, [ids])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM report_booked_invoices WHERE entity_id = $1`, [c.entityId])).toBe(1);
+      await expectMonthlyTotalsMatchLines(t, c.entityId);
+    });
+
+    it('a lock date moved over the entry date while the posting statement waits on the Entity: 409 LEDGER_PERIOD_LOCKED_ERROR, nothing written', async () => {
+      const c = await setup();
+      await book(c, (await createInvoice(c)).id, body(c)).expect(200); // the posting facts remembered
+      const invoice = await createInvoice(c);
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileRowLocked(t, 'SELECT 1 FROM entities WHERE id = $1 FOR UPDATE', [c.entityId], () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) =>
+        blocker.query(`UPDATE entities SET ledger_lock_date = '2026-06-30' WHERE id = $1`, [c.entityId]),
+      );
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'LEDGER_PERIOD_LOCKED_ERROR' });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
+      expect(await t.sql(`SELECT book_status FROM invoices WHERE id = $1`, [invoice.id])).toEqual([{ book_status: 'unbooked' }]);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(0);
+    });
+
+    it('the row version read is the version checked after VACUUM (FREEZE): xmin keeps its value, the booking goes through', async () => {
+      const c = await setup();
+      const invoice = await createInvoice(c);
+      const [before] = await t.sql<{ x: string }>(`SELECT xmin::text AS x FROM invoices WHERE id = $1`, [invoice.id]);
+      await t.sql(`VACUUM (FREEZE) invoices`);
+      expect(await t.sql(`SELECT xmin::text AS x FROM invoices WHERE id = $1`, [invoice.id])).toEqual([before]);
+      await book(c, invoice.id, body(c)).expect(200);
+    });
   });
 
   it("eight bookings at once sharing a due date each move their own row of home's open position (slots dealt in turn), summing to their total", async () => {

@@ -113,7 +113,14 @@ export function sendNow(request: Test): { response: Promise<Response>; answered:
  * `meanwhile`; then commits, letting it go. whileTableLocked for one row: the request can be
  * stopped halfway through a statement (a posting at the Entity row or at a monthly total).
  */
-export async function whileRowLocked<T>(t: TestApp, lockSql: string, values: unknown[], start: () => Promise<T>, meanwhile?: () => Promise<unknown>): Promise<T> {
+export async function whileRowLocked<T>(
+  t: TestApp,
+  lockSql: string,
+  values: unknown[],
+  start: () => Promise<T>,
+  meanwhile?: (blocker: Client) => Promise<unknown>,
+  options: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' } = {},
+): Promise<T> {
   const blocker = new Client({ connectionString: t.databaseUrl });
   await blocker.connect();
   try {
@@ -121,9 +128,9 @@ export async function whileRowLocked<T>(t: TestApp, lockSql: string, values: unk
     const locked = await blocker.query(lockSql, values);
     if (locked.rowCount !== 1) throw new Error(`whileRowLocked: ${lockSql} locked ${locked.rowCount} rows, not one`);
     const pending = Promise.resolve(start());
-    await waitUntil(async () => (await lockWaiters(t)) >= 1);
-    await meanwhile?.();
-    await blocker.query('COMMIT');
+    await waitUntil(async () => (await lockWaiters(t)) >= (options.waiters ?? 1));
+    await meanwhile?.(blocker);
+    await blocker.query(options.end ?? 'COMMIT');
     return await pending;
   } finally {
     await blocker.end();

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { newId, validationError } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
-import { AuditRecord, AuditRecorder } from '../../../platform/audit/audit-recorder';
+import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { StatementPart } from '../../../platform/database/statement-parts';
 import { ENTRY_WRITTEN, LedgerPostings, PostedEntry } from '../../ledger';
@@ -49,8 +49,8 @@ const kindLabel = (invoice: Invoice) => {
  *
  * Outside a transaction (its route), in one statement after one read: the invoice is read
  * unlocked with what booking needs, then the ledger's posting statement carries the invoice's
- * update, the read models' writes (the InvoiceBookingListeners) and the audit row as its CTEs
- * (PostingOptions.alongside) and writes only under the precondition that the invoice is still
+ * update and the read models' writes (the InvoiceBookingListeners) as its CTEs
+ * (PostingOptions.alongside), and the route's audit row (PostingOptions.audit), and writes only under the precondition that the invoice is still
  * unbooked and unchanged since that read, checked under its row lock (postIf). Should it have
  * changed (another booking, an edit), nothing is written and the booking starts again in a
  * transaction with the invoice locked from the start, so the second attempt decides. Inside a
@@ -66,16 +66,15 @@ export class InvoiceBookingService {
     private readonly clock: Clock,
     private readonly hooks: InvoiceBookingListeners,
     private readonly auditContext: AuditContext,
-    private readonly auditRecorder: AuditRecorder,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   async book(entityId: string, invoiceId: string, input: BookingInstructions): Promise<{ invoice: InvoiceView; entry: PostedEntry }> {
-    // The route's audit row (an ownTransaction route), taken so that the ledger does not insert
-    // it as the entry's: it goes with the invoice's update, in the posting statement. Null inside
-    // a caller's transaction, which records its own.
+    // The route's audit row (an ownTransaction route), taken to be written with the entry and
+    // the invoice's update, naming the invoice. Null where none is offered (inside a caller's
+    // transaction or unit of work, which records the change): then the locked way at once.
     const audit = this.auditContext.takeStatementRow(invoiceId);
-    if (!this.txHost.isTransactionActive()) {
+    if (audit && !this.txHost.isTransactionActive()) {
       const booked = await this.attempt(entityId, invoiceId, input, audit, false);
       if (booked) return booked;
     }
@@ -120,12 +119,12 @@ export class InvoiceBookingService {
     const openItemLineId = lines.find((l) => l.isOpenItem)!.id;
     const now = this.clock.now();
     let booked: Invoice | null = null;
-    // The invoice's update, the read models' rows and the audit row, made from the entry as
-    // judged: the posting statement writes them with the entry (ENTRY_WRITTEN), in its round trip.
+    // The invoice's update and the read models' rows, made from the entry as judged: the posting
+    // statement writes them with the entry (ENTRY_WRITTEN), in its round trip.
     const alongside = (entry: PostedEntry): StatementPart[] => {
       booked = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: now };
       const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
-      const parts = [
+      return [
         this.invoices.bookingPart(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, ENTRY_WRITTEN),
         ...this.hooks.invoiceBooked(
           entityId,
@@ -133,8 +132,6 @@ export class InvoiceBookingService {
           ENTRY_WRITTEN,
         ),
       ];
-      if (audit) parts.push(this.auditRecorder.insertion(audit, 1, ENTRY_WRITTEN));
-      return parts;
     };
     const posting = {
       id: input.entryId,
@@ -146,9 +143,10 @@ export class InvoiceBookingService {
     };
     // The lines are the service's: a refusal about one names the booking field it came from.
     const fieldPath = (path: string) => bookingFieldOf(path, lines, counterAccountId);
+    // The audit row goes with the entry too (written only with it).
     const entry = locked
-      ? await this.postings.post(entityId, posting, { fieldPath, alongside })
-      : await this.postings.postIf(entityId, posting, { fieldPath, alongside, precondition: this.invoices.bookingPrecondition(entityId, invoiceId, context.version) });
+      ? await this.postings.post(entityId, posting, { fieldPath, alongside, audit })
+      : await this.postings.postIf(entityId, posting, { fieldPath, alongside, audit, precondition: this.invoices.bookingPrecondition(entityId, invoiceId, context.version) });
     return entry ? { invoice: { invoice: booked!, dte }, entry } : null;
   }
 }

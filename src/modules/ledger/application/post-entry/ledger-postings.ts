@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DomainError, newId } from '../../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../../platform/audit/audit-context';
+import type { AuditRecord } from '../../../../platform/audit/audit-recorder';
 import { Clock } from '../../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
 import type { StatementPart } from '../../../../platform/database/statement-parts';
@@ -62,6 +63,12 @@ export interface PostingOptions {
    * at all; inside one they follow the entry's fate, as every write of that transaction does.
    */
   alongside?: (entry: PostedEntry) => StatementPart[];
+  /**
+   * The request's audit row when the caller took it (AuditContext.takeStatementRow) to write its
+   * document and the entry under it: the posting statement inserts it with the entry, as it does
+   * the row it claims itself on a single-statement route.
+   */
+  audit?: AuditRecord | null;
 }
 
 /** PostingOptions of postIf(). */
@@ -183,7 +190,7 @@ export class LedgerPostings {
   /** Posts a booked entry (D33): dated today or earlier and after the lock date. */
   async post(entityId: string, posting: LedgerPosting, options: PostingOptions = {}): Promise<PostedEntry> {
     try {
-      return (await this.write(entityId, posting, 'booked', options.alongside))!.snapshot();
+      return (await this.write(entityId, posting, 'booked', options))!.snapshot();
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
@@ -197,7 +204,7 @@ export class LedgerPostings {
    */
   async postIf(entityId: string, posting: LedgerPosting, options: ConditionalPostingOptions): Promise<PostedEntry | null> {
     try {
-      return (await this.write(entityId, posting, 'booked', options.alongside, options.precondition))?.snapshot() ?? null;
+      return (await this.write(entityId, posting, 'booked', options))?.snapshot() ?? null;
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
@@ -307,7 +314,8 @@ export class LedgerPostings {
   }
 
   /** The entry written, or null when the caller's precondition did not hold (nothing written). */
-  private async write(entityId: string, input: LedgerPosting, kind: Kind, alongside?: (entry: PostedEntry) => StatementPart[], precondition?: StatementPart): Promise<LedgerEntry | null> {
+  private async write(entityId: string, input: LedgerPosting, kind: Kind, options: PostingOptions & { precondition?: StatementPart } = {}): Promise<LedgerEntry | null> {
+    const { alongside, precondition } = options;
     const lines = linesOf(input);
     const distinct = (ids: string[]) => [...new Set(ids)].sort();
     const references: PostingReferences = {
@@ -315,14 +323,13 @@ export class LedgerPostings {
       partnerIds: distinct(lines.flatMap((l) => (l.partnerId ? [l.partnerId] : []))),
       valueIds: distinct(lines.flatMap((l) => l.dimensionValueIds)),
     };
-    const audit = this.auditContext.statementRow(input.id);
+    const audit = options.audit ?? this.auditContext.statementRow(input.id);
     const insert = (entry: LedgerEntry, write: PostingWrite) =>
       translateUniqueViolation(() => this.writer.insert(entry, { ...write, audit, parts: alongside?.(entry.snapshot()), precondition }), () => alreadyExists(input.id), {});
     const inTransaction = this.txHost.isTransactionActive();
-    // Without a transaction the posting is one statement, atomic with its audit row (its own, or
-    // the one a use case took to write alongside it): a caller with no row to give (a job, the
-    // CLI) runs in a unit of work (SystemWrites) instead.
-    if (!inTransaction && !audit && !(alongside && this.auditContext.statementRowClaimed())) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
+    // Without a transaction the posting is one statement, atomic with its audit row: a caller
+    // with no row to give (a job, the CLI) runs in a unit of work (SystemWrites) instead.
+    if (!inTransaction && !audit) throw new Error('A posting outside a transaction must carry its audit row: run it in a use case transaction or SystemWrites.run');
     // Facts remembered from a recent posting with the same references, in a transaction too (a
     // document booked): the posting statement's guard takes the locks a locked read would (the
     // Entity row shared, what the lines name key-shared, in that order) and writes only if the

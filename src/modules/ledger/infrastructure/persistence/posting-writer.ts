@@ -106,9 +106,8 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
 
   /** The posting statement (postingStatement()), prepared: it runs on every posting. */
   async insert(entry: LedgerEntry, write: PostingWrite = {}): Promise<PostingOutcome> {
-    // The one write allowed without a transaction: a single statement that carries its audit row
-    // (its own, or the caller's among its parts: LedgerPostings checks it was claimed for them).
-    if (!write.audit && !write.parts?.length) this.requireTransaction();
+    // The one write allowed without a transaction: a single statement that carries its audit row.
+    if (!write.audit) this.requireTransaction();
     const s = entry.snapshot();
     const values: unknown[] = [
       ...[s.entityId, s.id, s.bookId, s.entryDate, s.memo, s.notes, s.status, s.source, s.reversalOfEntryId, s.reversedByEntryId, s.createdAt, s.updatedAt],
