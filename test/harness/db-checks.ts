@@ -66,7 +66,7 @@ export const WAITING_ON = `relation IN (SELECT $1::text::regclass UNION ALL SELE
  * until `waiters` of them wait on it; runs `meanwhile` (a change that lands between the waiting
  * requests' reads and writes); then lets them all go at once. Deterministic races.
  */
-export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>): Promise<T> {
+export async function whileTableLocked<T>(t: TestApp, table: string, waiters: number, start: () => Promise<T>, meanwhile?: () => Promise<unknown>): Promise<T> {
   const blocker = new Client({ connectionString: t.databaseUrl });
   await blocker.connect();
   try {
@@ -79,7 +79,7 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
       if (row.n >= waiters) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await meanwhile?.(blocker);
+    await meanwhile?.();
     await blocker.query('COMMIT');
     return await pending;
   } finally {
@@ -109,9 +109,10 @@ export function sendNow(request: Test): { response: Promise<Response>; answered:
 
 /**
  * Runs `lockSql` (a `SELECT ... FOR UPDATE` or the like, with `values`) in a transaction of the
- * test's own connection, sends `start`'s request and waits until it waits on a lock; runs
- * `meanwhile`; then commits, letting it go. whileTableLocked for one row: the request can be
- * stopped halfway through a statement (a posting at the Entity row or at a monthly total).
+ * test's own connection, sends `start`'s requests and waits until `waiters` (1) wait on a lock;
+ * runs `meanwhile` (given that connection, to change the locked row); then ends with `end`
+ * (COMMIT), letting them go. whileTableLocked for one row: the request can be stopped halfway
+ * through a statement, its snapshot taken (a posting at the Entity row or at a monthly total).
  */
 export async function whileRowLocked<T>(
   t: TestApp,
