@@ -131,10 +131,20 @@ describeInBrowser('Onboarding in a real browser (issue 24)', () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     // The set-password link staff hand out must open this very server: APP_BASE_URL is its address.
-    const port = await freeLoopbackPort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { APP_BASE_URL: baseUrl }, clock });
-    await t.app.listen(port, '127.0.0.1');
+    // The port is chosen before the app exists (it is in its configuration), so another process
+    // (any connection's ephemeral port) can take it meanwhile: then a new port and a new app.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freeLoopbackPort();
+      baseUrl = `http://127.0.0.1:${port}`;
+      t = await createTestApp({ env: { APP_BASE_URL: baseUrl }, clock });
+      try {
+        await t.app.listen(port, '127.0.0.1');
+        break;
+      } catch (error) {
+        await t.close();
+        if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      }
+    }
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
