@@ -58,6 +58,10 @@ export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
+// Balances by account over a range, in one Book, with the share of given partners (consolidation, issue 36).
+export { LedgerAccountBalances } from './infrastructure/persistence/account-balance.reads';
+export type { AccountRangeBalance } from './infrastructure/persistence/account-balance.reads';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
 export type { PartnerDirectoryPort } from './application/partner-directory';
