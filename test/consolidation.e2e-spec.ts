@@ -372,6 +372,25 @@ describe('Consolidated reports (D91)', () => {
     });
   });
 
+  it('documents both routes in OpenAPI with their query parameters and response schemas', async () => {
+    const doc = (await request(t.app.getHttpServer()).get('/api/docs-json').expect(200)).body as {
+      paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }> } }>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    for (const [route, schema, dates] of [
+      ['consolidated-balance-sheet', 'ConsolidatedBalanceSheetResponse', ['exerciseStart', 'cutoffDate']],
+      ['consolidated-income-statement', 'ConsolidatedIncomeStatementResponse', ['from', 'to']],
+    ] as const) {
+      const get = doc.paths[`/api/entities/{entityId}/reports/${route}`].get;
+      expect(get.parameters.map((p) => p.name).sort()).toEqual(['entityId', 'bookName', 'closingRate', 'averageRate', ...dates].sort());
+      expect(get.responses['200'].content!['application/json'].schema.$ref).toBe(`#/components/schemas/${schema}`);
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['403', '404', '409']));
+    }
+    expect(Object.keys(doc.components.schemas.ConsolidatedEquityResponse.properties)).toEqual(
+      expect.arrayContaining(['total', 'accounts', 'currentPeriodResult', 'priorPeriodsResult', 'translationDifference', 'eliminationDifference']),
+    );
+  });
+
   describe('access: the caller must read every member', () => {
     let root: Member;
     let child: Member;

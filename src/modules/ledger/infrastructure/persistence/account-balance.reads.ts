@@ -23,9 +23,9 @@ export interface AccountRangeBalance {
 
 const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
 function monthEnd(date: string): string {
-  const [y, m] = date.split('-').map(Number);
-  const next = m === 12 ? `${y + 1}-01-01` : `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}-01`;
-  return addDays(next, -1);
+  const month = Number(date.slice(5, 7));
+  // December ends on the 31st (and 9999-12 has no next month to step back from).
+  return month === 12 ? `${date.slice(0, 4)}-12-31` : addDays(`${date.slice(0, 5)}${String(month + 1).padStart(2, '0')}-01`, -1);
 }
 
 /**
