@@ -40,7 +40,9 @@ const memberArb = fc.record({
 });
 
 /** The members' figures as the ledger gives them: raw sums (debit positive) of balanced entries. */
-function group(members: Array<fc.infer<typeof memberArb>>, withRates: boolean): Group {
+type Of<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+function group(members: Array<Of<typeof memberArb>>, withRates: boolean): Group {
   const root = members[0].currency;
   return {
     currency: root,
