@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import request from 'supertest';
+import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectRefused } from './harness/db-checks';
 import { TestApp } from './harness/test-app';
@@ -18,7 +20,8 @@ describe('Consolidated reports (D91)', () => {
   let staff: Agent;
 
   beforeAll(async () => {
-    ({ t, world, staff } = await createWorldApp());
+    // Every date posted below is in the past of this day.
+    ({ t, world, staff } = await createWorldApp({ clock: new FixedClock(new Date('2027-01-15T15:00:00Z')) }));
   });
   afterAll(() => t.close());
 
@@ -371,6 +374,75 @@ describe('Consolidated reports (D91)', () => {
       await bs(plain.id, 'exerciseStart=2026-01-01&cutoffDate=2026-06-30&bookName=IFRS').expect(200);
     });
   });
+
+  it('balances for random trees, ledgers, intercompany lines and rates, and agrees with the members\' own reports without them (fast-check)', async () => {
+    const CODES: Array<[string, string]> = [
+      ['1101', 'asset'],
+      ['1201', 'asset'],
+      ['2101', 'liability'],
+      ['3101', 'equity'],
+      ['4101', 'income'],
+      ['5101', 'operating_expense'],
+    ];
+    const day = fc.integer({ min: 0, max: 540 }).map((n) => new Date(Date.UTC(2025, 6, 1) + n * 86_400_000).toISOString().slice(0, 10));
+    const line = fc.record({ debit: fc.nat(5), credit: fc.nat(5), amount: fc.integer({ min: 1, max: 10_000_000 }), date: day, partner: fc.nat(3) });
+    const groupArb = fc.record({
+      parents: fc.array(fc.nat(10), { minLength: 0, maxLength: 3 }),
+      usd: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+      entries: fc.array(fc.array(line, { maxLength: 5 }), { minLength: 4, maxLength: 4 }),
+      closing: fc.integer({ min: 1, max: 2_000_000 }).map((n) => (n / 1000).toString()),
+      average: fc.integer({ min: 1, max: 2_000_000 }).map((n) => (n / 1000).toString()),
+      cutoff: day,
+    });
+    await fc.assert(
+      fc.asyncProperty(groupArb, async (g) => {
+        const members: Member[] = [await member(`Raíz ${randomUUID().slice(0, 4)}`)];
+        for (const [i, parent] of g.parents.entries()) {
+          members.push(await member(`M${i} ${randomUUID().slice(0, 4)}`, { parent: members[parent % members.length].id, currency: g.usd[i] ? 'USD' : 'CLP' }));
+        }
+        for (const m of members) for (const [code, type] of CODES) await account(m, code, type);
+        const partners: string[][] = [];
+        for (const m of members) {
+          const mine: string[] = [];
+          for (const other of members.filter((o) => o !== m)) mine.push(await partnerFor(m, other, `Relacionada ${other.id.slice(0, 4)}`));
+          partners.push(mine);
+        }
+        for (const [i, m] of members.entries()) {
+          for (const l of g.entries[i]) {
+            const partnerId = partners[i].length > 0 && l.partner > 0 ? partners[i][l.partner % partners[i].length] : undefined;
+            await post(m, l.date, [[CODES[l.debit][0], 'debit', l.amount, partnerId], [CODES[l.credit][0], 'credit', l.amount]]);
+          }
+        }
+        const range = `exerciseStart=2026-01-01&cutoffDate=${g.cutoff < '2026-01-01' ? '2026-01-01' : g.cutoff}`;
+        const res = await bs(members[0].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`);
+        expect(res.status).toBe(200);
+        const body = res.body;
+        expect(body.totals.assets).toBe(body.totals.liabilitiesAndEquity);
+        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        for (const section of [body.assets, body.liabilities, body.equity]) {
+          for (const row of section.accounts) expect(row.balance).toBe(sum(row.byEntity.map((b: { balance: number }) => b.balance)));
+        }
+        expect(body.equity.total).toBe(
+          sum(body.equity.accounts.map((r: { balance: number }) => r.balance)) +
+            body.equity.currentPeriodResult +
+            body.equity.priorPeriodsResult +
+            body.equity.translationDifference +
+            body.equity.eliminationDifference,
+        );
+        // The last member made has no descendant: consolidated from itself it is its own balance sheet.
+        const alone = (await bs(members[members.length - 1].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body;
+        const leaf = (await staff.get(`/api/entities/${members[members.length - 1].id}/reports/balance-sheet?${range}`).expect(200)).body;
+        {
+          // In its own currency, with no other member: no elimination, no translation, the same figures.
+          expect(alone.equity.eliminationDifference).toBe(0);
+          expect(alone.equity.translationDifference).toBe(0);
+          expect(alone.totals.assets).toBe(leaf.totals.assets);
+          expect(alone.equity.currentPeriodResult).toBe(leaf.equity.currentPeriodResult);
+        }
+      }),
+      { numRuns: Number(process.env.CONSOLIDATION_RUNS ?? 5) },
+    );
+  }, 300_000);
 
   it('documents both routes in OpenAPI with their query parameters and response schemas', async () => {
     const doc = (await request(t.app.getHttpServer()).get('/api/docs-json').expect(200)).body as {
