@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { FxModule } from '../fx';
 import { LedgerModule } from '../ledger';
-import { PartnersModule } from '../partners';
 import { ReferenceModule } from '../reference';
 import { ConsolidatedReportsService } from './application/consolidated-reports.service';
 import { ConsolidationController } from './infrastructure/http/consolidation.controller';
+import { IntercompanyBalances } from './infrastructure/persistence/intercompany-balances';
 
 /** Consolidated reports over an Entity's controlled tree (D91): GET only, reads the members' books through the ledger's API. */
 @Module({
-  imports: [LedgerModule, PartnersModule, FxModule, ReferenceModule],
+  imports: [LedgerModule, FxModule, ReferenceModule],
   controllers: [ConsolidationController],
-  providers: [ConsolidatedReportsService],
+  providers: [ConsolidatedReportsService, IntercompanyBalances],
 })
 export class ConsolidationModule {}

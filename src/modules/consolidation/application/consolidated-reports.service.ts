@@ -5,11 +5,11 @@ import { canonicalRate, DomainError, exactAmounts, isRate, validationError } fro
 import { permissionDenied } from '../../../platform/auth/guards/access-errors';
 import { EntitiesService, EntityViewer } from '../../entities';
 import { FxRatesService } from '../../fx';
-import { BooksService, LedgerAccountBalances } from '../../ledger';
-import { PartnersService } from '../../partners';
+import { BooksService, LedgerFigures } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import { consolidatedBalanceSheet, consolidatedIncomeStatement, Group, Member } from '../domain/consolidation';
 import { rateMissing } from '../domain/consolidation-errors';
+import { IntercompanyBalances } from '../infrastructure/persistence/intercompany-balances';
 
 /** The rates a request sends, `CUR:rate` each, repeated (D91 item 3). */
 export interface RateQuery {
@@ -31,8 +31,8 @@ export class ConsolidatedReportsService {
   constructor(
     private readonly entities: EntitiesService,
     private readonly books: BooksService,
-    private readonly balances: LedgerAccountBalances,
-    private readonly partners: PartnersService,
+    private readonly figures: LedgerFigures,
+    private readonly intercompany: IntercompanyBalances,
     private readonly fx: FxRatesService,
     private readonly reference: ReferenceDataService,
   ) {}
@@ -136,8 +136,9 @@ export class ConsolidatedReportsService {
     const members: Member[] = [];
     for (const [index, member] of tree.entries()) {
       const others = tree.filter((m) => m.id !== member.id).map((m) => m.taxId);
-      const intercompany = await this.partners.idsWithTaxIds(member.id, others);
-      const accounts = await this.balances.byAccount(member.id, bookIds[index], from, to, intercompany);
+      // D90 item 4: the closing entries dated in the report's range are left out, those before it count.
+      const accounts = await this.figures.accountFigures(member.id, bookIds[index], from, to, { from, to });
+      const shares = new Map((await this.intercompany.byAccount(member.id, bookIds[index], from, to, others)).map((s) => [s.accountId, s]));
       members.push({
         entityId: member.id,
         name: member.name,
@@ -149,10 +150,10 @@ export class ConsolidatedReportsService {
           code: a.code,
           name: a.name,
           type: a.type,
-          beforeRaw: a.beforeRaw,
-          rangeRaw: a.rangeRaw,
-          intercompanyBeforeRaw: a.partnersBeforeRaw,
-          intercompanyRangeRaw: a.partnersRangeRaw,
+          beforeRaw: a.openingRaw,
+          rangeRaw: a.periodDebit - a.periodCredit,
+          intercompanyBeforeRaw: shares.get(a.accountId)?.beforeRaw ?? 0n,
+          intercompanyRangeRaw: shares.get(a.accountId)?.rangeRaw ?? 0n,
         })),
       });
     }

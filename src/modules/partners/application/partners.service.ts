@@ -77,11 +77,6 @@ export class PartnersService {
     return this.partners.list(entityId);
   }
 
-  /** The partners of the Entity known by one of these tax ids (stored canonical, D23): intercompany partners of a group (D91). */
-  idsWithTaxIds(entityId: string, taxIds: string[]): Promise<string[]> {
-    return this.partners.idsWithTaxIds(entityId, taxIds);
-  }
-
   async get(entityId: string, partnerId: string): Promise<Partner> {
     const partner = await this.partners.find(entityId, partnerId);
     if (!partner) throw partnerNotFound({ partnerId });

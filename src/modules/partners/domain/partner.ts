@@ -84,6 +84,4 @@ export abstract class PartnerRepository {
   /** Which of these partners exist, key-share-locked (in id order) for the rest of the transaction: lines about to name them are being written. */
   abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
-  /** The ids of the partners whose (canonical) taxId is one of these. */
-  abstract idsWithTaxIds(entityId: string, taxIds: string[]): Promise<string[]>;
 }

@@ -70,12 +70,6 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     return new Set(records.map((r) => r.id));
   }
 
-  async idsWithTaxIds(entityId: string, taxIds: string[]): Promise<string[]> {
-    if (taxIds.length === 0) return [];
-    const records = await this.records.find({ select: { id: true }, where: { entityId, taxId: In([...new Set(taxIds)]) }, order: { id: 'ASC' } });
-    return records.map((r) => r.id);
-  }
-
   async defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>> {
     const records = await this.records.find({
       select: { defaultPurchaseAccountId: true },
