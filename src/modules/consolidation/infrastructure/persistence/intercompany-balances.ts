@@ -39,7 +39,9 @@ export class IntercompanyBalances {
                 sum(t.debit - t.credit) FILTER (WHERE t.month BETWEEN $5::date AND $6::date) AS range_raw
            FROM ${LedgerReadSql.chartAccounts('$1')} a
            CROSS JOIN intercompany i
-           JOIN LATERAL ${LedgerReadSql.partnerMonthlyTotals(SCOPE, 'a.id', { ids: 'i.ids', unassigned: 'false' })} t ON true
+           -- Account by account on the totals' primary key (entity, account, partner): OFFSET 0 keeps the
+           -- planner from flattening it into one scan of every partner total of the Entity.
+           JOIN LATERAL (SELECT * FROM ${LedgerReadSql.partnerMonthlyTotals(SCOPE, 'a.id', { ids: 'i.ids', unassigned: 'false' })} pmt OFFSET 0) t ON true
           GROUP BY a.id
        ), edges AS (
          SELECT l.account_id,
