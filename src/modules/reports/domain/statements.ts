@@ -1,5 +1,6 @@
 import { compareText, convertMinorUnitsExact } from '../../../../libs/shared-kernel/src';
 import { AccountType, isResultType, normalSideOf, sameFamily } from '../../ledger';
+import type { AccountPeriodFigures } from '../../ledger';
 
 /** An account of the chart with its raw movements (debit and credit sums) for a report. */
 export interface AccountFigures {
@@ -240,18 +241,8 @@ export function eightColumnBalance(figures: EightColumnFigures[], convert: Conve
   return { rows, subtotals, result: { kind: profit ? ('profit' as const) : ('loss' as const), amount }, totals };
 }
 
-/** Balance range figures of one account: opening before the exercise and the exercise's movements. */
-export interface PeriodFigures {
-  accountId: string;
-  groupId: string | null;
-  code: string;
-  name: string;
-  type: AccountType;
-  openingRaw: bigint;
-  periodDebit: bigint;
-  periodCredit: bigint;
-  periodLines: number;
-}
+/** Balance range figures of one account: opening before the exercise and the exercise's movements (the ledger's read seam). */
+export type PeriodFigures = AccountPeriodFigures;
 
 /**
  * D51: balance-sheet accounts from inception to the cut-off; equity also shows the result of
