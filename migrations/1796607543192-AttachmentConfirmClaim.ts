@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * attachment's key, so two confirmations never both copy (the loser's copy could carry bytes PUT
  * again after the winner's).
  */
-export class AttachmentConfirmClaim1796604832670 implements MigrationInterface {
-  name = 'AttachmentConfirmClaim1796604832670';
+export class AttachmentConfirmClaim1796607543192 implements MigrationInterface {
+  name = 'AttachmentConfirmClaim1796607543192';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "attachments" ADD "confirm_claim" uuid`);
