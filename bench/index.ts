@@ -6,6 +6,7 @@ import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
 import { historyReads } from './history-reads';
+import { imports } from './imports';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
 import { ledgerImport } from './ledger-import';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
   agents: { run: agents, about: 'agent gateway turns with two tool calls against a model answering at once [--turns N] [--warmup N]' },
   invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections with CPU and statements per booking [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--without-totals-triggers]' },
+  imports: { run: imports, about: 'issue 33 (D2b): four hostile 5 MB imports of one User at once while another tenant reads (health and read p99, RSS), and a valid EnvioDTE import [--seconds 20] [--documents 2000]' },
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
   dashboards: { run: dashboards, about: 'home, revenue realization and recommendations against plain SQL over raw lines, beside their targets [--runs N] [--raw-runs N]' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },

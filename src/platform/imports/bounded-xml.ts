@@ -53,7 +53,7 @@ interface Frame {
   counts: Map<string, number>;
 }
 
-const CHUNK = 64 * 1024;
+const CHUNK = 16 * 1024;
 /** Whitespace around a leaf's text that is read before its length is judged. */
 const LEAF_SLACK = 1024;
 
@@ -66,7 +66,7 @@ class Refused extends Error {
 /**
  * D2b: reads XML as a stream (saxes: strict, no DTD processing; predefined entities and
  * character references only) within bounds, keeping only the elements `bounds.keep` names, and
- * giving the event loop back between slices of 64K characters. Memory is the kept elements and
+ * giving the event loop back between slices of 16K characters. Memory is the kept elements and
  * one open path of at most `maxDepth`, whatever the file holds. Refusals come from `refuse`,
  * which turns a refusal into the caller's error (a module's 400 naming its field). Returns the
  * document: its one child is the root element.
