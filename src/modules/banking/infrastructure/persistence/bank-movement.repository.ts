@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BankMovementRepository, MovementFilter } from '../../application/banking-ports';
 import type { BankMovement } from '../../domain/bank-movement';
 import type { StatementRow } from '../../domain/statement';
+import type { StatementPart } from '../../../../platform/database/statement-parts';
 
 const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
   ${t}.amount::text AS amount, ${t}.side, ${t}.reference, ${t}.counterparty_name, ${t}.counterparty_tax_id, ${t}.source, ${t}.provider_movement_id,
@@ -77,6 +78,29 @@ export class SqlBankMovementRepository extends BankMovementRepository {
 
   async lock(entityId: string, movementId: string): Promise<BankMovement | null> {
     return (await this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, movementId]))[0] ?? null;
+  }
+
+  async readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null> {
+    const rows = (await this.txHost.tx.query(
+      `SELECT ${COLUMNS}, xmin::text AS version FROM bank_movements WHERE entity_id = $1 AND id = $2${locked ? ' FOR UPDATE' : ''}`,
+      [entityId, movementId],
+    )) as Array<MovementRow & { version: string }>;
+    return rows[0] ? { movement: toMovement(rows[0]), version: rows[0].version } : null;
+  }
+
+  bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart {
+    // xmin changes with every write to the row: no change can slip between the read and the booking.
+    return {
+      sql: `SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND ledger_entry_id IS NULL FOR UPDATE`,
+      values: [entityId, movementId, version],
+    };
+  }
+
+  bookingPart(entityId: string, movementId: string, entryId: string, now: Date, when: string): StatementPart {
+    return {
+      sql: `UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+      values: [entityId, movementId, entryId, now],
+    };
   }
 
   async insert(m: BankMovement): Promise<void> {
