@@ -95,11 +95,20 @@ export class ConsolidatedReportsService {
     return tree.map((e) => e.snapshot());
   }
 
-  /** Each member's Book: the one named `bookName` in a member with Books, none in one without. */
+  /**
+   * Each member's Book: the one named `bookName` in a member with Books, none in one without. Asked
+   * a few members at once; the refusal answered is the first member's in member order.
+   */
   private async bookIds(tree: Snapshot[], bookName: string | undefined): Promise<Array<string | null>> {
-    const ids: Array<string | null> = [];
-    for (const member of tree) ids.push(await this.books.resolveByName(member.id, bookName));
-    return ids;
+    const settled = await eachAtMost(MEMBERS_AT_ONCE, tree, (member) =>
+      this.books.resolveByName(member.id, bookName).then(
+        (bookId) => ({ bookId }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    const refused = settled.find((s): s is { error: unknown } => 'error' in s);
+    if (refused) throw refused.error;
+    return settled.map((s) => (s as { bookId: string | null }).bookId);
   }
 
   private exponent(currency: string): number {
@@ -162,17 +171,23 @@ export class ConsolidatedReportsService {
           })),
         };
       });
-    const members = new Array<Member>(tree.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < tree.length) {
-        const index = next++;
-        members[index] = await read(tree[index], index);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(MEMBERS_AT_ONCE, tree.length) }, worker));
+    const members = await eachAtMost(MEMBERS_AT_ONCE, tree, read);
     return { currency: root, exponent: this.exponent(root), members };
   }
+}
+
+/** `fn` over every item, at most `limit` at once, the answers in the items' order. */
+async function eachAtMost<T, R>(limit: number, items: T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const answers = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await fn(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return answers;
 }
 
 function membersEcho(group: Group) {
