@@ -4,7 +4,7 @@ import { LedgerErrorCode, ledgerOrValidationError } from './ledger-errors';
 
 export type Side = 'debit' | 'credit';
 export type EntryStatus = 'active' | 'reversed' | 'deleted' | 'cancelled' | 'scheduled';
-export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal';
+export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal' | 'closing';
 
 /** D35: live entries count in the books and reports. */
 export const LIVE_STATUSES: readonly EntryStatus[] = ['active', 'reversed'];
@@ -346,6 +346,8 @@ export class LedgerEntry {
         reversalDate: input.reversalDate,
       });
     }
+    // D90: a closing entry changes only by reopening its closing; it stays in the locked period.
+    if (this.state.source === 'closing') assertOpenPeriod(this.state.entryDate, input.ledgerLockDate);
     assertOpenPeriod(input.reversalDate, input.ledgerLockDate);
     const mirror = new LedgerEntry({
       entityId: this.state.entityId,

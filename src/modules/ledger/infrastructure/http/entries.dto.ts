@@ -189,7 +189,7 @@ export class EntryResponse {
   @ApiProperty() memo: string;
   @ApiProperty({ type: String, nullable: true }) notes: string | null;
   @ApiProperty({ enum: ['active', 'reversed', 'deleted', 'cancelled', 'scheduled'] }) status: EntryStatus;
-  @ApiProperty({ enum: ['manual', 'scheduled', 'invoice', 'bank_movement', 'reversal'] }) source: EntrySource;
+  @ApiProperty({ enum: ['manual', 'scheduled', 'invoice', 'bank_movement', 'reversal', 'closing'] }) source: EntrySource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversalOfEntryId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversedByEntryId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -239,6 +239,8 @@ export class EntryDetailResponse extends EntryResponse {
   @ApiProperty({ type: InvoiceSummaryResponse, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: InvoiceSummaryResponse[];
   @ApiProperty({ type: BankMovementSummaryResponse, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: BankMovementSummaryResponse[];
   @ApiProperty({ type: AllocationResponse, isArray: true, description: 'Allocations settling its lines' }) allocations: AllocationResponse[];
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The year-end closing whose entry this is (source `closing`, D90); null for any other entry' })
+  closingId: string | null;
 }
 
 export class EntriesPageResponse {

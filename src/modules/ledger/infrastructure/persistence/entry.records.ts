@@ -19,7 +19,7 @@ const STATUS_CHECK = `"status" IN ('active', 'reversed', 'deleted', 'cancelled',
 @Index('ledger_entries_notes_trgm_idx', { synchronize: false })
 @Index('ledger_entries_scheduled_idx', ['entityId', 'entryDate'], { where: `"status" = 'scheduled'` })
 @Check('ledger_entries_status_check', STATUS_CHECK)
-@Check('ledger_entries_source_check', `"source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal')`)
+@Check('ledger_entries_source_check', `"source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal', 'closing')`)
 export class LedgerEntryRecord {
   @PrimaryColumn('uuid')
   entityId: string;
