@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { addDays, convertMinorUnitsExact, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, convertMinorUnitsExact, decodeDateIdCursor, encodeDateIdCursor, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { BankAccountsService } from '../../banking';
 import { InvoiceQueries } from '../../invoices';
@@ -15,6 +15,8 @@ const HOME_MONTHS = 6;
 const HOME_DAYS = 60;
 /** The longest revenue realization range, in months (a bound on the work of one answer). */
 const MAX_REALIZATION_MONTHS = 240;
+/** D82c: revenue realization's `invoices` rows per answer by default. */
+const REVENUE_INVOICE_PAGE = 200;
 
 function monthsBefore(month: string, count: number): string {
   const [y, m] = month.split('-').map(Number);
@@ -95,8 +97,11 @@ export class DashboardsService {
   }
 
   @OneSnapshot()
-  async revenueRealization(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
+  async revenueRealization(entityId: string, query: { from: string; to: string; bookId?: string; invoiceLimit?: number; invoiceCursor?: string } & Presentation) {
     if (query.to < query.from) throw validationError('to', 'must be on or after from');
+    const after = query.invoiceCursor === undefined ? null : decodeDateIdCursor(query.invoiceCursor);
+    if (query.invoiceCursor !== undefined && after === null) throw validationError('invoiceCursor', 'is not a cursor of this list');
+    const invoiceLimit = query.invoiceLimit ?? REVENUE_INVOICE_PAGE;
     if (monthsBetween(query.from, query.to) > MAX_REALIZATION_MONTHS) {
       throw validationError('to', `must be at most ${MAX_REALIZATION_MONTHS} months after from`);
     }
@@ -159,8 +164,15 @@ export class DashboardsService {
         outstanding: exactAmount(sum(list, 'outstanding'), 'months.outstanding'),
       };
     });
-    const invoiceRows = rows
-      .map((r, index) => {
+    // D82c: the rows with a figure, by issueDate then invoice id (the query's order), one page of them.
+    const listed = rows.flatMap((r, index) => (byInvoice.has(r.invoiceId) ? [index] : []));
+    const first = after === null ? 0 : listed.findIndex((index) => rows[index].issueDate > after.date || (rows[index].issueDate === after.date && rows[index].invoiceId > after.id));
+    const page = first < 0 ? [] : listed.slice(first, first + invoiceLimit);
+    const more = first >= 0 && first + invoiceLimit < listed.length;
+    const lastListed = page.length > 0 ? rows[page[page.length - 1]] : null;
+    const invoiceRows = page
+      .map((index) => {
+        const r = rows[index];
         const list = byInvoice.get(r.invoiceId) ?? [];
         const invoice = invoices[index];
         return {
@@ -177,8 +189,7 @@ export class DashboardsService {
           collected: exactAmount(sum(list, 'collected'), 'invoices.collected'),
           outstanding: exactAmount(list.find((c) => c.month === lastMonth)?.outstanding ?? 0n, 'invoices.outstanding'),
         };
-      })
-      .filter((r) => byInvoice.has(r.invoiceId));
+      });
     return {
       from: query.from,
       to: query.to,
@@ -193,6 +204,7 @@ export class DashboardsService {
       },
       months,
       invoices: invoiceRows,
+      nextInvoiceCursor: more && lastListed ? encodeDateIdCursor({ date: lastListed.issueDate, id: lastListed.invoiceId }) : null,
     };
   }
 }

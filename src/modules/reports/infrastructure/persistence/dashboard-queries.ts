@@ -90,7 +90,7 @@ export class SqlDashboardQueries extends DashboardQueries {
         UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
         UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date
         UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.last_settled_on >= $3::date AND r.booked_on <= $4::date) u
-        ORDER BY u.issued, u.document_number, u.id`,
+        ORDER BY u.issued, u.id`,
       [entityId, bookId ?? NIL_BOOK, from, to],
     );
     if (invoices.length === 0) return [];
