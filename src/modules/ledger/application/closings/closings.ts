@@ -95,7 +95,9 @@ export class LedgerClosings {
     return closing;
   }
 
+  /** A `bookId` filter names a Book of the Entity (404 BOOK_NOT_FOUND_ERROR otherwise). */
   async list(entityId: string, bookId?: string): Promise<Closing[]> {
+    if (bookId) await this.books.get(entityId, bookId);
     return this.closings.list(entityId, bookId);
   }
 

@@ -31,6 +31,7 @@ export class ClosingsController {
   @Get()
   @ApiOperation({ summary: 'Closings of the Entity, every status, newest exerciseEnd first' })
   @ApiOkResponse({ type: ClosingsResponse })
+  @ApiNotFoundResponse({ description: 'BOOK_NOT_FOUND_ERROR (bookId names no Book of the Entity)' })
   async list(@Param('entityId') entityId: string, @Query() query: ClosingsQuery): Promise<ClosingsResponse> {
     return { closings: (await this.closings.list(entityId, query.bookId)).map(closingResponse) };
   }
