@@ -1,12 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class LedgerClosings1796604820772 implements MigrationInterface {
-  name = 'LedgerClosings1796604820772';
+/** D90 year-end closings (issue 35). The `closing` entry source needs no change here: issue 32 dropped the source check. */
+export class LedgerClosings1796607529126 implements MigrationInterface {
+  name = 'LedgerClosings1796607529126';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // D90: the closing entry's source (issue 35).
-    await queryRunner.query(`ALTER TABLE "ledger_entries" DROP CONSTRAINT "ledger_entries_source_check"`);
-    await queryRunner.query(`ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_source_check" CHECK ("source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal', 'closing'))`);
     await queryRunner.query(`CREATE TABLE "ledger_closings" ("entity_id" uuid NOT NULL, "id" uuid NOT NULL, "book_id" uuid, "exercise_start" date NOT NULL, "exercise_end" date NOT NULL, "retained_earnings_account_id" uuid NOT NULL, "entry_id" uuid, "result" bigint NOT NULL, "status" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "ledger_closings_exercise_check" CHECK ("exercise_start" <= "exercise_end"), CONSTRAINT "ledger_closings_status_check" CHECK ("status" IN ('active', 'reopened')), CONSTRAINT "PK_dd3ad4237a99efef88194e1a293" PRIMARY KEY ("entity_id", "id"))`);
     await queryRunner.query(`CREATE INDEX "ledger_closings_entry_idx" ON "ledger_closings"  ("entity_id", "entry_id") `);
     await queryRunner.query(`CREATE INDEX "ledger_closings_book_end_idx" ON "ledger_closings"  ("entity_id", "book_id", "exercise_end") `);
@@ -22,7 +20,5 @@ export class LedgerClosings1796604820772 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."ledger_closings_book_end_idx"`);
     await queryRunner.query(`DROP INDEX "public"."ledger_closings_entry_idx"`);
     await queryRunner.query(`DROP TABLE "ledger_closings"`);
-    await queryRunner.query(`ALTER TABLE "ledger_entries" DROP CONSTRAINT "ledger_entries_source_check"`);
-    await queryRunner.query(`ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_source_check" CHECK ("source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal'))`);
   }
 }
