@@ -75,8 +75,9 @@ export { LedgerPartnerFacts } from './application/ledger-partner-facts';
 
 import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS as CHART_RECORDS } from './infrastructure/persistence/ledger.records';
+import { CLOSING_RECORDS } from './infrastructure/persistence/closing.records';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */
-export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS];
+export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS, ...CLOSING_RECORDS];
 
 /** The key that stands for "no Book" (a common entry's) in the per-Book totals and read models. */
 export { NIL_BOOK } from './infrastructure/persistence/ledger-sql';
