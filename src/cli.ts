@@ -6,14 +6,17 @@ import { AppModule } from './app.module';
 import { StaffProvisioningService } from './modules/identity';
 import { importLedger } from './ledger-import';
 import { SystemWrites } from './platform/audit/system-writes';
-import { ConfigError, loadConfig } from './platform/config/app-config';
+import { ConfigError, loadConfig, RuntimeConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';
+import { distributeSchema } from './platform/database/distribute-schema';
 
 type App = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
 
 interface Command {
   usage: string;
-  run(flags: Record<string, string>, app: App, args: string[]): Promise<string>;
+  /** Runs on the database alone, without the application (no Nest context, no start-up work). */
+  standalone?: boolean;
+  run(flags: Record<string, string>, app: App, args: string[], config: RuntimeConfig): Promise<string>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -38,6 +41,12 @@ const COMMANDS: Record<string, Command> = {
         ? `Created staff User ${flags.email} (${result.userId})`
         : `A User with e-mail ${flags.email} already exists (${result.userId}); nothing changed`;
     },
+  },
+  'db:distribute': {
+    usage:
+      'db:distribute   (D94: on a Citus coordinator, Entity tables distributed by entity_id, shared tables reference tables; idempotent; refused without Citus)',
+    standalone: true,
+    run: (_flags, _app, _args, config) => distributeSchema(config.databaseUrl),
   },
   'ledger:import': {
     usage:
@@ -82,9 +91,17 @@ async function main(): Promise<number> {
   const { flags, positional } = parseFlags(rest);
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BOOTSTRAP_STAFF_EMAIL: '', BOOTSTRAP_STAFF_PASSWORD: '' });
   const parts = await startEmbeddedParts(config, () => undefined);
+  if (command.standalone) {
+    try {
+      process.stdout.write(`${await command.run(flags, undefined as unknown as App, positional, parts.config)}\n`);
+      return 0;
+    } finally {
+      await parts.stop();
+    }
+  }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(parts.config), { logger: ['error'], abortOnError: false });
   try {
-    process.stdout.write(`${await command.run(flags, app, positional)}\n`);
+    process.stdout.write(`${await command.run(flags, app, positional, parts.config)}\n`);
     return 0;
   } finally {
     await app.close();

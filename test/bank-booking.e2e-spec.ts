@@ -234,6 +234,15 @@ describe('Booking and matching bank movements (D66)', () => {
       whileRowLocked(t, 'SELECT 1 FROM bank_movements WHERE id = $1 FOR UPDATE', [movementId], start, meanwhile, options);
     const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(sql, values))[0].n;
     const bookAs = (s: Setup, movementId: string, requestId: string) => book(s, movementId, { counterAccountId: s.income }).set('x-request-id', requestId);
+    /** D94: each bank account's stored unreconciled count is its unbooked movements, counted. */
+    const expectUnreconciledCounts = async (s: Setup) =>
+      expect(
+        await t.sql(
+          `SELECT a.unreconciled_count AS stored, (SELECT count(*)::int FROM bank_movements m WHERE m.entity_id = a.entity_id AND m.bank_account_id = a.id AND m.ledger_entry_id IS NULL) AS counted
+             FROM bank_accounts a WHERE a.entity_id = $1 AND a.unreconciled_count <> (SELECT count(*)::int FROM bank_movements m WHERE m.entity_id = a.entity_id AND m.bank_account_id = a.id AND m.ledger_entry_id IS NULL)`,
+          [s.entityId],
+        ),
+      ).toEqual([]);
 
     it('waits in its one posting statement, not on a locked read first; only locked meanwhile: booked on the amount read, one entry, one audit row', async () => {
       const s = await setUp();
@@ -255,6 +264,7 @@ describe('Booking and matching bank movements (D66)', () => {
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
       expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1 AND action = 'bank_movement.book' AND resource_id = $2`, [requestId, id])).toBe(1);
       expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: res.body.entry.id }]);
+      await expectUnreconciledCounts(s);
     });
 
     it('amount changed and committed meanwhile: nothing posted on the stale read; booked on the new amount, one entry, one audit row', async () => {
@@ -270,6 +280,7 @@ describe('Booking and matching bank movements (D66)', () => {
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
       expect(await count(`SELECT count(*)::int AS n FROM ledger_lines WHERE entity_id = $1`, [s.entityId])).toBe(2);
       expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(1);
+      await expectUnreconciledCounts(s);
     });
 
     it('changed then rolled back: booked on the amount read', async () => {
@@ -301,6 +312,7 @@ describe('Booking and matching bank movements (D66)', () => {
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
       expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = ANY($1)`, [ids])).toBe(1);
       expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: winner.body.entry.id }]);
+      await expectUnreconciledCounts(s);
     });
 
     it('eight bookings of one movement at once: one 200, seven 409, one entry', async () => {
@@ -310,6 +322,7 @@ describe('Booking and matching bank movements (D66)', () => {
       expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)]);
       expect(answers.filter((r) => r.status === 409).every((r) => r.body.code === 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR')).toBe(true);
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
+      await expectUnreconciledCounts(s);
     });
 
     it('a refused posting (unknown counter account) writes nothing, the movement stays unbooked: 404, no audit row', async () => {
@@ -317,6 +330,7 @@ describe('Booking and matching bank movements (D66)', () => {
       const id = await movement(s);
       await refused(book(s, id, { counterAccountId: randomUUID() }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
       expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: null }]);
+      await expectUnreconciledCounts(s);
     });
   });
 

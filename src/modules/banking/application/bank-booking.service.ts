@@ -109,7 +109,7 @@ export class BankBookingService {
       ),
     };
     // The movement's link, written by the posting statement with the entry (ENTRY_WRITTEN).
-    const alongside = (entry: PostedEntry) => [this.movements.bookingPart(entityId, movementId, entry.id, now, ENTRY_WRITTEN)];
+    const alongside = (entry: PostedEntry) => this.movements.bookingParts(movement, entry.id, now, ENTRY_WRITTEN);
     const entry = locked
       ? await this.postings.post(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit })
       : await this.postings.postIf(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit, precondition: this.movements.bookingPrecondition(entityId, movementId, read.version) });

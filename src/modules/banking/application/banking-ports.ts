@@ -41,8 +41,8 @@ export abstract class BankMovementRepository {
   abstract readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null>;
   /** The booking's precondition (postIf): the movement still unbooked and unchanged since that version, locked. */
   abstract bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart;
-  /** The movement's link to the entry that books it, as a part of the posting statement, written only `when`. */
-  abstract bookingPart(entityId: string, movementId: string, entryId: string, now: Date, when: string): StatementPart;
+  /** The unbooked movement's link to the entry that books it, and its account's unreconciled count, as parts of the posting statement, written only `when`. */
+  abstract bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[];
   abstract insert(movement: BankMovement): Promise<void>;
   /** Lands the rows not landed before (by content hash, under concurrent imports too); answers how many landed. */
   abstract importRows(entityId: string, bankAccountId: string, rows: StatementRow[], ids: string[], now: Date): Promise<number>;
@@ -64,10 +64,11 @@ export abstract class BankMovementRepository {
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
   /**
-   * The records, each at the index of its first line in the file (lines of none are empty
-   * records); throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV.
+   * Calls `onRecord` with each record and the line it starts on (blank lines give none), as the
+   * file streams (D2b: the event loop goes on meanwhile); throws BANK_IMPORT_ROW_INVALID_ERROR
+   * naming the row on malformed CSV, and whatever `onRecord` throws.
    */
-  abstract records(file: Buffer): string[][];
+  abstract readRecords(file: Buffer, onRecord: (record: string[], line: number) => void): Promise<void>;
 }
 
 /**
