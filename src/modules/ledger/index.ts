@@ -58,6 +58,10 @@ export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
+// The books read whole, streamed (D2a) for the journal, general ledger and Libro Mayor exports (D93).
+export { LedgerBookReads, LedgerBookReader } from './infrastructure/persistence/ledger-book-reads';
+export type { BookAccountHead, BookLineRow, BookSpans, DaySpan, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
 export type { PartnerDirectoryPort } from './application/partner-directory';

@@ -36,6 +36,7 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
+import { LedgerBookReads } from './infrastructure/persistence/ledger-book-reads';
 import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
 
 @Module({
@@ -72,7 +73,8 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     ChartService,
     BooksService,
     DimensionsService,
+    LedgerBookReads,
   ],
-  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
+  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
 })
 export class LedgerModule {}
