@@ -4,6 +4,7 @@ import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
 import { dashboards, dashboardsSeed } from './dashboards';
+import { exportsBench } from './exports';
 import { historyReads } from './history-reads';
 import { httpBaseline } from './http-baseline';
 import { invoices } from './invoices';
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
   'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
   'pipeline-ab': { run: pipelineAb, about: 'service CPU per request of this build against another checkout (--before ROOT), both running, in alternating bursts [--rounds 8] [--seconds 3]' },
+  exports: { run: exportsBench, about: 'issue 38: the year\'s journal and Libro Mayor as CSV, XLSX (and JSON) on the seeded Entity: rows/s, first byte, service RSS [--year YYYY] [--runs N]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep] [--plan-cache-mode auto|force_generic_plan|force_custom_plan] [--explain [--explain-runs N]]' },
 };
 

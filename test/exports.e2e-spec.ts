@@ -265,7 +265,7 @@ describe('exports (D93)', () => {
 
     it('exports per account an opening row, its lines and a closing row, every figure as in the JSON', async () => {
       const json = (await staff.get(`${base()}/reports/general-ledger-book`).query(range)).body as { accounts: Array<Row & { lines: Row[] }> };
-      const rows = json.accounts.flatMap((a) => [
+      const rows: Row[] = json.accounts.flatMap((a): Row[] => [
         { accountId: a.accountId, code: a.code, name: a.name, row: 'opening', balance: a.openingBalance },
         ...a.lines.map((l) => ({ accountId: a.accountId, code: a.code, name: a.name, row: 'line', lineId: l.lineId, entryDate: l.entryDate, memo: l.memo, side: l.side, amount: l.amount, partnerId: l.partnerId, description: l.description, balance: l.runningBalance })),
         { accountId: a.accountId, code: a.code, name: a.name, row: 'closing', balance: a.closingBalance },
@@ -414,6 +414,61 @@ describe('exports (D93)', () => {
     });
   });
 
+  describe('the lists: the whole filtered range (no cursor), a row per JSON row, a column per field', () => {
+    it('ledger lines', async () => {
+      const query = { from: '2026-02-01', to: '2026-06-30' };
+      const json = (await staff.get(`${base()}/ledger/lines`).query(query).expect(200)).body as Row[];
+      const csv = await csvOf(`${base()}/ledger/lines`, query, 'ledger-lines_76086428-5_2026-02-01_2026-06-30');
+      expect(csv.header).toEqual(['id', 'entryId', 'entryDate', 'memo', 'status', 'bookId', 'ledgerAccountId', 'debit', 'credit', 'description', 'partnerId', 'transactionCurrency', 'transactionAmount', 'exchangeRate', 'dimensionValues', 'openAmount']);
+      expect(csv.rows.map((r) => [r.id, r.entryDate, r.memo, r.debit, r.credit, r.description, r.openAmount, r.dimensionValues])).toEqual(
+        json.map((l) => [
+          l.id,
+          l.entryDate,
+          csvText(l.memo as string),
+          l.side === 'debit' ? String(l.amount) : '',
+          l.side === 'credit' ? String(l.amount) : '',
+          csvText(l.description as string | null),
+          l.openAmount === null ? '' : String(l.openAmount),
+          (l.dimensionValues as Row[]).map((v) => v.code).join(' '),
+        ]),
+      );
+      const xlsx = await xlsxOf(`${base()}/ledger/lines`, query);
+      expect(xlsx.rows.map((r) => [r.id, r.debit, r.credit, r.openAmount])).toEqual(json.map((l) => [l.id, l.side === 'debit' ? l.amount : null, l.side === 'credit' ? l.amount : null, l.openAmount]));
+    });
+
+    it('ledger entries: every page in one file, each entry with its line count and its debit and credit sums', async () => {
+      const json = await allPages(`${base()}/ledger/entries`, { limit: 2, status: 'all' }, 'entries', (b) => b.nextCursor as string | null);
+      expect(json.length).toBeGreaterThan(8);
+      const csv = await csvOf(`${base()}/ledger/entries`, { limit: 2, status: 'all' }, 'ledger-entries_76086428-5_all');
+      const total = (e: Row, side: string) => String((e.lines as Row[]).filter((l) => l.side === side).reduce((sum, l) => sum + (l.amount as number), 0));
+      expect(csv.rows.map((r) => [r.id, r.entryDate, r.status, r.source, r.createdAt, r.lineCount, r.debit, r.credit])).toEqual(json.map((e) => [e.id, e.entryDate, e.status, e.source, e.createdAt, String((e.lines as Row[]).length), total(e, 'debit'), total(e, 'credit')]));
+      const xlsx = await xlsxOf(`${base()}/ledger/entries`, { status: 'all' });
+      expect(xlsx.rows.map((r) => [r.id, r.createdAt, r.lineCount])).toEqual(json.map((e) => [e.id, new Date(e.createdAt as string), (e.lines as Row[]).length]));
+    });
+
+    it('invoices, unpaged and paged', async () => {
+      const json = (await staff.get(`${base()}/invoices`).expect(200)).body as Row[];
+      expect(json.length).toBeGreaterThan(0);
+      const figures = (i: Row) => [i.id, i.documentNumber, i.issueDate, i.netAmount, i.taxAmount, i.totalAmount, i.bookStatus];
+      const csv = await csvOf(`${base()}/invoices`, {}, 'invoices_76086428-5_all');
+      expect(csv.rows.map((r) => [r.id, r.documentNumber, r.issueDate, Number(r.netAmount), Number(r.taxAmount), Number(r.totalAmount), r.bookStatus])).toEqual(json.map(figures));
+      const xlsx = await xlsxOf(`${base()}/invoices/pages`, { limit: 1 });
+      expect(xlsx.rows.map((r) => [r.id, r.documentNumber, r.issueDate, r.netAmount, r.taxAmount, r.totalAmount, r.bookStatus])).toEqual(json.map((i) => [...figures(i).slice(0, 2), xlsxDate(i.issueDate as string), ...figures(i).slice(3)]));
+    });
+
+    it('bank movements', async () => {
+      const path = `${base()}/bank-accounts/${f.bankAccountId}/movements`;
+      const json = await allPages(path, { limit: 1 }, 'rows', (b) => b.nextCursor as string | null);
+      expect(json.length).toBeGreaterThan(0);
+      const csv = await csvOf(path, { limit: 1 }, 'bank-movements_76086428-5_all');
+      expect(csv.rows.map((r) => [r.id, r.movementDate, r.description, r.debit, r.credit])).toEqual(
+        json.map((m) => [m.id, m.movementDate, csvText(m.description as string), m.side === 'debit' ? String(m.amount) : '', m.side === 'credit' ? String(m.amount) : '']),
+      );
+      const missing = await staff.get(`${base()}/bank-accounts/${randomUUID()}/movements`).query({ format: 'xlsx' });
+      expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 'BANK_ACCOUNT_NOT_FOUND_ERROR' });
+    });
+  });
+
   it.each([
     ['reports/journal', {}],
     ['reports/general-ledger-book', { from: '2026-01-01', to: '2026-06-30' }],
@@ -421,6 +476,11 @@ describe('exports (D93)', () => {
     ['reports/home', {}],
     ['ledger/general-ledger', { accountId: randomUUID() }],
     ['ledger/partner-ledger', { accountId: randomUUID(), from: '2026-01-01', to: '2026-06-30' }],
+    ['ledger/entries', {}],
+    ['ledger/lines', {}],
+    ['invoices', {}],
+    ['invoices/pages', {}],
+    ['reports/revenue-realization', { from: '2026-01-01', to: '2026-06-30' }],
   ])('refuses an unknown format on %s with 400 VALIDATION_ERROR', async (route, query) => {
     for (const format of ['pdf', 'CSV', '']) {
       const res = await staff.get(`${base()}/${route}`).query({ ...query, format });
