@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'pg';
-import { benchKey, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
+import { BENCH_DIR, benchKey, readSeed, startBenchEnvironment } from './lib/bench-env';
 
 interface Download {
   label: string;
@@ -9,6 +13,9 @@ interface Download {
   totalMs: number;
   rssBeforeMiB: number;
   rssPeakMiB: number;
+  serviceCpu: number;
+  postgresCpu: number;
+  load: number;
 }
 
 /**
@@ -42,10 +49,14 @@ export async function exportsBench(args: string[]): Promise<void> {
       )
     ).rows;
     const headers = await benchKey(env.service.baseUrl);
+    // CPU of the service and of PostgreSQL (its postmaster's tree) during each download: what a
+    // request costs, which a loaded machine inflates less than it does the elapsed time.
+    const postmaster = Number(readFileSync(join(BENCH_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const download = async (label: string, path: string, rows: number): Promise<Download> => {
       const rssBeforeMiB = env.service.rssMiB();
       let rssPeakMiB = rssBeforeMiB;
       const sampler = setInterval(() => (rssPeakMiB = Math.max(rssPeakMiB, env.service.rssMiB())), 20);
+      const cpu0 = { service: processCpuSeconds(env.service.pid), postgres: treeCpuSeconds(postmaster) };
       const start = performance.now();
       try {
         const res = await fetch(`${env.service.baseUrl}/api/entities/${seed.entityId}${path}`, { headers });
@@ -59,21 +70,38 @@ export async function exportsBench(args: string[]): Promise<void> {
           if (bytes === 0) firstByteMs = performance.now() - start;
           bytes += value.length;
         }
-        return { label, rows, bytes, firstByteMs, totalMs: performance.now() - start, rssBeforeMiB, rssPeakMiB: Math.max(rssPeakMiB, env.service.rssMiB()) };
+        const totalMs = performance.now() - start;
+        return {
+          label,
+          rows,
+          bytes,
+          firstByteMs,
+          totalMs,
+          rssBeforeMiB,
+          rssPeakMiB: Math.max(rssPeakMiB, env.service.rssMiB()),
+          serviceCpu: processCpuSeconds(env.service.pid) - cpu0.service,
+          postgresCpu: treeCpuSeconds(postmaster) - cpu0.postgres,
+          load: loadavg()[0],
+        };
       } finally {
         clearInterval(sampler);
       }
     };
     process.stdout.write(`Seeded Entity: ${seed.lines} lines; the year ${year}: ${lines} live lines on ${accounts} accounts\n`);
     const range = `from=${from}&to=${to}`;
-    const cases: Array<[string, string, number, number | null]> = [
+    const only = option('only');
+    const all: Array<[string, string, number, number | null]> = [
       ['journal (Libro Diario) CSV', `/reports/journal?${range}&format=csv`, lines, 150_000],
       ['journal (Libro Diario) XLSX', `/reports/journal?${range}&format=xlsx`, lines, 40_000],
       ['Libro Mayor CSV', `/reports/general-ledger-book?${range}&format=csv`, lines + 2 * accounts, 150_000],
       ['Libro Mayor XLSX', `/reports/general-ledger-book?${range}&format=xlsx`, lines + 2 * accounts, 40_000],
       ['Libro Mayor JSON', `/reports/general-ledger-book?${range}`, lines, null],
     ];
-    const table: string[] = ['| export | rows | MB | first byte | total | rows/s | RSS before -> peak (growth) | targets |', '|---|---|---|---|---|---|---|---|'];
+    const cases = only ? all.filter(([label]) => label.toLowerCase().includes(only.toLowerCase())) : all;
+    const table: string[] = [
+      '| export | rows | MB | first byte | total | rows/s | CPU s per 100k rows: service + PostgreSQL | load avg (1 min) | RSS before -> peak (growth) | targets |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    ];
     for (let run = 0; run < runs; run++) {
       for (const [label, path, rows, target] of cases) {
         const d = await download(label, path, rows);
@@ -84,7 +112,7 @@ export async function exportsBench(args: string[]): Promise<void> {
           `first byte ${d.firstByteMs < 300 ? 'met' : 'NOT met'}`,
           `RSS ${growth * 1.048576 < 100 ? 'met' : 'NOT met'}`,
         ].filter(Boolean);
-        const line = `| ${label} | ${d.rows.toLocaleString('en-US')} | ${(d.bytes / 1e6).toFixed(1)} | ${d.firstByteMs.toFixed(0)} ms | ${(d.totalMs / 1000).toFixed(2)} s | ${Math.round(rate).toLocaleString('en-US')} | ${d.rssBeforeMiB.toFixed(0)} -> ${d.rssPeakMiB.toFixed(0)} MiB (${growth.toFixed(0)}) | ${verdicts.join('; ')} |`;
+        const line = `| ${label} | ${d.rows.toLocaleString('en-US')} | ${(d.bytes / 1e6).toFixed(1)} | ${d.firstByteMs.toFixed(0)} ms | ${(d.totalMs / 1000).toFixed(2)} s | ${Math.round(rate).toLocaleString('en-US')} | ${((d.serviceCpu * 1e5) / d.rows).toFixed(2)} + ${((d.postgresCpu * 1e5) / d.rows).toFixed(2)} | ${d.load.toFixed(1)} | ${d.rssBeforeMiB.toFixed(0)} -> ${d.rssPeakMiB.toFixed(0)} MiB (${growth.toFixed(0)}) | ${verdicts.join('; ')} |`;
         table.push(line);
         process.stdout.write(`${line}\n`);
       }

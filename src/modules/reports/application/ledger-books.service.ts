@@ -6,7 +6,7 @@ import { ReportsService, type Scope } from './reports.service';
 import { splitBefore, splitRange } from './month-ranges';
 
 /** Lines read from a cursor at a time. */
-const BOOK_BATCH = 2000;
+const BOOK_BATCH = 1000;
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** D54's row. */
