@@ -1,5 +1,6 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { attachments } from './attachments';
+import { consolidation } from './consolidation';
 import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
   'pipeline-ab': { run: pipelineAb, about: 'service CPU per request of this build against another checkout (--before ROOT), both running, in alternating bursts [--rounds 8] [--seconds 3]' },
   exports: { run: exportsBench, about: 'issue 38: the year\'s journal and Libro Mayor as CSV, XLSX (and JSON) on the seeded Entity: rows/s, first byte, service RSS [--year YYYY] [--runs N]' },
+  consolidation: { run: consolidation, about: 'D91 consolidated reports from 8 connections: a tree of 5 (one USD) with N lines, a tree of 50 small Entities [--lines 1000000] [--small 50] [--seconds 10]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep] [--plan-cache-mode auto|force_generic_plan|force_custom_plan] [--explain [--explain-runs N]]' },
 };
 

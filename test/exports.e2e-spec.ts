@@ -414,6 +414,38 @@ describe('exports (D93)', () => {
     });
   });
 
+  it('consolidated balance sheet and income statement (D91): a row per account by code, each section total and named figure', async () => {
+    // f's Entity with a child of the same currency: combined by code.
+    const child = (await createEntity(staff, world.organizationId)).id;
+    await staff.patch(`/api/entities/${child}/parent`).send({ parentEntityId: f.entityId }).expect(200);
+    const account = (await staff.post(`/api/entities/${child}/ledger/accounts`).send({ id: randomUUID(), name: 'Ventas hija', code: '4101', type: 'income', tracking: 'balance', subtype: null }).expect(201)).body.account.id as string;
+    const cash = (await staff.post(`/api/entities/${child}/ledger/accounts`).send({ id: randomUUID(), name: 'Caja hija', code: '1101', type: 'asset', tracking: 'balance', subtype: null }).expect(201)).body.account.id as string;
+    await staff
+      .post(`/api/entities/${child}/ledger/entries`)
+      .send({ id: randomUUID(), entryDate: '2026-03-03', memo: 'Venta hija', newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: cash, amount: 777 }, { side: 'credit', ledgerAccountId: account, amount: 777 }] })
+      .expect(201);
+    for (const [route, query] of [
+      ['consolidated-balance-sheet', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
+      ['consolidated-income-statement', { from: '2026-01-01', to: '2026-06-30' }],
+    ] as const) {
+      const json = (await staff.get(`${base()}/reports/${route}`).query(query).expect(200)).body as Row;
+      const expected: Array<[string, string, string, number]> = [];
+      for (const [key, value] of Object.entries(json)) {
+        if (typeof value === 'number') expected.push(['', 'figure', key, value]);
+        else if (value && typeof value === 'object' && 'total' in value && 'accounts' in value) {
+          for (const a of (value as { accounts: Row[] }).accounts) expected.push([key, 'account', a.code as string, a.balance as number]);
+          for (const [name, v] of Object.entries(value)) if (typeof v === 'number' && name !== 'total') expected.push([key, 'figure', name, v]);
+          expected.push([key, 'total', 'total', (value as Row).total as number]);
+        } else if (key === 'totals') for (const [name, v] of Object.entries(value as Row)) expected.push([key, 'figure', name, v as number]);
+      }
+      expect(expected.some(([, row, code]) => row === 'account' && code === (route.includes('income') ? '4101' : '1101'))).toBe(true);
+      const csv = await csvOf(`${base()}/reports/${route}`, query, `${route}_76086428-5_${Object.values(query).join('_')}`);
+      expect(csv.rows.map((r) => [r.section, r.row, r.row === 'account' ? r.code : r.name, Number(r.amount)])).toEqual(expected);
+      const xlsx = await xlsxOf(`${base()}/reports/${route}`, query);
+      expect(xlsx.rows.map((r) => [r.section ?? '', r.row, r.row === 'account' ? r.code : r.name, r.amount])).toEqual(expected);
+    }
+  });
+
   describe('the lists: the whole filtered range (no cursor), a row per JSON row, a column per field', () => {
     it('ledger lines', async () => {
       const query = { from: '2026-02-01', to: '2026-06-30' };
@@ -481,6 +513,7 @@ describe('exports (D93)', () => {
     ['invoices', {}],
     ['invoices/pages', {}],
     ['reports/revenue-realization', { from: '2026-01-01', to: '2026-06-30' }],
+    ['reports/consolidated-balance-sheet', { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' }],
   ])('refuses an unknown format on %s with 400 VALIDATION_ERROR', async (route, query) => {
     for (const format of ['pdf', 'CSV', '']) {
       const res = await staff.get(`${base()}/${route}`).query({ ...query, format });

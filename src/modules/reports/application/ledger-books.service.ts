@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { exactAmounts, validationError } from '../../../../libs/shared-kernel/src';
-import { LedgerBookReads, ledgerAccountNotFound, type BookLineRow, type BookSpans, type JournalFilter } from '../../ledger';
-import { ReportQueries } from './report-queries';
+import { LedgerBookReads, ledgerAccountNotFound, splitBefore, splitRange, type BookLineRow, type BookSpans, type JournalFilter } from '../../ledger';
+import { ReportQueries } from '../infrastructure/persistence/report-queries';
 import { ReportsService, type Scope } from './reports.service';
-import { splitBefore, splitRange } from './month-ranges';
 
 /** Lines read from a cursor at a time. */
 const BOOK_BATCH = 1000;

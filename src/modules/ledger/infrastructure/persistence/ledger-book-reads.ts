@@ -6,10 +6,11 @@ import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { PartnerDirectory } from '../../application/partner-directory';
 import { NIL_BOOK } from './ledger-sql';
+import { lineInBook, liveLine } from '../reads/ledger-read-sql';
 
-const LIVE = `l.status IN ('active', 'reversed')`;
+const LIVE = liveLine('l');
 /** Common lines plus those of the Book read ($2; null: common lines only). */
-const IN_BOOK = `(l.book_id IS NULL OR l.book_id = $2::uuid)`;
+const IN_BOOK = lineInBook('l', '$2::uuid');
 
 /** A span of days read from the lines; `from` after `to` matches none. */
 export interface DaySpan {
