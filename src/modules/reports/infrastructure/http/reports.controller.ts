@@ -6,7 +6,7 @@ import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOpt
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
+import { IsCursor, IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { ApiExportable, answerJsonOrFile, ExportFormatParam, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
 import { exportFileName, type ExportFormat } from '../../../../platform/exports/table';
 import { statementColumns, statementRows } from '../../../../platform/exports/statement-rows';
@@ -66,6 +66,12 @@ class CutoffQuery extends PresentationQuery {
 class RangeQuery extends PresentationQuery {
   @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
+}
+
+/** D82c: the `invoices` rows in pages; totals and months always cover every invoice of the range. */
+class RevenueQuery extends RangeQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 200, description: 'Most `invoices` rows of one answer (D82c)' }) @PageLimit(1000) invoiceLimit?: number;
+  @ApiPropertyOptional({ description: 'nextInvoiceCursor of the previous answer: continues the `invoices` rows' }) @IsOptional() @IsCursor() invoiceCursor?: string;
 }
 
 class DimensionQuery extends RangeQuery {
@@ -134,6 +140,22 @@ export class ReportsController {
     return { fileName: exportFileName(report, entity.taxId, range), exponent };
   }
 
+  /**
+   * D82c pages the `invoices` rows; a file holds them all (D93: no cursor): every page is read and
+   * their rows joined (`totals` and `months` are the same on every page).
+   */
+  private async revenueRealizationWhole(entityId: string, query: RevenueQuery, whole: boolean) {
+    if (!whole) return this.dashboards.revenueRealization(entityId, query);
+    const first = await this.dashboards.revenueRealization(entityId, { ...query, invoiceCursor: undefined, invoiceLimit: 1000 });
+    const invoices = [...first.invoices];
+    for (let cursor = first.nextInvoiceCursor; cursor; ) {
+      const page = await this.dashboards.revenueRealization(entityId, { ...query, invoiceCursor: cursor, invoiceLimit: 1000 });
+      invoices.push(...page.invoices);
+      cursor = page.nextInvoiceCursor;
+    }
+    return { ...first, invoices, nextInvoiceCursor: null };
+  }
+
   /** The currency a report body's amounts are in: its presentation currency, else the functional one. */
   private static currencyOf(body: { currency: string; presentation?: { currency: string } | null }): string {
     return body.presentation?.currency ?? body.currency;
@@ -156,11 +178,11 @@ export class ReportsController {
   @Get('reports/revenue-realization')
   @HeavyExport()
   @ApiExportable()
-  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b: recognized, billed, collected and outstanding by month and by invoice; D93 exports: the totals row, a row per month and per invoice' })
+  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b, D82c: recognized, billed, collected and outstanding by month and by invoice; the invoice rows in pages (issueDate, then invoice id). D93 exports: the totals row, a row per month and one per invoice of every page' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
-  async revenueRealization(@Param('entityId') entityId: string, @Query() query: RangeQuery, @Res() res: Response): Promise<void> {
-    await answerJsonOrFile(res, query.format, () => this.dashboards.revenueRealization(entityId, query), async (body) => {
+  async revenueRealization(@Param('entityId') entityId: string, @Query() query: RevenueQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, (() => this.revenueRealizationWhole(entityId, query, fileFormat(query.format) !== null)), async (body) => {
       const { fileName, exponent } = await this.file(entityId, 'revenue-realization', query, ReportsController.currencyOf(body));
       return { fileName, sheetName: 'revenue realization', columns: revenueColumns(exponent), rows: revenueRows(body as unknown as Parameters<typeof revenueRows>[0]) };
     });
