@@ -217,6 +217,22 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
     return urlOf(address, signed.path, signed.query);
   }
 
+  /** A GET on this store's keep-alive connections (as the HEADs), its body as text. */
+  private getText(url: string): Promise<{ status: number; text: string }> {
+    const secure = url.startsWith('https:');
+    return new Promise((resolve, reject) => {
+      const req = (secure ? httpsRequest : httpRequest)(url, { method: 'GET', agent: secure ? this.agents.https : this.agents.http, timeout: TIMEOUT_MS }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.once('error', reject);
+      });
+      req.once('timeout', () => req.destroy(new Error(`The object store did not answer a listing in ${TIMEOUT_MS} ms`)));
+      req.once('error', reject);
+      req.end();
+    });
+  }
+
   private headRequest(url: string): Promise<IncomingMessage> {
     const secure = url.startsWith('https:');
     return new Promise((resolve, reject) => {
@@ -277,8 +293,8 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
       { method: 'GET', protocol: address.protocol, hostname: address.hostname, port: address.port, path, query, headers: {} },
       { expiresIn: 60 },
     );
-    const answer = await fetch(urlOf(address, signed.path, signed.query), { signal: AbortSignal.timeout(TIMEOUT_MS) });
-    const text = await answer.text();
+    const answer = await this.getText(urlOf(address, signed.path, signed.query));
+    const text = answer.text;
     if (answer.status !== 200) throw new Error(`The object store answered a listing of ${prefix} with ${answer.status}`);
     return [...text.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)].map(([, contents]) => ({
       key: xmlText(/<Key>([\s\S]*?)<\/Key>/.exec(contents)?.[1] ?? ''),
