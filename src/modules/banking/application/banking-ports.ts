@@ -35,6 +35,8 @@ export abstract class BankAccountRepository {
 
 export abstract class BankMovementRepository {
   abstract page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]>;
+  /** D93: every movement of the filter in list order, in batches from a database cursor (cancelled when `signal` aborts). */
+  abstract readAll<R>(entityId: string, bankAccountId: string, filter: Omit<MovementFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<BankMovement[]>) => Promise<R>): Promise<R>;
   abstract find(entityId: string, movementId: string): Promise<BankMovement | null>;
   abstract lock(entityId: string, movementId: string): Promise<BankMovement | null>;
   /** The movement with its row version (`xmin`), locked or not: what a booking judges and then posts under (issue 33). */

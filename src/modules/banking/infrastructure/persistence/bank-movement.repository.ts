@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BankMovementRepository, MovementFilter } from '../../application/banking-ports';
 import type { BankMovement } from '../../domain/bank-movement';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { StatementRow } from '../../domain/statement';
 import type { StatementPart } from '../../../../platform/database/statement-parts';
 import { LedgerReadSql } from '../../../ledger';
@@ -71,16 +72,30 @@ export class SqlBankMovementRepository extends BankMovementRepository {
     return ((await this.txHost.tx.query(sql, parameters)) as MovementRow[]).map(toMovement);
   }
 
-  /** Newest first, keyset on (movement_date, id) over bank_movements_account_date_idx (or its unbooked twin). */
-  page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]> {
+  /** The list's statement (newest first, keyset on (movement_date, id)); $7 the limit (null: every row). */
+  private static listSql(filter: Pick<MovementFilter, 'booked'>): string {
     const booked = filter.booked === undefined ? '' : filter.booked ? 'AND ledger_entry_id IS NOT NULL' : 'AND ledger_entry_id IS NULL';
-    return this.rows(
-      `SELECT ${COLUMNS} FROM bank_movements
+    return `SELECT ${COLUMNS} FROM bank_movements
         WHERE entity_id = $1 AND bank_account_id = $2
           AND ($3::date IS NULL OR movement_date >= $3::date) AND ($4::date IS NULL OR movement_date <= $4::date)
           AND ($5::date IS NULL OR (movement_date, id) < ($5::date, $6::uuid)) ${booked}
-        ORDER BY movement_date DESC, id DESC LIMIT $7`,
-      [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, filter.after?.date ?? null, filter.after?.id ?? null, filter.limit + 1],
+        ORDER BY movement_date DESC, id DESC LIMIT $7`;
+  }
+
+  /** Newest first, keyset on (movement_date, id) over bank_movements_account_date_idx (or its unbooked twin). */
+  page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]> {
+    return this.rows(SqlBankMovementRepository.listSql(filter), [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, filter.after?.date ?? null, filter.after?.id ?? null, filter.limit + 1]);
+  }
+
+  /** D93: every movement of the filter (no cursor), newest first, in batches from a database cursor (cancelled when `signal` aborts). */
+  readAll<R>(entityId: string, bankAccountId: string, filter: Omit<MovementFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<BankMovement[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, (cursor) =>
+      use(
+        (async function* () {
+          const values = [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, null, null, null];
+          for await (const rows of cursor.batches<MovementRow>(SqlBankMovementRepository.listSql(filter), values, 1000)) yield rows.map(toMovement);
+        })(),
+      ),
     );
   }
 
