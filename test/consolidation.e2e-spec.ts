@@ -325,6 +325,39 @@ describe('Consolidated reports (D91)', () => {
     await expectRefused(t, READ_TABLES, is(root.id, 'from=2026-01-01&to=2026-06-30'), 409, 'CONSOLIDATION_ACCOUNT_TYPE_CONFLICT_ERROR');
   });
 
+  it('leaves out the closing entries dated inside the range and counts those before it (D90 item 4)', async () => {
+    const root = await member('Cierre');
+    const child = await member('Hija cierre', { parent: root.id });
+    for (const m of [root, child]) {
+      await account(m, '1101', 'asset');
+      await account(m, '3101', 'equity');
+      await account(m, '3201', 'equity', 'Resultados acumulados');
+      await account(m, '4101', 'income');
+    }
+    await post(root, '2025-03-01', [['1101', 'debit', 700], ['4101', 'credit', 700]]);
+    await post(child, '2025-04-01', [['1101', 'debit', 300], ['4101', 'credit', 300]]);
+    // The root closes 2025: its closing entry (D Ventas 700 / C Resultados acumulados 700) is dated 2025-12-31.
+    await staff.patch(`/api/entities/${root.id}/ledger-lock-date`).send({ ledgerLockDate: '2025-12-31' }).expect(200);
+    await staff
+      .post(`/api/entities/${root.id}/ledger/closings`)
+      .send({ id: randomUUID(), exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: root.accounts['3201'] })
+      .expect(201);
+    // 2025: the closed year still shows its result (700 + 300) as the current period result.
+    const closed = (await bs(root.id, 'exerciseStart=2025-01-01&cutoffDate=2025-12-31').expect(200)).body;
+    expect(closed.equity).toEqual({ total: 1_000, accounts: [], currentPeriodResult: 1_000, priorPeriodsResult: 0, translationDifference: 0, eliminationDifference: 0 });
+    expect((await is(root.id, 'from=2025-01-01&to=2025-12-31').expect(200)).body.netResult).toBe(1_000);
+    // 2026: the root's result sits in retained earnings; the child's, never closed, is a prior periods result.
+    const next = (await bs(root.id, 'exerciseStart=2026-01-01&cutoffDate=2026-06-30').expect(200)).body;
+    expect(next.equity).toEqual({
+      total: 1_000,
+      accounts: [{ code: '3201', name: 'Resultados acumulados', balance: 700, byEntity: [{ entityId: root.id, balance: 700 }] }],
+      currentPeriodResult: 0,
+      priorPeriodsResult: 300,
+      translationDifference: 0,
+      eliminationDifference: 0,
+    });
+  });
+
   describe('Books by name', () => {
     let root: Member;
     let child: Member;
@@ -454,7 +487,7 @@ describe('Consolidated reports (D91)', () => {
       ['consolidated-income-statement', 'ConsolidatedIncomeStatementResponse', ['from', 'to']],
     ] as const) {
       const get = doc.paths[`/api/entities/{entityId}/reports/${route}`].get;
-      expect(get.parameters.map((p) => p.name).sort()).toEqual(['entityId', 'bookName', 'closingRate', 'averageRate', ...dates].sort());
+      expect(get.parameters.map((p) => p.name).sort()).toEqual(['entityId', 'bookName', 'closingRate', 'averageRate', 'format', ...dates].sort());
       expect(get.responses['200'].content!['application/json'].schema.$ref).toBe(`#/components/schemas/${schema}`);
       expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['403', '404', '409']));
     }
