@@ -18,6 +18,7 @@ import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
 import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
+import { TaxModule } from './modules/tax';
 import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
 import { CommentsModule } from './modules/comments';
@@ -100,6 +101,7 @@ export class AppModule {
         RecommendationsModule,
         BankingModule,
         BankFeedsModule,
+        TaxModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

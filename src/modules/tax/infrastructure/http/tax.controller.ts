@@ -1,0 +1,96 @@
+import { Controller, Get, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import { exactAmounts, validationError } from '../../../../../libs/shared-kernel/src';
+import { Audit } from '../../../../platform/audit/audit.decorator';
+import { Authenticated } from '../../../../platform/auth/decorators';
+import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { NoBody } from '../../../../platform/http/validation';
+import { TaxBooksService } from '../../application/tax-books.service';
+import { carriedCreditOf, ppmRateOf } from '../../domain/f29';
+import { taxDirection, taxPeriod } from '../../domain/tax-period';
+import type { RcvUploadRequest } from './rcv-upload.middleware';
+import { TaxJurisdictionGuard } from './tax-jurisdiction.guard';
+import { F29Query, F29Response, PeriodDirectionQuery, PurchaseSalesRegisterResponse, RcvImportResponse, RcvReconciliationResponse } from './tax.dto';
+
+export const RCV_IMPORT_ROUTE = 'entities/:entityId/tax/rcv-imports';
+
+const JURISDICTION_409 = 'TAX_JURISDICTION_NOT_SUPPORTED_ERROR: the Entity is not in CL or does not keep CLP (checked before anything else of the request)';
+const RANGE_409 = 'AMOUNT_OUT_OF_RANGE_ERROR: a figure past 2^53 − 1 (D6a)';
+
+/** Folios are integers in the answers (D63a): canonical digits within 2^53 − 1 as JSON numbers. */
+const folioNumber = <T extends { folio: string }>(row: T) => ({ ...row, folio: Number(row.folio) });
+
+@ApiTags('tax')
+@ApiConflictResponse({ description: JURISDICTION_409 })
+@Authenticated()
+@UseGuards(TaxJurisdictionGuard)
+@Controller('entities/:entityId/tax')
+export class TaxController {
+  constructor(private readonly tax: TaxBooksService) {}
+
+  @Get('purchase-sales-register')
+  @HeavyRead()
+  @ApiOkResponse({ type: PurchaseSalesRegisterResponse, description: 'D92 item 1: the Registro de Compras y Ventas from the books' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (period, direction)' })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (D2a), with Retry-After' })
+  async register(@Param('entityId') entityId: string, @Query() query: PeriodDirectionQuery): Promise<PurchaseSalesRegisterResponse> {
+    const register = await this.tax.register(entityId, taxPeriod(query.period), taxDirection(query.direction));
+    return exactAmounts({ ...register, rows: register.rows.map(folioNumber) });
+  }
+
+  @Post('rcv-imports')
+  @Audit('rcv.import', 'rcv_import', { ownTransaction: true })
+  @HeavyRead()
+  @ApiConsumes('multipart/form-data', 'text/csv')
+  @ApiBody({
+    description: "The SII's RCV file (D92): `;`-separated, its header row (purchases or sales layout), dates DD/MM/YYYY, UTF-8 or ISO-8859-1; as the `file` field of a form or as a text/csv body; up to 5 MB",
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+  })
+  @ApiCreatedResponse({ type: RcvImportResponse, description: 'The import: the latest one of its period and direction is the one reconciled' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: period, direction, no file, or a malformed file (params.row names its line, the header being 1); nothing written' })
+  @ApiPayloadTooLargeResponse({ description: 'PAYLOAD_TOO_LARGE_ERROR: the file is over 5 MB (5,242,880 bytes)' })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: imports are heavy work (D2b), with Retry-After' })
+  async importRcv(@Param('entityId') entityId: string, @Query() query: PeriodDirectionQuery, @Req() request: RcvUploadRequest, @NoBody() _fields: unknown): Promise<RcvImportResponse> {
+    const period = taxPeriod(query.period);
+    const direction = taxDirection(query.direction);
+    if (request.rcvUploadError) throw request.rcvUploadError;
+    if (!request.rcvFile || request.rcvFile.length === 0) {
+      throw validationError('file', 'is required: send the RCV file as the file field of multipart/form-data or as a text/csv body');
+    }
+    const { id, rowCount } = await this.tax.importRcv(entityId, period, direction, request.rcvFile);
+    return { id, period: period.period, direction, rowCount };
+  }
+
+  @Get('rcv-reconciliation')
+  @HeavyRead()
+  @ApiOkResponse({ type: RcvReconciliationResponse, description: "D92 item 2: the latest RCV import of the period and direction against the register" })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (period, direction)' })
+  @ApiNotFoundResponse({ description: 'RCV_IMPORT_NOT_FOUND_ERROR: no RCV file imported for the period and direction' })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (D2a), with Retry-After' })
+  async reconciliation(@Param('entityId') entityId: string, @Query() query: PeriodDirectionQuery): Promise<RcvReconciliationResponse> {
+    const reconciliation = await this.tax.reconciliation(entityId, taxPeriod(query.period), taxDirection(query.direction));
+    return exactAmounts({ ...reconciliation, rows: reconciliation.rows.map(folioNumber) });
+  }
+
+  @Get('f29')
+  @ApiOkResponse({ type: F29Response, description: 'D92 item 3: the propuesta F29, every code an integer but 115' })
+  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (period, carriedCredit, ppmRate)' })
+  @ApiConflictResponse({ description: `${JURISDICTION_409}; ${RANGE_409}` })
+  async f29(@Param('entityId') entityId: string, @Query() query: F29Query): Promise<F29Response> {
+    const period = taxPeriod(query.period);
+    const options = { carriedCredit: carriedCreditOf(query.carriedCredit), ppmRate: ppmRateOf(query.ppmRate) };
+    const { codes } = await this.tax.f29(entityId, period, options);
+    return { period: period.period, codes: exactAmounts(codes, 'codes') };
+  }
+}
