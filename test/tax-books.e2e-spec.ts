@@ -261,6 +261,40 @@ describe('Chilean tax books (D92)', () => {
       expect((await f29(entityId, 'period=2026-08&carriedCredit=1000').expect(200)).body.codes).toMatchObject({ '537': 1038, '089': 0, '077': 848, '091': 0 });
     });
 
+    it('keeps the month totals it reads with every write to invoices: edits, a move to another month, a change of currency, deletion', async () => {
+      const entityId = await freshEntity(world);
+      const client = await partner(entityId, 'Cliente Octubre SpA', CLIENT_RUT);
+      const a = await invoice(entityId, { documentKind: 'invoice', documentNumber: '1', partnerId: client, issueDate: '2026-10-05', netAmount: 1000, taxAmount: 190, totalAmount: 1190 });
+      const b = await invoice(entityId, { documentKind: 'invoice', documentNumber: '2', partnerId: client, issueDate: '2026-10-06', netAmount: 2000, taxAmount: 380, totalAmount: 2380 });
+      const c = await invoice(entityId, { documentKind: 'receipt', documentNumber: '3', partnerId: client, issueDate: '2026-10-07', netAmount: 100, taxAmount: 19, totalAmount: 119 });
+      const patch = (id: string, body: Record<string, unknown>) => staff.patch(`/api/entities/${entityId}/invoices/${id}`).send(body).expect(200);
+      await patch(a, { netAmount: 3000, taxAmount: 570, totalAmount: 3570 });
+      await patch(b, { issueDate: '2026-11-01' });
+      await patch(c, { documentKind: 'credit_note' });
+      // To USD: out of the totals, converted on its own (USD 10.00 at 900 = 9,000 net, 1,710 tax).
+      const d = await invoice(entityId, { documentKind: 'invoice', documentNumber: '4', partnerId: client, issueDate: '2026-10-08', netAmount: 500, taxAmount: 95, totalAmount: 595 });
+      await patch(d, { currency: 'USD', exchangeRate: '900', netAmount: 1000, taxAmount: 190, totalAmount: 1190 });
+      const e = await invoice(entityId, { documentKind: 'invoice', documentNumber: '5', partnerId: client, issueDate: '2026-10-09', netAmount: 7000, taxAmount: 1330, totalAmount: 8330 });
+      await staff.delete(`/api/entities/${entityId}/invoices/${e}`).expect(204);
+      // October: 33 {a: 570, d: 1,710} → 503 = 2, 502 = 2,280; 61 {c: 19} → 509 = 1, 510 = 19; 538 = 2,261.
+      const october = await f29(entityId, 'period=2026-10').expect(200);
+      expect(october.body.codes).toMatchObject({ '503': 2, '502': 2280, '509': 1, '510': 19, '110': 0, '111': 0, '538': 2261, '563': 3000 + 9000 - 100 });
+      const november = await f29(entityId, 'period=2026-11').expect(200);
+      expect(november.body.codes).toMatchObject({ '503': 1, '502': 380, '563': 2000 });
+      // The kept totals are those of the invoices, slot by slot summed.
+      const kept = await t.sql(
+        `SELECT to_char(month, 'YYYY-MM') AS month, direction, document_kind, sum(invoice_count)::int AS n, sum(net_amount)::text AS net, sum(tax_amount)::text AS tax, sum(total_amount)::text AS total
+           FROM invoice_month_totals WHERE entity_id = $1 GROUP BY 1, 2, 3 HAVING sum(invoice_count) <> 0 ORDER BY 1, 2, 3`,
+        [entityId],
+      );
+      const actual = await t.sql(
+        `SELECT to_char(issue_date, 'YYYY-MM') AS month, direction, document_kind, count(*)::int AS n, sum(net_amount)::text AS net, sum(tax_amount)::text AS tax, sum(total_amount)::text AS total
+           FROM invoices WHERE entity_id = $1 AND exchange_rate IS NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [entityId],
+      );
+      expect(kept).toEqual(actual);
+    });
+
     it('gives every code as 0 (115 "0") for a month with nothing, keyed as printed', async () => {
       const res = await f29(june.entityId, 'period=2026-09').expect(200);
       const codes = ['503', '502', '110', '111', '512', '513', '509', '510', '142', '538', '519', '520', '527', '528', '531', '532', '504', '537', '089', '077', '563', '115', '062', '091'];

@@ -21,14 +21,15 @@ export interface SiiPeriodDocument {
 }
 
 /**
- * A period's invoices summed per direction and SII document kind: the invoices in the Entity's
- * currency in one group (`exchangeRate` null, `count` of them), each foreign-currency invoice in
- * a group of its own (`count` 1), so a reader can convert it by D7 before adding it up.
+ * A month's invoices summed per direction and SII document kind: the invoices in the Entity's
+ * currency in one group (`currency` and `exchangeRate` null, `count` of them), each
+ * foreign-currency invoice in a group of its own (`count` 1), so a reader can convert it by D7
+ * before adding it up.
  */
 export interface SiiPeriodTotal {
   direction: Direction;
   dteType: number;
-  currency: string;
+  currency: string | null;
   exchangeRate: string | null;
   count: number;
   exemptAmount: bigint;
@@ -44,6 +45,10 @@ export interface SiiPeriodTotal {
 export abstract class SiiPeriodDocuments {
   /** Every invoice of this direction issued from..to (inclusive) with an SII kind, in no order. */
   abstract documents(entityId: string, direction: Direction, from: string, to: string): Promise<SiiPeriodDocument[]>;
-  /** The sums of every invoice issued from..to with an SII kind (see SiiPeriodTotal). */
-  abstract totals(entityId: string, from: string, to: string): Promise<SiiPeriodTotal[]>;
+  /**
+   * The sums of every invoice with an SII kind issued in the month from..to (its first and last
+   * day; see SiiPeriodTotal), from the month's totals kept with the invoices (a few rows) and the
+   * month's foreign-currency invoices: not from every invoice of the month.
+   */
+  abstract monthTotals(entityId: string, from: string, to: string): Promise<SiiPeriodTotal[]>;
 }

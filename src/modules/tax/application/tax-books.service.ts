@@ -63,14 +63,14 @@ export class TaxBooksService {
     return { period: period.period, direction, ...purchaseSalesRegister(documents, partners, this.exponents) };
   }
 
-  /** Item 3: from the period's sums (functional-currency invoices summed in the database, foreign ones converted one by one). */
+  /** Item 3: from the month's totals kept with the invoices (those in CLP), the foreign-currency invoices converted one by one. */
   async f29(entityId: string, period: TaxPeriod, options: F29Options): Promise<{ period: string; codes: F29Codes }> {
-    const totals = await this.documents.totals(entityId, period.from, period.to);
+    const totals = await this.documents.monthTotals(entityId, period.from, period.to);
     const sums: F29Sum[] = totals.map((total) => ({
       direction: total.direction,
       dteType: total.dteType,
       count: total.count,
-      ...inPesos({ ...total, invoiceId: '', folio: '0', partnerId: '', issueDate: '' }, this.exponents),
+      ...inPesos({ ...total, currency: total.currency ?? 'CLP', invoiceId: '', folio: '0', partnerId: '', issueDate: '' }, this.exponents),
     }));
     return { period: period.period, codes: propuestaF29(sums, options) };
   }
