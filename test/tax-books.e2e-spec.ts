@@ -399,6 +399,16 @@ describe('Chilean tax books (D92)', () => {
       expect(recon.body).toEqual({ period: '2026-04', direction: 'sales', counts: { matched: 0, missing_in_books: 0, missing_in_sii: 0, amount_mismatch: 0 }, rows: [] });
     });
 
+    it('reads quoted fields (a `;` inside a name) and names the right line after a field spanning two lines', async () => {
+      const quoted = salesRow(1, { ...siiSales[0], name: '"Comercial; Ñuñoa ""Norte"""' });
+      const res = await sendCsv(june.entityId, '2026-01', 'sales', `${SALES_HEADER}\r\n${quoted}\r\n`).expect(201);
+      expect(await t.sql(`SELECT partner_name FROM rcv_import_rows WHERE entity_id = $1 AND import_id = $2`, [june.entityId, res.body.id])).toEqual([{ partner_name: 'Comercial; Ñuñoa "Norte"' }]);
+      const spanning = salesRow(1, { ...siiSales[0], name: '"Comercial\nÑuñoa"' });
+      const bad = salesRow(2, { ...siiSales[1], date: '1/6/2026' });
+      const refused = await expectRefused(t, TABLES, sendCsv(june.entityId, '2026-01', 'sales', `${SALES_HEADER}\n${spanning}\n${bad}\n`), 400, 'VALIDATION_ERROR');
+      expect(refused.body.params.row).toBe(4);
+    });
+
     it('refuses a malformed file with 400 naming the row, writing nothing', async () => {
       const good = salesRow(1, siiSales[0]);
       const cases: Array<[string, string, number]> = [

@@ -87,21 +87,56 @@ function amount(text: string, label: string, line: number): bigint {
   return value;
 }
 
+/**
+ * What a file repeats (the same partners' RUTs and names, the month's dates), read once per
+ * distinct text: a 20,000-row file has a few hundred of each.
+ */
+export class RcvReadMemo {
+  private readonly ruts = new Map<string, string | null>();
+  private readonly names = new Map<string, string | null>();
+  private readonly dates = new Map<string, string | null>();
+
+  rut(text: string): string | null {
+    let found = this.ruts.get(text);
+    if (found === undefined) this.ruts.set(text, (found = canonicalRut(text)));
+    return found;
+  }
+
+  /** The name as stored (NFC, trimmed), or null when PostgreSQL text cannot hold it. */
+  name(text: string): string | null {
+    let found = this.names.get(text);
+    if (found === undefined) {
+      const name = normalizeName(text);
+      this.names.set(text, (found = textProblem(name) === null ? name : null));
+    }
+    return found;
+  }
+
+  /** DD/MM/YYYY as an ISO date, or null. */
+  date(text: string): string | null {
+    let found = this.dates.get(text);
+    if (found === undefined) {
+      const match = /^([0-9]{2})\/([0-9]{2})\/([0-9]{4})$/.exec(text);
+      const iso = match ? `${match[3]}-${match[2]}-${match[1]}` : '';
+      this.dates.set(text, (found = match && isIsoDate(iso) ? iso : null));
+    }
+    return found;
+  }
+}
+
 /** One record of the file (line ≥ 2) as a document, or a refusal naming its line. */
-export function rcvRow(record: string[], layout: RcvLayout, line: number): RcvRow {
+export function rcvRow(record: string[], layout: RcvLayout, line: number, memo = new RcvReadMemo()): RcvRow {
   const field = (column: Column) => (record[layout[column]] ?? '').trim();
   const type = field('dteType');
   if (!/^[0-9]{1,3}$/.test(type) || Number(type) === 0) throw rcvRowInvalid(line, `Tipo Doc is not an SII document type: ${JSON.stringify(type.slice(0, 40))}`);
   const folio = field('folio');
   if (!/^[0-9]{1,18}$/.test(folio) || BigInt(folio) === 0n) throw rcvRowInvalid(line, `Folio is not a positive integer: ${JSON.stringify(folio.slice(0, 40))}`);
-  const rut = canonicalRut(field('partnerTaxId'));
+  const rut = memo.rut(field('partnerTaxId'));
   if (!rut) throw rcvRowInvalid(line, `${COLUMN_LABELS.partnerTaxId} is not a valid RUT: ${JSON.stringify(field('partnerTaxId').slice(0, 40))}`);
-  const date = /^([0-9]{2})\/([0-9]{2})\/([0-9]{4})$/.exec(field('issueDate'));
-  const issueDate = date ? `${date[3]}-${date[2]}-${date[1]}` : '';
-  if (!date || !isIsoDate(issueDate)) throw rcvRowInvalid(line, `Fecha Docto is not a date DD/MM/YYYY: ${JSON.stringify(field('issueDate').slice(0, 40))}`);
-  const partnerName = normalizeName(field('partnerName'));
-  const nameProblem = textProblem(partnerName);
-  if (nameProblem) throw rcvRowInvalid(line, `Razon Social ${nameProblem}`);
+  const issueDate = memo.date(field('issueDate'));
+  if (!issueDate) throw rcvRowInvalid(line, `Fecha Docto is not a date DD/MM/YYYY: ${JSON.stringify(field('issueDate').slice(0, 40))}`);
+  const partnerName = memo.name(field('partnerName'));
+  if (partnerName === null) throw rcvRowInvalid(line, `Razon Social ${textProblem(normalizeName(field('partnerName')))}`);
   return {
     line,
     dteType: Number(type),
