@@ -261,7 +261,7 @@ describe('Chilean tax books (D92)', () => {
       expect((await f29(entityId, 'period=2026-08&carriedCredit=1000').expect(200)).body.codes).toMatchObject({ '537': 1038, '089': 0, '077': 848, '091': 0 });
     });
 
-    it('keeps the month totals it reads with every write to invoices: edits, a move to another month, a change of currency, deletion', async () => {
+    it('keeps the month totals it reads in the statements that write invoices: edits, a move to another month, a change of currency, deletion', async () => {
       const entityId = await freshEntity(world);
       const client = await partner(entityId, 'Cliente Octubre SpA', CLIENT_RUT);
       const a = await invoice(entityId, { documentKind: 'invoice', documentNumber: '1', partnerId: client, issueDate: '2026-10-05', netAmount: 1000, taxAmount: 190, totalAmount: 1190 });

@@ -259,10 +259,11 @@ export class InvoiceSeveredBookingRecord {
 
 /**
  * Issue 37 (D92): the invoices in the Entity's currency (no exchangeRate) summed per month,
- * direction and document kind, kept by a row trigger on invoices (migration RcvMonthTotals) in the
- * transaction of every write, whatever writes them. Each invoice adds into one of 16 slots (by its
- * id), so concurrent writers of one month seldom wait on one row; readers sum the slots. The tax
- * books' F29 reads a month from here instead of every invoice of the month.
+ * direction and document kind, kept by the statements that write invoices (the repository's
+ * insert, save and delete: MONTH_TOTALS_UPSERT), in the same statement; no trigger (D94). Each
+ * invoice adds into one of 16 slots (by its id), so concurrent writers of one month seldom wait on
+ * one row; readers sum the slots. The tax books' F29 reads a month from here instead of every
+ * invoice of the month.
  */
 @Entity('invoice_month_totals')
 export class InvoiceMonthTotalRecord {

@@ -16,7 +16,7 @@ const plainRate = (rate: string | null) => (rate === null ? null : rate.includes
 /**
  * The documents range over invoices_issue_date_idx (entity_id, issue_date, id): the period's rows
  * only, whatever the Entity's history. The month's totals come from invoice_month_totals, kept by
- * a trigger on invoices (migration InvoiceMonthTotals).
+ * the statements that write invoices (SqlInvoiceRepository).
  */
 @Injectable()
 export class SqlSiiPeriodDocuments extends SiiPeriodDocuments {
