@@ -1,5 +1,6 @@
 // `npm run bench -- <name> [options]`: benchmarks against the real service on this machine.
 import { attachments } from './attachments';
+import { consolidation } from './consolidation';
 import { banking } from './banking';
 import { bankFeeds } from './bank-feeds';
 import { agents } from './agents';
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
   'history-reads': { run: () => historyReads(), about: 'issue 25 item 3 on the seeded Entity: search for a term found nowhere, open-item totals, partner ledger openings, each beside its target' },
   'pipeline-ab': { run: pipelineAb, about: 'service CPU per request of this build against another checkout (--before ROOT), both running, in alternating bursts [--rounds 8] [--seconds 3]' },
+  consolidation: { run: consolidation, about: 'D91 consolidated reports from 8 connections: a tree of 5 (one USD) with N lines, a tree of 50 small Entities [--lines 1000000] [--small 50] [--seconds 10]' },
   tax: { run: tax, about: 'issue 37: the register and the F29 of a month of N invoices, an RCV file of N rows imported and reconciled [--invoices 20000] [--months 6] [--runs 25]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep] [--plan-cache-mode auto|force_generic_plan|force_custom_plan] [--explain [--explain-runs N]]' },
 };

@@ -29,8 +29,10 @@ import { OpenPositionSlots1795718402037 as M26 } from './1795718402037-OpenPosit
 import { SeveredBookingHistory1795722225284 as M27 } from './1795722225284-SeveredBookingHistory';
 import { ProposalApplyClaim1795722737805 as M28 } from './1795722737805-ProposalApplyClaim';
 import { LineAggregatesInStatements1795724724976 as M29 } from './1795724724976-LineAggregatesInStatements';
+import { LedgerReadSeam1796604841914 as M32a } from './1796604841914-LedgerReadSeam';
+import { BankCountsWithoutTriggers1796604958635 as M34a } from './1796604958635-BankCountsWithoutTriggers';
 import { RcvImports1796605037104 as M37a } from './1796605037104-RcvImports';
 import { InvoiceMonthTotals1796606202788 as M37b } from './1796606202788-InvoiceMonthTotals';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M37a, M37b];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M32a, M34a, M37a, M37b];

@@ -18,6 +18,7 @@ import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
 import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
+import { ConsolidationModule } from './modules/consolidation';
 import { TaxModule } from './modules/tax';
 import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
@@ -92,6 +93,7 @@ export class AppModule {
         PartnersModule,
         InvoicesModule,
         ReportsModule,
+        ConsolidationModule,
         RecordHostsModule,
         AttachmentsModule,
         TodosModule,

@@ -6,14 +6,17 @@ import { AppModule } from './app.module';
 import { StaffProvisioningService } from './modules/identity';
 import { importLedger } from './ledger-import';
 import { SystemWrites } from './platform/audit/system-writes';
-import { ConfigError, loadConfig } from './platform/config/app-config';
+import { ConfigError, loadConfig, RuntimeConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';
+import { distributeSchema } from './platform/database/distribute-schema';
 
 type App = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
 
 interface Command {
   usage: string;
-  run(flags: Record<string, string>, app: App, args: string[]): Promise<string>;
+  /** Runs on the database alone, without the application (no Nest context, no start-up work). */
+  standalone?: boolean;
+  run(flags: Record<string, string>, app: App, args: string[], config: RuntimeConfig): Promise<string>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -39,6 +42,12 @@ const COMMANDS: Record<string, Command> = {
         : `A User with e-mail ${flags.email} already exists (${result.userId}); nothing changed`;
     },
   },
+  'db:distribute': {
+    usage:
+      'db:distribute   (D94: on a Citus coordinator, Entity tables distributed by entity_id, shared tables reference tables; idempotent; refused without Citus)',
+    standalone: true,
+    run: (_flags, _app, _args, config) => distributeSchema(config.databaseUrl),
+  },
   'ledger:import': {
     usage:
       'ledger:import FILE --entity ID [--batch N] [--parallel N] [--format jsonl|csv]   (#25: entries of JSON Lines or CSV posted in batches of N, default 1000, all or nothing each, N at once, default 2; entries already in the books skipped by id)',
@@ -61,19 +70,38 @@ function parseFlags(args: string[]): { flags: Record<string, string>; positional
   return { flags, positional };
 }
 
+const HELP = new Set(['--help', '-h', 'help']);
+
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
   const command = name ? COMMANDS[name] : undefined;
+  const usage = `Usage: npm run cli -- <command> [flags]\n\nCommands:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n\n\`npm run cli -- <command> --help\` prints one command's usage.\n`;
+  if (!name || HELP.has(name)) {
+    process.stdout.write(usage);
+    return 0;
+  }
   if (!command) {
-    process.stdout.write(`Usage: npm run cli -- <command>\n\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
-    return name ? 1 : 0;
+    process.stderr.write(`unknown command ${name}\n\n${usage}`);
+    return 1;
+  }
+  if (rest.some((arg) => HELP.has(arg))) {
+    process.stdout.write(`Usage: npm run cli -- ${command.usage}\n`);
+    return 0;
   }
   const { flags, positional } = parseFlags(rest);
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BOOTSTRAP_STAFF_EMAIL: '', BOOTSTRAP_STAFF_PASSWORD: '' });
   const parts = await startEmbeddedParts(config, () => undefined);
+  if (command.standalone) {
+    try {
+      process.stdout.write(`${await command.run(flags, undefined as unknown as App, positional, parts.config)}\n`);
+      return 0;
+    } finally {
+      await parts.stop();
+    }
+  }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(parts.config), { logger: ['error'], abortOnError: false });
   try {
-    process.stdout.write(`${await command.run(flags, app, positional)}\n`);
+    process.stdout.write(`${await command.run(flags, app, positional, parts.config)}\n`);
     return 0;
   } finally {
     await app.close();

@@ -175,7 +175,7 @@ describe('Agent gateway (D85-D89)', () => {
       });
       const pages = tools.get('get_partners_pages')!.parameters as { properties: Record<string, { type: string }>; required: string[] };
       expect(Object.keys(pages.properties).sort()).toEqual(['bookId', 'cursor', 'limit', 'search']);
-      expect(pages.properties.limit.type).toBe('number');
+      expect(pages.properties.limit.type).toBe('integer'); // issue 33: counts are integers in the document
       expect(pages.required).toEqual([]);
       expect(tools.get('get_reports_balance-sheet')!.description.startsWith('GET /api/entities/{entityId}/reports/balance-sheet')).toBe(true);
       expect(tools.get('propose_write')!.parameters).toMatchObject({ required: ['method', 'path', 'summary'] });

@@ -863,6 +863,16 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ exerciseStart: '2026-01-01', cutoffDate: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
       params: { exerciseStart: 'date', cutoffDate: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
+    'GET /reports/consolidated-balance-sheet': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/consolidated-balance-sheet`,
+      query: () => ({ exerciseStart: '2026-01-01', cutoffDate: '2026-06-30', closingRate: 'USD:950.5', averageRate: 'USD:940.25' }),
+      params: { exerciseStart: 'date', cutoffDate: 'date', bookName: 'string', closingRate: 'string', averageRate: 'string' },
+    }),
+    'GET /reports/consolidated-income-statement': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/consolidated-income-statement`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', averageRate: 'USD:940.25' }),
+      params: { from: 'date', to: 'date', bookName: 'string', closingRate: 'string', averageRate: 'string' },
+    }),
     'GET /reports/income-statement': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/income-statement`,
       query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),

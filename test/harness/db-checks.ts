@@ -75,7 +75,10 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
     // Promise.resolve sends a supertest request, which is lazy until then() is called.
     const pending = Promise.resolve(start());
     for (;;) {
-      const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, [table]);
+      // On Citus (TEST_DATABASE_URL) the writes wait on the workers' shards: the cluster's waits.
+      const [row] = (await onCitus(t))
+        ? await t.sql<{ n: number }>(`SELECT count(DISTINCT waiting_gpid)::int AS n FROM citus_lock_waits`)
+        : await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, [table]);
       if (row.n >= waiters) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -87,8 +90,28 @@ export async function whileTableLocked<T>(t: TestApp, table: string, waiters: nu
   }
 }
 
+const citusByDatabase = new Map<string, Promise<boolean>>();
+
+/** The test's database is a Citus coordinator's (TEST_DATABASE_URL on a cluster, docs/CITUS.md). */
+export function onCitus(t: TestApp): Promise<boolean> {
+  let known = citusByDatabase.get(t.databaseUrl);
+  if (!known) {
+    known = t.sql(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`).then((rows) => rows.length > 0);
+    citusByDatabase.set(t.databaseUrl, known);
+  }
+  return known;
+}
+
 /** How many of this database's connections wait on a lock (a table, a row, another transaction). */
 export async function lockWaiters(t: TestApp): Promise<number> {
+  if (await onCitus(t)) {
+    // The cluster's waits (a statement waits on a worker's shard, not on the coordinator).
+    const [waits] = await t.sql<{ n: number }>(`SELECT count(DISTINCT waiting_gpid)::int AS n FROM citus_lock_waits`);
+    const [local] = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND backend_type = 'client backend'`,
+    );
+    return Math.max(waits.n, local.n);
+  }
   const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
   return row.n;
 }

@@ -7,6 +7,7 @@ import { runMigrationsExclusively } from '../../src/platform/database/migrate';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/platform/embedded/embedded-postgres';
 import { startEmbeddedS3 } from '../../src/platform/embedded/embedded-s3';
 import { TEMPLATE_DATABASE, TEST_BUCKET, TestServers, writeTestServers } from './test-servers';
+import { dropRunDatabases, ExternalCluster, prepareExternalDatabase } from './external-database';
 
 const { ensureWebBuild } = require('../../scripts/ensure-web-build.js') as { ensureWebBuild: () => boolean };
 
@@ -19,26 +20,40 @@ export default async function globalSetup(): Promise<void> {
   ensureWebBuild();
   const root = mkdtempSync(join(tmpdir(), 'accounting-test-'));
   chmodSync(root, 0o755); // the server runs as the postgres user when the tests run as root
-  const postgres = await startEmbeddedPostgres({
-    directory: join(root, 'postgres'),
-    password: 'test-password',
-    persistent: false,
-    fast: true,
-  });
-  await ensureDatabase(postgres.urlFor('postgres'), TEMPLATE_DATABASE);
-  const dataSource = await new DataSource(dataSourceOptions(postgres.urlFor(TEMPLATE_DATABASE), 2)).initialize();
-  await runMigrationsExclusively(dataSource);
-  await dataSource.destroy();
+  // TEST_DATABASE_URL: a server of your own (a Citus coordinator, D94), else the embedded one.
+  let external: ExternalCluster | undefined;
+  let postgresServerUrl: string;
+  let stopPostgres: () => Promise<void>;
+  if (process.env.TEST_DATABASE_URL) {
+    external = await prepareExternalDatabase(process.env.TEST_DATABASE_URL);
+    postgresServerUrl = external.coordinatorUrl;
+    const cluster = external;
+    stopPostgres = () => dropRunDatabases(cluster);
+  } else {
+    const postgres = await startEmbeddedPostgres({
+      directory: join(root, 'postgres'),
+      password: 'test-password',
+      persistent: false,
+      fast: true,
+    });
+    await ensureDatabase(postgres.urlFor('postgres'), TEMPLATE_DATABASE);
+    const dataSource = await new DataSource(dataSourceOptions(postgres.urlFor(TEMPLATE_DATABASE), 2)).initialize();
+    await runMigrationsExclusively(dataSource);
+    await dataSource.destroy();
+    postgresServerUrl = postgres.urlFor('postgres');
+    stopPostgres = postgres.stop;
+  }
 
   const s3 = await startEmbeddedS3(join(root, 's3'), TEST_BUCKET);
   const servers: TestServers = {
     root,
-    postgresServerUrl: postgres.urlFor('postgres'),
+    postgresServerUrl,
+    external,
     s3Endpoint: s3.endpoint,
     s3AccessKeyId: s3.accessKeyId,
     s3SecretAccessKey: s3.secretAccessKey,
   };
   writeTestServers(servers);
   writeFileSync(join(root, 'README'), 'Temporary servers of one test run.\n');
-  (globalThis as Record<string, unknown>).__testServers = { stopPostgres: postgres.stop, stopS3: s3.stop, root };
+  (globalThis as Record<string, unknown>).__testServers = { stopPostgres, stopS3: s3.stop, root };
 }

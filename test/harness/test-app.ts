@@ -10,6 +10,7 @@ import { createApp } from '../../src/app';
 import { Clock } from '../../src/platform/clock/clock';
 import { loadConfig, RuntimeConfig } from '../../src/platform/config/app-config';
 import { readTestServers, TEMPLATE_DATABASE, TEST_BUCKET } from './test-servers';
+import { cloneExternalDatabase } from './external-database';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -39,6 +40,7 @@ export interface TestAppOptions {
 /** A fresh database cloned from the migrated template (CREATE DATABASE ... TEMPLATE). */
 export async function createTestDatabase(): Promise<string> {
   const servers = readTestServers();
+  if (servers.external) return cloneExternalDatabase(servers.external);
   const name = `test_${randomBytes(6).toString('hex')}`;
   const client = new Client({ connectionString: servers.postgresServerUrl });
   await client.connect();

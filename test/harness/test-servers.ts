@@ -11,6 +11,8 @@ export interface TestServers {
   s3Endpoint: string;
   s3AccessKeyId: string;
   s3SecretAccessKey: string;
+  /** TEST_DATABASE_URL's server (harness/external-database.ts): the databases to clone on each node. */
+  external?: import('./external-database').ExternalCluster;
 }
 
 // The global setup runs in Jest's parent process; test files read the servers from this file.

@@ -1,6 +1,7 @@
 /** The Entities module's API for other modules; import from here only (eslint `boundaries` rule). */
 export { EntitiesModule } from './entities.module';
 export { EntitiesService } from './application/entities.service';
+export type { EntityViewer } from './application/entities.service';
 // Port: a module whose records lock an Entity's identity fields (D22) marks a provider with it.
 export { BookkeepingProbeProvider } from './application/bookkeeping-probes';
 export type { BookkeepingProbe } from './application/bookkeeping-probes';

@@ -58,6 +58,16 @@ export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 export { LedgerReads } from './infrastructure/http/ledger-reads';
 export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entries.dto';
 
+// The read seam (issue 32): balances, live lines and open items, read only through these.
+// LedgerReadSql: statement parts (relations, conditions) composed into another module's statement;
+// LedgerFigures: balances by account, Book and range from the monthly totals, with D90's closing rule.
+export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
+export type { ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
+export { LedgerFigures } from './infrastructure/reads/ledger-figures';
+export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, LineKey } from './infrastructure/reads/ledger-figures';
+export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
+export type { DateSpan, SplitRange } from './domain/month-ranges';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
 export type { PartnerDirectoryPort } from './application/partner-directory';

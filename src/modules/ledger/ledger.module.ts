@@ -24,6 +24,7 @@ import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
 import { EntryPresenter } from './infrastructure/http/entry-presenter';
 import { LedgerReads } from './infrastructure/http/ledger-reads';
+import { LedgerFigures } from './infrastructure/reads/ledger-figures';
 import { SqlEntryRepository } from './infrastructure/persistence/entry.repository';
 import { SqlAllocationRepository } from './infrastructure/persistence/allocation.repository';
 import { SqlLedgerUsage } from './infrastructure/persistence/ledger-usage.queries';
@@ -69,10 +70,11 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     LedgerPartnerFacts,
     EntryPresenter,
     LedgerReads,
+    LedgerFigures,
     ChartService,
     BooksService,
     DimensionsService,
   ],
-  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerEntryBatches],
+  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
 })
 export class LedgerModule {}

@@ -11,3 +11,6 @@ export type { Partner, PartnerIdentity } from './domain/partner';
 import { PartnerRecord } from './infrastructure/persistence/partner.record';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */
 export const PARTNER_RECORDS = [PartnerRecord];
+
+// Read seam (issue 32): SQL parts for the statements of other modules (names by id, RUTs).
+export { partnerNameSql, partnerNamesSql } from './infrastructure/persistence/partner-read.sql';

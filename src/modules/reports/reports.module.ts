@@ -5,7 +5,7 @@ import { BankingModule } from '../banking';
 import { InvoicesModule } from '../invoices';
 import { DashboardQueries } from './application/dashboard-ports';
 import { DashboardsService } from './application/dashboards.service';
-import { ReportQueries } from './application/report-queries';
+import { ReportQueries } from './infrastructure/persistence/report-queries';
 import { ReportsService } from './application/reports.service';
 import { ReportsController } from './infrastructure/http/reports.controller';
 import { BookedInvoicesOnBooking, BookedInvoicesReadModel } from './infrastructure/persistence/booked-invoices.read-model';

@@ -11,6 +11,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** D94: `citus` distributes the schema at start-up, after the migrations (as `db:distribute` does). */
+  databaseDistribution: 'none' | 'citus';
   s3: {
     endpoint: string | undefined;
     bucket: string;
@@ -160,6 +162,7 @@ const environmentSchema = z.object({
   DATA_DIR: optionalString,
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: integerString(10, 1, 200),
+  DATABASE_DISTRIBUTION: z.enum(['none', 'citus']).optional().default('none'),
   S3_ENDPOINT: urlString(['http:', 'https:']),
   S3_BUCKET: optionalString,
   S3_REGION: optionalString,
@@ -269,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: e.DATA_DIR ?? './.data',
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseDistribution: e.DATABASE_DISTRIBUTION,
     s3: {
       endpoint: e.S3_ENDPOINT,
       bucket: e.S3_BUCKET ?? 'accounting',

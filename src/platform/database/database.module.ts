@@ -5,23 +5,33 @@ import { DataSource, MixedList } from 'typeorm';
 import type { RuntimeConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migrate';
+import { distributeOnCitus } from './citus';
 
 /** The database connection; the composition root gives the records of every module (src/schema.ts). */
 @Module({})
 export class DatabaseModule {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   static forRoot(entities: MixedList<Function>): DynamicModule {
+    let distribution: RuntimeConfig['databaseDistribution'] = 'none';
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService<RuntimeConfig, true>) =>
-            dataSourceOptions(config.get('databaseUrl', { infer: true }), entities, config.get('databasePoolSize', { infer: true })),
-          // Migrations run before anything can use the connection.
+          useFactory: (config: ConfigService<RuntimeConfig, true>) => {
+            distribution = config.get('databaseDistribution', { infer: true });
+            return dataSourceOptions(config.get('databaseUrl', { infer: true }), entities, config.get('databasePoolSize', { infer: true }));
+          },
+          // Migrations run before anything can use the connection; then, on Citus, distribution
+          // (D94: idempotent, so a table a migration added is distributed at the next start).
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             await runMigrationsExclusively(dataSource);
+            if (distribution === 'citus') {
+              const runner = dataSource.createQueryRunner();
+              await runner.connect();
+              await distributeOnCitus(runner).finally(() => runner.release());
+            }
             return dataSource;
           },
         }),

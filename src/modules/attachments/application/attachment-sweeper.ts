@@ -7,6 +7,7 @@ import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ObjectStore } from '../../../platform/object-store/object-store';
 import { AttachmentRepository } from '../domain/attachment-repository';
+import type { Attachment } from '../domain/attachment';
 
 /** Any constant: every instance takes the same lock, so one sweeps at a time. */
 export const SWEEP_LOCK_KEY = 7_021_021;
@@ -62,7 +63,12 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
         const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_KEY])) as Array<{ locked: boolean }>;
         if (!locked) return null;
         const now = this.clock.now();
-        const due = await this.attachments.lockSweepable(now, BATCH);
+        // Entity by Entity (D94: each statement on one Entity's shard), up to BATCH slots a round.
+        const due: Attachment[] = [];
+        for (const entityId of await this.attachments.entitiesWithSweepable(now, BATCH)) {
+          if (due.length >= BATCH) break;
+          due.push(...(await this.attachments.lockSweepable(entityId, now, BATCH - due.length)));
+        }
         let done = 0;
         for (const attachment of due) {
           try {

@@ -35,5 +35,8 @@ export abstract class AttachmentRepository {
   /** Every attachment of these records becomes `discarded` (invisible), for the sweeper. */
   abstract discardOfHosts(entityId: string, hostKind: RecordHostKind, hostIds: string[], now: Date): Promise<void>;
   /** Slots expired unconfirmed before `now`, and discarded attachments: locked, skipping locked ones. */
-  abstract lockSweepable(now: Date, limit: number): Promise<Attachment[]>;
+  /** Entities with upload slots due for the sweep (a read over every Entity, without locks). */
+  abstract entitiesWithSweepable(now: Date, limit: number): Promise<string[]>;
+  /** One Entity's due slots, locked (SKIP LOCKED): the sweep works per Entity (D94, one shard at a time). */
+  abstract lockSweepable(entityId: string, now: Date, limit: number): Promise<Attachment[]>;
 }

@@ -4,7 +4,7 @@ import { LedgerErrorCode, ledgerOrValidationError } from './ledger-errors';
 
 export type Side = 'debit' | 'credit';
 export type EntryStatus = 'active' | 'reversed' | 'deleted' | 'cancelled' | 'scheduled';
-export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal';
+export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal' | 'closing';
 
 /** D35: live entries count in the books and reports. */
 export const LIVE_STATUSES: readonly EntryStatus[] = ['active', 'reversed'];

@@ -6,7 +6,7 @@ import { InvoiceQueries } from '../../invoices';
 import { ReferenceDataService } from '../../reference';
 import { monthSpans, RevenueCell, revenueCells, RevenueInvoice } from '../domain/revenue-realization';
 import { DashboardQueries } from './dashboard-ports';
-import { monthStart } from './month-ranges';
+import { monthStart } from '../../ledger';
 import { OneSnapshot, Presentation, ReportsService } from './reports.service';
 
 /** The months of home's income chart (D81a): 6 calendar months ending with the current one. */

@@ -11,7 +11,7 @@ import { partnerNotFound } from '../../partners';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ReferenceDataService } from '../../reference';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
-import { ReportQueries } from './report-queries';
+import { ReportQueries } from '../infrastructure/persistence/report-queries';
 import { reportDimensionNotFound } from '../domain/report-errors';
 
 export interface Presentation {

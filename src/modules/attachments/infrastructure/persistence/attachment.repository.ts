@@ -105,12 +105,23 @@ export class SqlAttachmentRepository extends AttachmentRepository {
     );
   }
 
-  lockSweepable(now: Date, limit: number): Promise<Attachment[]> {
+  async entitiesWithSweepable(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.query<{ entityId: string }>(
+      `/* citus:multi-shard the sweep's discovery: which Entities have due slots (no lock) */
+       SELECT DISTINCT entity_id AS "entityId" FROM attachments
+        WHERE state <> 'confirmed' AND (state = 'discarded' OR expires_at <= $1)
+        ORDER BY 1 LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((row) => row.entityId);
+  }
+
+  lockSweepable(entityId: string, now: Date, limit: number): Promise<Attachment[]> {
     return this.query<Attachment>(
       `SELECT ${COLUMNS} FROM attachments
-        WHERE state <> 'confirmed' AND (state = 'discarded' OR expires_at <= $1)
-        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [now, limit],
+        WHERE entity_id = $1 AND state <> 'confirmed' AND (state = 'discarded' OR expires_at <= $2)
+        ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [entityId, now, limit],
     );
   }
 }

@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BankFeedStore, FedMovementInput, FeedColumns } from '../../application/bank-feed-accounts.service';
 import type { BankAccount } from '../../domain/bank-account';
 import { ACCOUNT_COLUMNS, AccountRow, toAccount } from './bank-account.repository';
+import { unreconciledPlus } from './bank-movement.repository';
 
 /** Rows per INSERT statement when landing a feed (bounded parameter arrays). */
 const LANDING_CHUNK = 5000;
@@ -54,7 +55,8 @@ export class SqlBankFeedStore extends BankFeedStore {
              FROM unnest($4::uuid[], $5::date[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                   AS r(id, movement_date, description, amount, side, reference, counterparty_name, counterparty_tax_id, provider_movement_id)
            ON CONFLICT (entity_id, bank_account_id, provider_movement_id) WHERE provider_movement_id IS NOT NULL DO NOTHING
-           RETURNING 1)
+           RETURNING ledger_entry_id),
+         counted AS (${unreconciledPlus('inserted', '$2')})
          SELECT count(*)::int AS landed FROM inserted`,
         [
           entityId,

@@ -10,6 +10,17 @@ const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, t
   ${t}.ledger_entry_id, ${t}.created_at, ${t}.updated_at`;
 const COLUMNS = columns('bank_movements');
 
+/**
+ * The statement's tail that counts the new unreconciled movements of `cte` (rows with their
+ * `ledger_entry_id`) into `bank_accounts.unreconciled_count` (D94: no trigger keeps it; every
+ * statement that writes bank_movements keeps it in the same statement). `$1` is the Entity,
+ * `account` the bank account's parameter.
+ */
+export function unreconciledPlus(cte: string, account = '$3'): string {
+  return `UPDATE bank_accounts SET unreconciled_count = unreconciled_count + (SELECT count(*)::int FROM ${cte} WHERE ledger_entry_id IS NULL)
+           WHERE entity_id = $1 AND id = ${account}`;
+}
+
 interface MovementRow {
   entity_id: string;
   id: string;
@@ -81,9 +92,12 @@ export class SqlBankMovementRepository extends BankMovementRepository {
 
   async insert(m: BankMovement): Promise<void> {
     await this.txHost.tx.query(
-      `INSERT INTO bank_movements (entity_id, id, bank_account_id, movement_date, description, amount, side, reference, counterparty_name,
-                                   counterparty_tax_id, source, provider_movement_id, ledger_entry_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+      `WITH inserted AS (
+         INSERT INTO bank_movements (entity_id, id, bank_account_id, movement_date, description, amount, side, reference, counterparty_name,
+                                     counterparty_tax_id, source, provider_movement_id, ledger_entry_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+         RETURNING ledger_entry_id)
+       ${unreconciledPlus('inserted')}`,
       [m.entityId, m.id, m.bankAccountId, m.movementDate, m.description, m.amount, m.side, m.reference, m.counterpartyName, m.counterpartyTaxId, m.source, m.providerMovementId, m.ledgerEntryId, m.createdAt],
     );
   }
@@ -102,7 +116,8 @@ export class SqlBankMovementRepository extends BankMovementRepository {
            FROM unnest($4::uuid[], $5::date[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
                 AS r(id, movement_date, description, amount, side, reference, content_hash)
          ON CONFLICT ON CONSTRAINT bank_movements_content_key DO NOTHING
-         RETURNING 1)
+         RETURNING ledger_entry_id),
+       counted AS (${unreconciledPlus('inserted', '$2')})
        SELECT count(*)::int AS landed FROM inserted`,
       [
         entityId,
@@ -121,11 +136,27 @@ export class SqlBankMovementRepository extends BankMovementRepository {
   }
 
   async delete(entityId: string, movementId: string): Promise<void> {
-    await this.txHost.tx.query(`DELETE FROM bank_movements WHERE entity_id = $1 AND id = $2`, [entityId, movementId]);
+    await this.txHost.tx.query(
+      `WITH deleted AS (DELETE FROM bank_movements WHERE entity_id = $1 AND id = $2 RETURNING bank_account_id, ledger_entry_id)
+       UPDATE bank_accounts a SET unreconciled_count = a.unreconciled_count - 1
+         FROM deleted d WHERE a.entity_id = $1 AND a.id = d.bank_account_id AND d.ledger_entry_id IS NULL`,
+      [entityId, movementId],
+    );
   }
 
   async setEntry(entityId: string, movementId: string, entryId: string, now: Date): Promise<void> {
-    await this.txHost.tx.query(`UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [entityId, movementId, entryId, now]);
+    // The movement was unreconciled (the use case checked it under its row lock): one fewer.
+    await this.txHost.tx.query(
+      `WITH booked AS (
+         UPDATE bank_movements m SET ledger_entry_id = $3, updated_at = $4
+           FROM (SELECT id, ledger_entry_id FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE) o
+          WHERE m.entity_id = $1 AND m.id = o.id
+         RETURNING m.bank_account_id, o.ledger_entry_id AS was, m.ledger_entry_id AS now)
+       UPDATE bank_accounts a SET unreconciled_count = a.unreconciled_count
+                                 - (CASE WHEN b.was IS NULL THEN 1 ELSE 0 END) + (CASE WHEN b.now IS NULL THEN 1 ELSE 0 END)
+         FROM booked b WHERE a.entity_id = $1 AND a.id = b.bank_account_id`,
+      [entityId, movementId, entryId, now],
+    );
   }
 
   severByEntries(entityId: string, entryIds: string[], now: Date): Promise<Array<{ movement: BankMovement; entryId: string }>> {
@@ -165,7 +196,11 @@ export class SqlBankMovementRepository extends BankMovementRepository {
        kept AS (
          INSERT INTO bank_movement_severed_bookings (entity_id, entry_id, bank_movement_id)
          SELECT $1, severed_from, id FROM severed WHERE $4
-         ON CONFLICT (entity_id, entry_id, bank_movement_id) DO NOTHING)
+         ON CONFLICT (entity_id, entry_id, bank_movement_id) DO NOTHING),
+       counted AS (
+         UPDATE bank_accounts a SET unreconciled_count = a.unreconciled_count + c.n
+           FROM (SELECT bank_account_id, count(*)::int AS n FROM severed GROUP BY 1) c
+          WHERE a.entity_id = $1 AND a.id = c.bank_account_id)
        SELECT * FROM severed ORDER BY id`,
       [entityId, entryIds, now, restorable],
     )) as Array<MovementRow & { severed_from: string }>;

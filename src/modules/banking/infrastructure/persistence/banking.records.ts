@@ -11,8 +11,8 @@ const bigintAsNumber = {
 /**
  * A bank or card account of an Entity, mapped to one ledger account (D78). The feed columns are
  * the active feed (spec "Feed object"), all null when there is none; the bank-feeds module fills
- * them. `unreconciled_count` is kept by triggers on bank_movements (see the migration), so the
- * list reads it with the balance in one query whatever the number of movements.
+ * them. `unreconciled_count` is kept by the statements that write bank_movements (in the same
+ * statement: no trigger, D94), so the list reads it with the balance in one query whatever the number of movements.
  */
 @Entity('bank_accounts')
 @Check('bank_accounts_kind_check', `"kind" IN ('bank', 'card')`)

@@ -73,6 +73,20 @@ export class TypeOrmEntityRepository extends EntityRepository {
     return rows.map((row) => row.id);
   }
 
+  async withDescendants(entityId: string): Promise<LegalEntity[]> {
+    const rows: Array<{ id: string }> = await this.txHost.tx.query(
+      `WITH RECURSIVE tree(id, depth) AS (
+         SELECT id, 0 FROM entities WHERE id = $1
+         UNION ALL
+         SELECT e.id, t.depth + 1 FROM entities e JOIN tree t ON e.parent_entity_id = t.id WHERE t.depth < 1000
+       )
+       SELECT id FROM tree`,
+      [entityId],
+    );
+    if (rows.length === 0) return [];
+    return (await this.records.findBy({ id: In(rows.map((r) => r.id)) })).map(toEntity);
+  }
+
   async summaries(organizationIds: string[]): Promise<Array<{ id: string; name: string; organizationId: string }>> {
     if (organizationIds.length === 0) return [];
     return this.records.find({

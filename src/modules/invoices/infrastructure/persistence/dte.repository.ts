@@ -9,7 +9,9 @@ const COLUMNS = `d.entity_id, d.id, d.dte_type, d.folio, d.issuer_tax_id, d.issu
   d.tax_amount::text AS tax_amount, d.total_amount::text AS total_amount, d.foreign_currency, d.foreign_currency_name,
   d.foreign_exempt_amount::text AS foreign_exempt_amount, d.foreign_total_amount::text AS foreign_total_amount,
   d.foreign_exchange_rate::text AS foreign_exchange_rate, d.direction, d."references", d.created_at,
-  (SELECT i.id FROM invoices i WHERE i.entity_id = d.entity_id AND i.dte_id = d.id) AS invoice_id`;
+  (SELECT i.id FROM invoices i WHERE i.entity_id = $1 AND i.dte_id = d.id) AS invoice_id`;
+// D94: the subquery names the Entity's parameter ($1 in every statement here), not d.entity_id,
+// so that on Citus the statement goes to one shard (under FOR NO KEY UPDATE too).
 
 interface Row {
   entity_id: string;
@@ -157,7 +159,7 @@ export class SqlDteRepository extends DteRepository {
       conditions.push(`d.issue_date <= $${values.length}`);
     }
     if (filter.linked !== undefined) {
-      conditions.push(`${filter.linked ? '' : 'NOT '}EXISTS (SELECT 1 FROM invoices i WHERE i.entity_id = d.entity_id AND i.dte_id = d.id)`);
+      conditions.push(`${filter.linked ? '' : 'NOT '}EXISTS (SELECT 1 FROM invoices i WHERE i.entity_id = $1 AND i.dte_id = d.id)`);
     }
     if (after) {
       values.push(after.issueDate, after.id);

@@ -33,7 +33,7 @@ export interface PostingLine {
 }
 
 /** Who posts: the ledger's own route (`manual`) or a document booked to the ledger. */
-export type PostingSource = 'manual' | 'invoice' | 'bank_movement';
+export type PostingSource = 'manual' | 'invoice' | 'bank_movement' | 'closing';
 
 export interface LedgerPosting {
   /** The entry id, client-supplied: the idempotency id (a replay is 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR). */

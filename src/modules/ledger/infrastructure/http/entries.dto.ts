@@ -189,7 +189,7 @@ export class EntryResponse {
   @ApiProperty() memo: string;
   @ApiProperty({ type: String, nullable: true }) notes: string | null;
   @ApiProperty({ enum: ['active', 'reversed', 'deleted', 'cancelled', 'scheduled'] }) status: EntryStatus;
-  @ApiProperty({ enum: ['manual', 'scheduled', 'invoice', 'bank_movement', 'reversal'] }) source: EntrySource;
+  @ApiProperty({ enum: ['manual', 'scheduled', 'invoice', 'bank_movement', 'reversal', 'closing'] }) source: EntrySource;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversalOfEntryId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) reversedByEntryId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;

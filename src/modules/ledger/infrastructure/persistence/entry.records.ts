@@ -19,7 +19,9 @@ const STATUS_CHECK = `"status" IN ('active', 'reversed', 'deleted', 'cancelled',
 @Index('ledger_entries_notes_trgm_idx', { synchronize: false })
 @Index('ledger_entries_scheduled_idx', ['entityId', 'entryDate'], { where: `"status" = 'scheduled'` })
 @Check('ledger_entries_status_check', STATUS_CHECK)
-@Check('ledger_entries_source_check', `"source" IN ('manual', 'scheduled', 'invoice', 'bank_movement', 'reversal')`)
+// The closing entries by date (D90; the closing-entry rule of every report, issue 32). No check on
+// `source`: the sources are declared by the modules that bring them (entrySource, issue 32).
+@Index('ledger_entries_closing_idx', ['entityId', 'entryDate'], { where: `"source" = 'closing'` })
 export class LedgerEntryRecord {
   @PrimaryColumn('uuid')
   entityId: string;

@@ -118,6 +118,9 @@ export function rateText(value: unknown): string | null {
   return canonicalRate(String(value));
 }
 
+/** ledger_lines' primary key (entity_id, id), named by the LedgerEntries migration. */
+const LEDGER_LINES_PRIMARY_KEY = 'PK_a6c534bfea847212ac0dd0b99ea';
+
 /**
  * Runs a write of new lines; a line id that an existing line has (in the Entity) is the line's
  * conflict, not the entry's: 409 LEDGER_LINE_ALREADY_EXISTS_ERROR. (The entry row is inserted
@@ -127,7 +130,7 @@ export async function lineKeysFree<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const key = uniqueViolationKey(error, 'ledger_lines');
+    const key = uniqueViolationKey(error, 'ledger_lines', [LEDGER_LINES_PRIMARY_KEY]);
     if (key) throw lineAlreadyExists(key.id ?? null);
     throw error;
   }

@@ -2,21 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DashboardQueries, OpenPositions, RealizationInvoiceRow } from '../../application/dashboard-ports';
-import { NIL_BOOK } from '../../../ledger';
+import { LedgerFigures, LedgerReadSql, NIL_BOOK } from '../../../ledger';
 
-const LIVE = `IN ('active', 'reversed')`;
-const INCOME_TYPES = `('income', 'other_income')`;
-const EXPENSE_TYPES = `('cost_of_goods_sold', 'operating_expense', 'other_expense')`;
-const RESULT_TYPES = `('income', 'other_income', 'cost_of_goods_sold', 'operating_expense', 'other_expense')`;
 
 /**
- * The reports' read model for home and revenue realization: SQL over the ledger's lines, monthly
- * totals and allocations, joined to the invoices' booking columns (`ledger_entry_id`,
- * `open_item_line_id`). Sums are read as text and parsed as bigint: never a float.
+ * The reports' read model for home and revenue realization: the ledger's figures through its read
+ * seam (LedgerFigures, LedgerReadSql), the reports' own read models (booked invoices, open positions). Sums are read as text and parsed as bigint: never a float.
  */
 @Injectable()
 export class SqlDashboardQueries extends DashboardQueries {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly figures: LedgerFigures,
+  ) {
     super();
   }
 
@@ -28,27 +26,17 @@ export class SqlDashboardQueries extends DashboardQueries {
     if (ledgerAccountIds.length === 0) return [];
     const rows = await this.query<{ day: string; account_id: string; net: string }>(
       `SELECT to_char(l.entry_date, 'YYYY-MM-DD') AS day, l.account_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::text AS net
-         FROM ledger_lines l
-        WHERE l.entity_id = $1 AND l.account_id = ANY($2::uuid[]) AND l.entry_date >= $3::date AND l.status ${LIVE} AND l.book_id IS NULL
+         FROM ${LedgerReadSql.liveLines({ entity: '$1', book: 'NULL::uuid' })} l
+        WHERE l.account_id = ANY($2::uuid[]) AND l.entry_date >= $3::date
         GROUP BY l.entry_date, l.account_id`,
       [entityId, ledgerAccountIds, from],
     );
     return rows.map((r) => ({ day: r.day, ledgerAccountId: r.account_id, net: BigInt(r.net) }));
   }
 
-  async monthlyResults(entityId: string, bookId: string | null, firstMonth: string, lastMonth: string): Promise<Map<string, { income: bigint; expenses: bigint }>> {
-    const rows = await this.query<{ month: string; income: string; expenses: string }>(
-      `SELECT to_char(t.month, 'YYYY-MM-DD') AS month,
-              coalesce(sum(t.credit - t.debit) FILTER (WHERE a.type IN ${INCOME_TYPES}), 0)::text AS income,
-              coalesce(sum(t.debit - t.credit) FILTER (WHERE a.type IN ${EXPENSE_TYPES}), 0)::text AS expenses
-         FROM ledger_account_monthly_totals t
-         JOIN ledger_accounts a ON a.entity_id = t.entity_id AND a.id = t.account_id
-        WHERE t.entity_id = $1 AND (t.book_key = '${NIL_BOOK}' OR t.book_key = $2::uuid) AND t.month BETWEEN $3::date AND $4::date
-          AND a.type IN ${RESULT_TYPES}
-        GROUP BY t.month`,
-      [entityId, bookId ?? NIL_BOOK, firstMonth, lastMonth],
-    );
-    return new Map(rows.map((r) => [r.month, { income: BigInt(r.income), expenses: BigInt(r.expenses) }]));
+  /** D81a's months, each leaving out the closing entries dated in it (D90 item 4). */
+  monthlyResults(entityId: string, bookId: string | null, firstMonth: string, lastMonth: string): Promise<Map<string, { income: bigint; expenses: bigint }>> {
+    return this.figures.monthlyResults(entityId, bookId, firstMonth, lastMonth, { leaveOutClosings: true });
   }
 
   /** The kept open positions (report_open_positions): one row per Book, direction and due date. */

@@ -1,0 +1,15 @@
+/**
+ * The partners' read seam in SQL (issue 32): parts another module composes into its statement
+ * (a report's partner names, a search over them), written over the caller's SQL expressions, so
+ * that only this module names its table.
+ */
+
+/** Relation: the partners of an Entity (`id, name, tax_id`). */
+export function partnerNamesSql(entity: string): string {
+  return `(SELECT pn.id, pn.name, pn.tax_id FROM partners pn WHERE pn.entity_id = ${entity})`;
+}
+
+/** Scalar: one partner's name (null when there is none), a lookup by primary key. */
+export function partnerNameSql(entity: string, partnerId: string): string {
+  return `(SELECT pn.name FROM partners pn WHERE pn.entity_id = ${entity} AND pn.id = ${partnerId})`;
+}
