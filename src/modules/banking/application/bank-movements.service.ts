@@ -7,7 +7,8 @@ import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { assertDeletable, BankMovement, MovementSide, newManualMovement } from '../domain/bank-movement';
 import { bankAccountNotFound, bankMovementAlreadyExists, bankMovementNotFound } from '../domain/banking-errors';
-import { readStatement } from '../domain/statement';
+import { StatementReading } from '../domain/statement';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { BankAccountRepository, BankMovementRepository, StatementFileReader } from './banking-ports';
 
 export interface MovementQuery {
@@ -37,6 +38,7 @@ export class BankMovementsService {
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly recordHosts: RecordHosts,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   async page(entityId: string, bankAccountId: string, query: MovementQuery): Promise<{ rows: BankMovement[]; nextCursor: string | null }> {
@@ -84,10 +86,14 @@ export class BankMovementsService {
    * written); rows already landed by content are skipped, so a re-import lands nothing.
    */
   async import(entityId: string, bankAccountId: string, file: Buffer): Promise<{ landedCount: number; skippedCount: number }> {
-    const rows = readStatement(this.reader.records(file));
+    // D2b: read as the file streams, giving the event loop back, before the transaction opens.
+    const reading = new StatementReading();
+    await this.reader.readRecords(file, (record, line) => reading.add(record, line));
+    const rows = reading.finish();
     return this.txHost.withTransaction(async () => {
       if (!(await this.accounts.hold(entityId, bankAccountId))) throw bankAccountNotFound({ bankAccountId });
       const landedCount = await this.movements.importRows(entityId, bankAccountId, rows, rows.map(() => newTimeOrderedId()), this.clock.now());
+      await this.auditRow.record(bankAccountId);
       return { landedCount, skippedCount: rows.length - landedCount };
     });
   }

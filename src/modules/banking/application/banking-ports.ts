@@ -57,10 +57,11 @@ export abstract class BankMovementRepository {
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
   /**
-   * The records, each at the index of its first line in the file (lines of none are empty
-   * records); throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV.
+   * Calls `onRecord` with each record and the line it starts on (blank lines give none), as the
+   * file streams (D2b: the event loop goes on meanwhile); throws BANK_IMPORT_ROW_INVALID_ERROR
+   * naming the row on malformed CSV, and whatever `onRecord` throws.
    */
-  abstract records(file: Buffer): string[][];
+  abstract readRecords(file: Buffer, onRecord: (record: string[], line: number) => void): Promise<void>;
 }
 
 /**

@@ -3,11 +3,10 @@ import { rcvRowInvalid } from './tax-errors';
 
 /**
  * The SII's RCV files (phase2-anchors §7): `;`-separated, one header row, dates DD/MM/YYYY,
- * amounts plain integers in CLP. Bounds: the 5 MB of D2b (5,242,880 bytes), at most
+ * amounts plain integers in CLP. Bounds (besides D2b's 5 MB, IMPORT_MAX_BYTES): at most
  * RCV_MAX_ROWS documents, a field of at most RCV_MAX_FIELD characters (the SII's widest, the
  * Razón Social, has 100).
  */
-export const RCV_MAX_BYTES = 5_242_880;
 export const RCV_MAX_ROWS = 100_000;
 export const RCV_MAX_FIELD = 1_000;
 /** The SII's purchases layout has 27 columns, its sales layout 43: room for a few more. */

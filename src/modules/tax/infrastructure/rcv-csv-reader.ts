@@ -1,15 +1,10 @@
-import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { CsvError, parse } from 'csv-parse';
+import { readCsvRecords } from '../../../platform/imports/bounded-csv';
+import { LoopYielder } from '../../../platform/imports/event-loop';
 import { RcvFileReader } from '../domain/ports';
 import { RCV_MAX_COLUMNS, RCV_MAX_FIELD, RCV_MAX_ROWS, RcvLayout, rcvLayout, RcvReadMemo, rcvRow, RcvRow } from '../domain/rcv-file';
 import { rcvRowInvalid } from '../domain/tax-errors';
 
-/** Characters handed to the parser at a time; the event loop is given back between them. */
-const CHUNK_CHARS = 64 * 1024;
-/** Records read between two turns of the event loop. */
-const RECORDS_PER_TURN = 2_000;
 
 /**
  * The bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (the SII's files come in
@@ -21,10 +16,6 @@ function decode(file: Buffer): string {
   } catch {
     return file.toString('latin1');
   }
-}
-
-function* chunks(text: string): Generator<string> {
-  for (let start = 0; start < text.length; start += CHUNK_CHARS) yield text.slice(start, start + CHUNK_CHARS);
 }
 
 /** The longest record read, in characters (the SII's widest rows have a few hundred); a huge field stops there. */
@@ -56,11 +47,12 @@ class RcvRecords {
 
 /**
  * The SII's files as they come (no quoted field): split at line ends and `;` in the text, line
- * by line, giving the event loop back every few thousand lines (D2b). Ten times cheaper than a
+ * by line, giving the event loop back every few milliseconds of work (D2b, platform/imports). Ten times cheaper than a
  * general CSV parser on the 43 columns of the sales layout.
  */
 async function readPlain(text: string): Promise<RcvRow[]> {
   const records = new RcvRecords();
+  const yielder = new LoopYielder();
   let line = 0;
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf('\n', start);
@@ -70,36 +62,20 @@ async function readPlain(text: string): Promise<RcvRow[]> {
     const content = text.charCodeAt(stop - 1) === 13 ? text.slice(start, stop - 1) : text.slice(start, stop);
     if (content !== '') records.take(content.split(';'), line);
     start = stop + 1;
-    if (line % RECORDS_PER_TURN === 0) await nextTurn();
+    if (line % 256 === 0) await yielder.maybeYield();
   }
   return records.done();
 }
 
-/**
- * A file with quoted fields: csv-parse's streaming parser over it (`;`-separated, CRLF or LF),
- * fed in chunks and read record by record, giving the event loop back every few thousand records.
- */
+/** A file with quoted fields: csv-parse's streaming reader (platform/imports, D2b). */
 async function readQuoted(text: string): Promise<RcvRow[]> {
-  const parser = Readable.from(chunks(text), { objectMode: false }).pipe(
-    parse({ delimiter: ';', relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_RECORD_CHARS }),
-  );
   const records = new RcvRecords();
-  let seen = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      // The line the record starts on (csv-parse counts the one it ends on; a quoted field may span lines).
-      records.take(record, info.lines - record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0));
-      if (++seen % RECORDS_PER_TURN === 0) await nextTurn();
-    }
-  } catch (error) {
-    parser.destroy();
-    if (error instanceof CsvError) {
-      const { lines } = error as CsvError & { lines?: number };
-      const reason = error.code === 'CSV_MAX_RECORD_SIZE' ? `a record is longer than ${MAX_RECORD_CHARS} characters` : `the CSV is malformed: ${error.message.replace(/^Invalid [^:]*: /, '')}`;
-      throw rcvRowInvalid(Number(lines ?? seen + 1), reason);
-    }
-    throw error;
-  }
+  await readCsvRecords(
+    text,
+    { delimiter: ';', maxRecordChars: MAX_RECORD_CHARS },
+    (record, line) => records.take(record, line),
+    ({ line, message }) => rcvRowInvalid(line, /max_record_size|CSV_MAX_RECORD_SIZE|record size/i.test(message) ? `a record is longer than ${MAX_RECORD_CHARS} characters` : `the CSV is malformed: ${message}`),
+  );
   return records.done();
 }
 

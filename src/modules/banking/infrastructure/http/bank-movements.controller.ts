@@ -11,6 +11,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { validationError } from '../../../../../libs/shared-kernel/src';
+import { HeavyImport } from '../../../../platform/imports/heavy-import';
+import { IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
@@ -48,16 +50,17 @@ export class BankMovementsController {
   }
 
   @Post('bank-accounts/:bankAccountId/movements/import')
-  @Audit('bank_movement.import', 'bank_account')
+  @Audit('bank_movement.import', 'bank_account', { ownTransaction: true })
+  @HeavyImport()
   @ApiConsumes('multipart/form-data', 'text/csv')
   @ApiBody({
-    description: 'A CSV statement (D78): header date,description,amount[,reference]; as the `file` field of a form or as the body; up to 5 MB',
+    description: `A CSV statement (D78): header date,description,amount[,reference]; as the file field of a form or as the body; up to ${IMPORT_MAX_TEXT}`,
     schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
   })
   @ApiCreatedResponse({ type: ImportResultResponse, description: 'Rows landed, and rows skipped because the account already had their content' })
   @ApiBadRequestResponse({ description: 'BANK_IMPORT_ROW_INVALID_ERROR with params { row, reason }, or VALIDATION_ERROR (no file, an empty file)' })
   @ApiNotFoundResponse({ description: 'BANK_ACCOUNT_NOT_FOUND_ERROR' })
-  @ApiPayloadTooLargeResponse({ description: 'PAYLOAD_TOO_LARGE_ERROR: the file is over 5 MB' })
+  @ApiPayloadTooLargeResponse({ description: `PAYLOAD_TOO_LARGE_ERROR: the file is over ${IMPORT_MAX_TEXT}` })
   async import(
     @Param('entityId') entityId: string,
     @Param('bankAccountId') bankAccountId: string,

@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BankMovementRepository, MovementFilter } from '../../application/banking-ports';
 import type { BankMovement } from '../../domain/bank-movement';
 import type { StatementRow } from '../../domain/statement';
+import { LedgerReadSql } from '../../../ledger';
 
 const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
   ${t}.amount::text AS amount, ${t}.side, ${t}.reference, ${t}.counterparty_name, ${t}.counterparty_tax_id, ${t}.source, ${t}.provider_movement_id,
@@ -215,10 +216,10 @@ export class SqlBankMovementRepository extends BankMovementRepository {
   async bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
     const rows = (await this.txHost.tx.query(
-      `SELECT l.id FROM ledger_lines l
-         JOIN bank_movements m ON m.entity_id = l.entity_id AND m.ledger_entry_id = l.entry_id
+      `SELECT l.id FROM ${LedgerReadSql.entityLines('$1')} l
+         JOIN bank_movements m ON m.entity_id = $1 AND m.ledger_entry_id = l.entry_id
          JOIN bank_accounts a ON a.entity_id = m.entity_id AND a.id = m.bank_account_id
-        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
+        WHERE l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
       [entityId, lineIds],
     )) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));

@@ -7,6 +7,9 @@ import { StatementPart, withParts } from '../../../../platform/database/statemen
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
 import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository, SeveredBooking } from '../../domain/ports';
+import { LedgerReadSql } from '../../../ledger';
+import { partnerFactsSql } from '../../../partners';
+import { entityFactsSql } from '../../../entities';
 
 /**
  * The invoice's fields that a booked invoice may not change (all but description and due date,
@@ -177,12 +180,12 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       this.txHost.tx,
       `SELECT ${COLUMNS}, i.xmin::text AS version, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
               CASE WHEN $3::boolean THEN ARRAY(
-                SELECT a.id FROM ledger_accounts a
-                 WHERE a.entity_id = i.entity_id AND a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
+                SELECT a.id FROM ${LedgerReadSql.chartAccounts('$1')} a
+                 WHERE a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
                  ORDER BY a.code, a.id LIMIT 2) END AS open_item_account_ids
          FROM invoices i
-         JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
-         JOIN entities e ON e.id = i.entity_id
+         JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
+         JOIN ${entityFactsSql('$1')} e ON e.id = i.entity_id
         WHERE i.entity_id = $1 AND i.id = $2${lock ? `
           FOR UPDATE OF i` : ''}`,
       [entityId, invoiceId, withOpenItemAccounts],
@@ -285,7 +288,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
       const like = `CAST($${values.length} AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
       where += ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
-        SELECT 1 FROM partners p WHERE p.entity_id = i.entity_id AND p.id = i.partner_id AND p.name ILIKE ${like}))`;
+        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
     }
     values.push(limit + 1);
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC LIMIT $${values.length}`, values);
@@ -308,7 +311,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     if (invoiceIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
       `SELECT i.id, i.direction, i.document_kind, i.document_number, p.name AS partner_name
-         FROM invoices i LEFT JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
+         FROM invoices i LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
         WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`,
       [entityId, [...new Set(invoiceIds)]],
     )) as Array<{ id: string; direction: Invoice['direction']; document_kind: Invoice['documentKind']; document_number: string; partner_name: string | null }>;
@@ -319,9 +322,9 @@ export class SqlInvoiceRepository extends InvoiceRepository {
   async openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
     const rows = (await this.txHost.tx.query(
-      `SELECT l.id FROM ledger_lines l
-         JOIN invoices i ON i.entity_id = l.entity_id AND i.ledger_entry_id = l.entry_id
-        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.is_open_item`,
+      `SELECT l.id FROM ${LedgerReadSql.entityLines('$1')} l
+         JOIN invoices i ON i.entity_id = $1 AND i.ledger_entry_id = l.entry_id
+        WHERE l.id = ANY($2::uuid[]) AND l.is_open_item`,
       [entityId, lineIds],
     )) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));

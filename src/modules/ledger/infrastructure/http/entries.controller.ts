@@ -6,6 +6,7 @@ import { NoBody } from '../../../../platform/http/validation';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
 import { streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
+import { LedgerClosings } from '../../application/closings/closings';
 import { LedgerEntriesService } from '../../application/ledger-entries.service';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
 import { LedgerPostings } from '../../application/post-entry/ledger-postings';
@@ -45,6 +46,7 @@ export class EntriesController {
     private readonly postings: LedgerPostings,
     private readonly present: EntryPresenter,
     private readonly batches: LedgerEntryBatches,
+    private readonly closings: LedgerClosings,
   ) {}
 
   @Get('entries')
@@ -55,7 +57,7 @@ export class EntriesController {
   }
 
   @Get('entries/:entryId')
-  @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, and allocations' })
+  @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, allocations, and the closing that posted it (D90)' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
     const { entry, allocations, relatedInvoices, relatedBankMovements } = await this.ledger.get(entityId, entryId);
@@ -63,6 +65,7 @@ export class EntriesController {
       ...(await this.present.entry1(entityId, entry)),
       relatedInvoices,
       relatedBankMovements,
+      closingId: entry.snapshot().source === 'closing' ? await this.closings.closingIdOfEntry(entityId, entryId) : null,
       allocations: allocations.map((a) => this.present.allocation(a)),
     };
   }

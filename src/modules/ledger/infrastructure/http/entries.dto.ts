@@ -239,6 +239,8 @@ export class EntryDetailResponse extends EntryResponse {
   @ApiProperty({ type: InvoiceSummaryResponse, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: InvoiceSummaryResponse[];
   @ApiProperty({ type: BankMovementSummaryResponse, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: BankMovementSummaryResponse[];
   @ApiProperty({ type: AllocationResponse, isArray: true, description: 'Allocations settling its lines' }) allocations: AllocationResponse[];
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The year-end closing whose entry this is (source `closing`, D90); null for any other entry' })
+  closingId: string | null;
 }
 
 export class EntriesPageResponse {

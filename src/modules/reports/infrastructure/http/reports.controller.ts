@@ -6,7 +6,7 @@ import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOpt
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
+import { IsCursor, IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
 import { DashboardsService } from '../../application/dashboards.service';
 import { PartnerLedgerStream, ReportsService } from '../../application/reports.service';
 import {
@@ -37,6 +37,12 @@ class CutoffQuery extends PresentationQuery {
 class RangeQuery extends PresentationQuery {
   @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
+}
+
+/** D82c: the `invoices` rows in pages; totals and months always cover every invoice of the range. */
+class RevenueQuery extends RangeQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 200, description: 'Most `invoices` rows of one answer (D82c)' }) @PageLimit(1000) invoiceLimit?: number;
+  @ApiPropertyOptional({ description: 'nextInvoiceCursor of the previous answer: continues the `invoices` rows' }) @IsOptional() @IsCursor() invoiceCursor?: string;
 }
 
 class DimensionQuery extends RangeQuery {
@@ -104,10 +110,13 @@ export class ReportsController {
   }
 
   @Get('reports/revenue-realization')
-  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b: recognized, billed, collected and outstanding by month and by invoice' })
+  @ApiOkResponse({
+    type: RevenueRealizationResponse,
+    description: 'D82, D82a, D82b, D82c: recognized, billed, collected and outstanding by month and by invoice; the invoice rows in pages (issueDate, then invoice id)',
+  })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
-  revenueRealization(@Param('entityId') entityId: string, @Query() query: RangeQuery): Promise<RevenueRealizationResponse> {
+  revenueRealization(@Param('entityId') entityId: string, @Query() query: RevenueQuery): Promise<RevenueRealizationResponse> {
     return this.dashboards.revenueRealization(entityId, query);
   }
 

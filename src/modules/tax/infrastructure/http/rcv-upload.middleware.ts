@@ -2,18 +2,17 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { raw, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { DomainError, validationError } from '../../../../../libs/shared-kernel/src';
-import { RCV_MAX_BYTES } from '../../domain/rcv-file';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 
-const tooLarge = () =>
-  new DomainError('PAYLOAD_TOO_LARGE_ERROR', 'The RCV file is larger than the limit of 5 MB (5,242,880 bytes)', { limitBytes: RCV_MAX_BYTES });
+const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE_ERROR', `The RCV file is larger than the limit of ${IMPORT_MAX_TEXT}`, { limitBytes: IMPORT_MAX_BYTES });
 
 export interface RcvUploadRequest extends Request {
   rcvFile?: Buffer;
   rcvUploadError?: DomainError;
 }
 
-const multipart = multer({ storage: multer.memoryStorage(), limits: { fileSize: RCV_MAX_BYTES, files: 1, fields: 10, parts: 11 } }).single('file');
-const csvBody = raw({ type: () => true, limit: RCV_MAX_BYTES });
+const multipart = multer({ storage: multer.memoryStorage(), limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 11 } }).single('file');
+const csvBody = raw({ type: () => true, limit: IMPORT_MAX_BYTES });
 
 function uploadError(error: unknown): DomainError {
   if (error instanceof multer.MulterError) {

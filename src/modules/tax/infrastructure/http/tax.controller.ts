@@ -16,6 +16,8 @@ import type { TaxAmounts } from '../../domain/purchase-sales-register';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { HeavyImport } from '../../../../platform/imports/heavy-import';
+import { IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 import { NoBody } from '../../../../platform/http/validation';
 import { TaxBooksService } from '../../application/tax-books.service';
 import { carriedCreditOf, ppmRateOf } from '../../domain/f29';
@@ -67,7 +69,7 @@ export class TaxController {
 
   @Post('rcv-imports')
   @Audit('rcv.import', 'rcv_import', { ownTransaction: true })
-  @HeavyRead()
+  @HeavyImport()
   @ApiConsumes('multipart/form-data', 'text/csv')
   @ApiBody({
     description: "The SII's RCV file (D92): `;`-separated, its header row (purchases or sales layout), dates DD/MM/YYYY, UTF-8 or ISO-8859-1; as the `file` field of a form or as a text/csv body; up to 5 MB",
@@ -75,8 +77,7 @@ export class TaxController {
   })
   @ApiCreatedResponse({ type: RcvImportResponse, description: 'The import: the latest one of its period and direction is the one reconciled' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: period, direction, no file, or a malformed file (params.row names its line, the header being 1); nothing written' })
-  @ApiPayloadTooLargeResponse({ description: 'PAYLOAD_TOO_LARGE_ERROR: the file is over 5 MB (5,242,880 bytes)' })
-  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: imports are heavy work (D2b), with Retry-After' })
+  @ApiPayloadTooLargeResponse({ description: `PAYLOAD_TOO_LARGE_ERROR: the file is over ${IMPORT_MAX_TEXT}` })
   async importRcv(@Param('entityId') entityId: string, @Query() query: PeriodDirectionQuery, @Req() request: RcvUploadRequest, @NoBody() _fields: unknown): Promise<RcvImportResponse> {
     const period = taxPeriod(query.period);
     const direction = taxDirection(query.direction);

@@ -9,8 +9,8 @@ export const INVOICE_MONTH_TOTALS_BACKFILL = `INSERT INTO invoice_month_totals (
   SELECT entity_id, date_trunc('month', issue_date)::date, direction, document_kind, hashtext(id::text) & 15, count(*), sum(exempt_amount), sum(net_amount), sum(tax_amount), sum(total_amount)
     FROM invoices WHERE exchange_rate IS NULL GROUP BY 1, 2, 3, 4, 5`;
 
-export class InvoiceMonthTotals1796606202788 implements MigrationInterface {
-  name = 'InvoiceMonthTotals1796606202788';
+export class InvoiceMonthTotals1796608413207 implements MigrationInterface {
+  name = 'InvoiceMonthTotals1796608413207';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "invoice_month_totals" ("entity_id" uuid NOT NULL, "month" date NOT NULL, "direction" text NOT NULL, "document_kind" text NOT NULL, "slot" smallint NOT NULL, "invoice_count" integer NOT NULL, "exempt_amount" bigint NOT NULL, "net_amount" bigint NOT NULL, "tax_amount" bigint NOT NULL, "total_amount" bigint NOT NULL, CONSTRAINT "PK_b38daee2907e411c765a2bdf369" PRIMARY KEY ("entity_id", "month", "direction", "document_kind", "slot"))`);

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class RcvImports1796605037104 implements MigrationInterface {
-  name = 'RcvImports1796605037104';
+export class RcvImports1796608413206 implements MigrationInterface {
+  name = 'RcvImports1796608413206';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "rcv_imports" ("entity_id" uuid NOT NULL, "id" uuid NOT NULL, "period" text NOT NULL, "direction" text NOT NULL, "row_count" integer NOT NULL, "sequence" BIGSERIAL NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "rcv_imports_period_check" CHECK ("period" ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'), CONSTRAINT "rcv_imports_direction_check" CHECK ("direction" IN ('sales', 'purchases')), CONSTRAINT "PK_47b2b6aded430bc7d76d58b9a65" PRIMARY KEY ("entity_id", "id"))`);
