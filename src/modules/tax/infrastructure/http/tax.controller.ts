@@ -36,11 +36,13 @@ const RANGE_409 = 'AMOUNT_OUT_OF_RANGE_ERROR: a figure past 2^53 − 1 (D6a)';
  * field). Written out rather than through exactAmounts' walk of the whole answer, which costs more
  * than the rest of a 20,000-row register.
  */
-const amounts = (a: TaxAmounts, at: string) => ({
-  exemptAmount: exactAmount(a.exemptAmount, `${at}.exemptAmount`),
-  netAmount: exactAmount(a.netAmount, `${at}.netAmount`),
-  taxAmount: exactAmount(a.taxAmount, `${at}.taxAmount`),
-  totalAmount: exactAmount(a.totalAmount, `${at}.totalAmount`),
+const labels = (at: string) => ({ exempt: `${at}.exemptAmount`, net: `${at}.netAmount`, tax: `${at}.taxAmount`, total: `${at}.totalAmount` });
+const AT = { rows: labels('rows'), summary: labels('summary'), sii: labels('rows.sii'), books: labels('rows.books') };
+const amounts = (a: TaxAmounts, at: ReturnType<typeof labels>) => ({
+  exemptAmount: exactAmount(a.exemptAmount, at.exempt),
+  netAmount: exactAmount(a.netAmount, at.net),
+  taxAmount: exactAmount(a.taxAmount, at.tax),
+  totalAmount: exactAmount(a.totalAmount, at.total),
 });
 
 @ApiTags('tax')
@@ -62,8 +64,8 @@ export class TaxController {
       period,
       direction,
       // Folios are integers (D63a): canonical digits, within 2^53 − 1 for any SII folio (10 digits).
-      rows: rows.map((r) => ({ invoiceId: r.invoiceId, dteType: r.dteType, folio: Number(r.folio), partnerTaxId: r.partnerTaxId, partnerName: r.partnerName, issueDate: r.issueDate, ...amounts(r, 'rows') })),
-      summary: summary.map((s) => ({ dteType: s.dteType, count: s.count, ...amounts(s, 'summary') })),
+      rows: rows.map((r) => ({ invoiceId: r.invoiceId, dteType: r.dteType, folio: Number(r.folio), partnerTaxId: r.partnerTaxId, partnerName: r.partnerName, issueDate: r.issueDate, ...amounts(r, AT.rows) })),
+      summary: summary.map((s) => ({ dteType: s.dteType, count: s.count, ...amounts(s, AT.summary) })),
     };
   }
 
@@ -106,8 +108,8 @@ export class TaxController {
         folio: Number(r.folio),
         partnerTaxId: r.partnerTaxId,
         status: r.status,
-        sii: r.sii && amounts(r.sii, 'rows.sii'),
-        books: r.books && amounts(r.books, 'rows.books'),
+        sii: r.sii && amounts(r.sii, AT.sii),
+        books: r.books && amounts(r.books, AT.books),
       })),
     };
   }
