@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { countRows, expectAudited, expectRefused } from './harness/db-checks';
+import { countRows, expectAudited, expectRefused, whileTableLocked } from './harness/db-checks';
 import { rcvFile, RcvDocument, SALES_HEADER, PURCHASES_HEADER, salesRow, purchasesRow } from './harness/rcv-files';
 import type { TestApp } from './harness/test-app';
 import { Agent, createEntity, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
@@ -434,6 +434,24 @@ describe('Chilean tax books (D92)', () => {
       await expectRefused(t, TABLES, sendCsv(june.entityId, '2026-3', 'sales', `${SALES_HEADER}\n${good}\n`), 400, 'VALIDATION_ERROR');
       await expectRefused(t, TABLES, sendCsv(june.entityId, '2026-03', 'ventas', `${SALES_HEADER}\n${good}\n`), 400, 'VALIDATION_ERROR');
       await reconciliation(june.entityId, '2026-03', 'sales').expect(404);
+    });
+
+    it('counts imports as heavy work (D2b): past HEAVY_READS_PER_USER at once, 429 TOO_MANY_CONCURRENT_READS_ERROR with Retry-After, nothing written', async () => {
+      const file = rcvFile('sales', siiSales);
+      const before = await countRows(t, 'rcv_imports', 'entity_id = $1', [june.entityId]);
+      // Two imports hold this User's two slots, waiting on the imports' table; a third is refused meanwhile.
+      const [first, second] = await whileTableLocked(
+        t,
+        'rcv_imports',
+        2,
+        () => Promise.all([sendCsv(june.entityId, '2025-12', 'sales', file), sendCsv(june.entityId, '2025-12', 'sales', file)]),
+        async () => {
+          const third = await expectRefused(t, TABLES, sendCsv(june.entityId, '2025-12', 'sales', file), 429, 'TOO_MANY_CONCURRENT_READS_ERROR');
+          expect(third.headers['retry-after']).toBe('1');
+        },
+      );
+      expect([first.status, second.status]).toEqual([201, 201]);
+      expect(await countRows(t, 'rcv_imports', 'entity_id = $1', [june.entityId])).toBe(before + 2);
     });
 
     it('bounds hostile input: a huge field, too many fields, too many rows, too many bytes', async () => {
