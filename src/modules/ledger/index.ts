@@ -68,6 +68,10 @@ export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, LineKey } fro
 export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
 
+// The books read whole, streamed (D2a) for the journal, general ledger and Libro Mayor exports (D93).
+export { LedgerBookReads, LedgerBookReader } from './infrastructure/persistence/ledger-book-reads';
+export type { BookAccountHead, BookLineRow, BookSpans, DaySpan, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
 export type { PartnerDirectoryPort } from './application/partner-directory';

@@ -53,6 +53,20 @@ export class BankMovementsService {
     return { rows, nextCursor: found.length > limit ? encodeDateIdCursor({ date: last.movementDate, id: last.id }) : null };
   }
 
+  /** D93: the list's whole filtered range (no cursor), newest first, streamed to `send` with the account's currency. */
+  async streamAll(
+    entityId: string,
+    bankAccountId: string,
+    query: { from?: string; to?: string; booked?: boolean },
+    signal: AbortSignal,
+    send: (currency: string, batches: AsyncIterable<BankMovement[]>) => Promise<void>,
+  ): Promise<void> {
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) throw validationError('to', 'must be on or after from');
+    const account = await this.accounts.find(entityId, bankAccountId);
+    if (!account) throw bankAccountNotFound({ bankAccountId });
+    await this.movements.readAll(entityId, bankAccountId, { from: query.from, to: query.to, booked: query.booked }, signal, (batches) => send(account.currency, batches));
+  }
+
   async get(entityId: string, movementId: string): Promise<BankMovement> {
     const movement = await this.movements.find(entityId, movementId);
     if (!movement) throw bankMovementNotFound({ movementId });
