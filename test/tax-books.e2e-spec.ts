@@ -309,6 +309,32 @@ describe('Chilean tax books (D92)', () => {
       }
       expect((await f29(june.entityId, 'period=2026-06&ppmRate=0&carriedCredit=0').expect(200)).body.codes['115']).toBe('0');
     });
+    it('answers the register and the F29 as CSV and XLSX files (D93), and refuses an unknown format', async () => {
+      const csv = await register(june.entityId, '2026-06', 'sales').query({ format: 'csv' }).buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => done(null, Buffer.concat(chunks)));
+      });
+      expect(csv.status).toBe(200);
+      expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      const text = (csv.body as Buffer).toString('utf8').replace(/^\uFEFF/, '');
+      const lines = text.split('\r\n');
+      expect(lines[0]).toBe('section,invoiceId,dteType,folio,partnerTaxId,partnerName,issueDate,count,exemptAmount,netAmount,taxAmount,totalAmount');
+      expect(lines[1]).toBe(`rows,${june.ids.s33b},33,998,96874030-K,Comercial Ñuñoa Ltda.,2026-06-30,,0,50000,9500,59500`);
+      expect(lines).toContain('summary,,61,,,,,1,0,-10000,-1900,-11900');
+      const f29csv = await f29(june.entityId, 'period=2026-06&ppmRate=0.25&format=csv').expect(200);
+      expect(f29csv.text).toContain('\r\n077,16263,\r\n');
+      expect(f29csv.text).toContain('\r\n115,,0.25\r\n');
+      const xlsx = await f29(june.entityId, 'period=2026-06&format=xlsx').buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => done(null, Buffer.concat(chunks)));
+      });
+      expect(xlsx.status).toBe(200);
+      expect((xlsx.body as Buffer).subarray(0, 2).toString('latin1')).toBe('PK');
+      for (const bad of ['pdf', 'CSV', '']) {
+        const res = await f29(june.entityId, `period=2026-06&format=${bad}`);
+        expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR' });
+      }
+    });
   });
 
   describe('the RCV import and reconciliation (item 2)', () => {

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -17,6 +18,9 @@ import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { HeavyRead } from '../../../../platform/http/heavy-reads';
 import { HeavyImport } from '../../../../platform/imports/heavy-import';
+import { ApiExportable, answerJsonOrFile } from '../../../../platform/exports/export-response';
+import { exportFileName, TableColumn } from '../../../../platform/exports/table';
+import { EntitiesService } from '../../../entities';
 import { IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 import { NoBody } from '../../../../platform/http/validation';
 import { TaxBooksService } from '../../application/tax-books.service';
@@ -24,7 +28,7 @@ import { carriedCreditOf, ppmRateOf } from '../../domain/f29';
 import { taxDirection, taxPeriod } from '../../domain/tax-period';
 import type { RcvUploadRequest } from './rcv-upload.middleware';
 import { TaxJurisdictionGuard } from './tax-jurisdiction.guard';
-import { F29Query, F29Response, PeriodDirectionQuery, PurchaseSalesRegisterResponse, RcvImportResponse, RcvReconciliationResponse } from './tax.dto';
+import { F29Query, F29Response, PeriodDirectionQuery, PurchaseSalesRegisterResponse, RcvImportResponse, RcvReconciliationResponse, RegisterQuery } from './tax.dto';
 
 export const RCV_IMPORT_ROUTE = 'entities/:entityId/tax/rcv-imports';
 
@@ -51,22 +55,43 @@ const amounts = (a: TaxAmounts, at: ReturnType<typeof labels>) => ({
 @UseGuards(TaxJurisdictionGuard)
 @Controller('entities/:entityId/tax')
 export class TaxController {
-  constructor(private readonly tax: TaxBooksService) {}
+  constructor(
+    private readonly tax: TaxBooksService,
+    private readonly entities: EntitiesService,
+  ) {}
+
+  private async fileName(entityId: string, report: string, period: string): Promise<string> {
+    return exportFileName(report, (await this.entities.get(entityId)).snapshot().taxId, period);
+  }
 
   @Get('purchase-sales-register')
   @HeavyRead()
   @ApiOkResponse({ type: PurchaseSalesRegisterResponse, description: 'D92 item 1: the Registro de Compras y Ventas from the books' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (period, direction)' })
   @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (D2a), with Retry-After' })
-  async register(@Param('entityId') entityId: string, @Query() query: PeriodDirectionQuery): Promise<PurchaseSalesRegisterResponse> {
-    const { period, direction, rows, summary } = await this.tax.register(entityId, taxPeriod(query.period), taxDirection(query.direction));
-    return {
-      period,
-      direction,
-      // Folios are integers (D63a): canonical digits, within 2^53 − 1 for any SII folio (10 digits).
-      rows: rows.map((r) => ({ invoiceId: r.invoiceId, dteType: r.dteType, folio: Number(r.folio), partnerTaxId: r.partnerTaxId, partnerName: r.partnerName, issueDate: r.issueDate, ...amounts(r, AT.rows) })),
-      summary: summary.map((s) => ({ dteType: s.dteType, count: s.count, ...amounts(s, AT.summary) })),
-    };
+  @ApiExportable()
+  async register(@Param('entityId') entityId: string, @Query() query: RegisterQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(
+      res,
+      query.format,
+      async (): Promise<PurchaseSalesRegisterResponse> => {
+        const { period, direction, rows, summary } = await this.tax.register(entityId, taxPeriod(query.period), taxDirection(query.direction));
+        return {
+          period,
+          direction,
+          // Folios are integers (D63a): canonical digits, within 2^53 − 1 for any SII folio (10 digits).
+          rows: rows.map((r) => ({ invoiceId: r.invoiceId, dteType: r.dteType, folio: Number(r.folio), partnerTaxId: r.partnerTaxId, partnerName: r.partnerName, issueDate: r.issueDate, ...amounts(r, AT.rows) })),
+          summary: summary.map((s) => ({ dteType: s.dteType, count: s.count, ...amounts(s, AT.summary) })),
+        };
+      },
+      async (body) => ({
+        fileName: await this.fileName(entityId, `purchase-sales-register-${body.direction}`, body.period),
+        sheetName: `register ${body.direction}`,
+        columns: REGISTER_COLUMNS,
+        // The rows, then the summary (section `summary`, with its count).
+        rows: [...body.rows.map((r) => ({ section: 'rows', ...r, count: null })), ...body.summary.map((s) => ({ section: 'summary', ...s }))] as RegisterFileRow[],
+      }),
+    );
   }
 
   @Post('rcv-imports')
@@ -118,10 +143,61 @@ export class TaxController {
   @ApiOkResponse({ type: F29Response, description: 'D92 item 3: the propuesta F29, every code an integer but 115' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (period, carriedCredit, ppmRate)' })
   @ApiConflictResponse({ description: `${JURISDICTION_409}; ${RANGE_409}` })
-  async f29(@Param('entityId') entityId: string, @Query() query: F29Query): Promise<F29Response> {
-    const period = taxPeriod(query.period);
-    const options = { carriedCredit: carriedCreditOf(query.carriedCredit), ppmRate: ppmRateOf(query.ppmRate) };
-    const { codes } = await this.tax.f29(entityId, period, options);
-    return { period: period.period, codes: exactAmounts(codes, 'codes') };
+  @ApiExportable()
+  async f29(@Param('entityId') entityId: string, @Query() query: F29Query, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(
+      res,
+      query.format,
+      async (): Promise<F29Response> => {
+        const period = taxPeriod(query.period);
+        const options = { carriedCredit: carriedCreditOf(query.carriedCredit), ppmRate: ppmRateOf(query.ppmRate) };
+        const { codes } = await this.tax.f29(entityId, period, options);
+        return { period: period.period, codes: exactAmounts(codes, 'codes') };
+      },
+      async (body) => ({
+        fileName: await this.fileName(entityId, 'f29', body.period),
+        sheetName: 'propuesta f29',
+        // One row per code: `value` the integer, `ppmRate` the rate's text on code 115.
+        columns: F29_COLUMNS,
+        rows: Object.entries(body.codes).map(([code, value]) => ({ code, value: typeof value === 'number' ? value : null, ppmRate: typeof value === 'string' ? value : null })),
+      }),
+    );
   }
 }
+
+interface RegisterFileRow {
+  section: string;
+  invoiceId?: string;
+  dteType: number;
+  folio?: number;
+  partnerTaxId?: string | null;
+  partnerName?: string | null;
+  issueDate?: string;
+  count: number | null;
+  exemptAmount: number;
+  netAmount: number;
+  taxAmount: number;
+  totalAmount: number;
+}
+
+const amountColumn = (header: 'exemptAmount' | 'netAmount' | 'taxAmount' | 'totalAmount'): TableColumn<RegisterFileRow> => ({ header, type: 'amount', exponent: 0, value: (r) => r[header] });
+const REGISTER_COLUMNS: Array<TableColumn<RegisterFileRow>> = [
+  { header: 'section', type: 'text', value: (r) => r.section },
+  { header: 'invoiceId', type: 'text', value: (r) => r.invoiceId },
+  { header: 'dteType', type: 'integer', value: (r) => r.dteType },
+  { header: 'folio', type: 'integer', value: (r) => r.folio },
+  { header: 'partnerTaxId', type: 'text', value: (r) => r.partnerTaxId },
+  { header: 'partnerName', type: 'text', value: (r) => r.partnerName },
+  { header: 'issueDate', type: 'date', value: (r) => r.issueDate },
+  { header: 'count', type: 'integer', value: (r) => r.count },
+  amountColumn('exemptAmount'),
+  amountColumn('netAmount'),
+  amountColumn('taxAmount'),
+  amountColumn('totalAmount'),
+];
+
+const F29_COLUMNS: Array<TableColumn<{ code: string; value: number | null; ppmRate: string | null }>> = [
+  { header: 'code', type: 'text', value: (r) => r.code },
+  { header: 'value', type: 'amount', exponent: 0, value: (r) => r.value },
+  { header: 'ppmRate', type: 'text', value: (r) => r.ppmRate },
+];

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { ExportFormatParam } from '../../../../platform/exports/export-response';
+import type { ExportFormat } from '../../../../platform/exports/table';
 import { F29_CODES } from '../../domain/f29';
 import { RECONCILIATION_STATUSES, ReconciliationStatus } from '../../domain/rcv-reconciliation';
 import { PERIOD_PATTERN, TAX_DIRECTIONS, TaxDirection } from '../../domain/tax-period';
@@ -14,6 +16,11 @@ export class PeriodDirectionQuery extends PeriodQuery {
   @ApiProperty({ enum: TAX_DIRECTIONS, description: '`sales` (AR invoices) or `purchases` (AP invoices)' }) @IsIn(TAX_DIRECTIONS) direction: TaxDirection;
 }
 
+/** The register also answers as a file (D93). */
+export class RegisterQuery extends PeriodDirectionQuery {
+  @ExportFormatParam() format?: ExportFormat;
+}
+
 /** Checked by the use case's parsers (f29.ts): carriedCredit an integer, ppmRate a D7-shaped decimal. */
 export class F29Query extends PeriodQuery {
   @ApiPropertyOptional({ type: String, example: '150000', description: 'Code 504: the credit carried from the previous month, a non-negative integer (pesos); default 0' })
@@ -25,6 +32,8 @@ export class F29Query extends PeriodQuery {
   @IsOptional()
   @IsString()
   ppmRate?: string;
+
+  @ExportFormatParam() format?: ExportFormat;
 }
 
 const PESOS = { type: 'integer', description: 'Pesos (CLP); a foreign-currency invoice converted by D7 at its exchangeRate' } as const;
