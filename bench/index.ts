@@ -17,6 +17,7 @@ import { pipelineAb } from './pipeline-ab';
 import { recommendationHitRate } from './recommendation-hit-rate';
 import { reports } from './reports';
 import { seed } from './seed';
+import { tax } from './tax';
 
 const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
@@ -37,6 +38,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   'pipeline-ab': { run: pipelineAb, about: 'service CPU per request of this build against another checkout (--before ROOT), both running, in alternating bursts [--rounds 8] [--seconds 3]' },
   exports: { run: exportsBench, about: 'issue 38: the year\'s journal and Libro Mayor as CSV, XLSX (and JSON) on the seeded Entity: rows/s, first byte, service RSS [--year YYYY] [--runs N]' },
   consolidation: { run: consolidation, about: 'D91 consolidated reports from 8 connections: a tree of 5 (one USD) with N lines, a tree of 50 small Entities [--lines 1000000] [--small 50] [--seconds 10]' },
+  tax: { run: tax, about: 'issue 37: the register and the F29 of a month of N invoices, an RCV file of N rows imported and reconciled [--invoices 20000] [--months 6] [--runs 25]' },
   'ledger-write': { run: ledgerWrite, about: 'POST ledger entries through the API against the plain-SQL ceiling [--seconds N] [--statements] [--floor] [--without-history-upkeep] [--plan-cache-mode auto|force_generic_plan|force_custom_plan] [--explain [--explain-runs N]]' },
 };
 

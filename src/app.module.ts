@@ -19,6 +19,7 @@ import { PartnersModule } from './modules/partners';
 import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
 import { ConsolidationModule } from './modules/consolidation';
+import { TaxModule } from './modules/tax';
 import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
 import { CommentsModule } from './modules/comments';
@@ -102,6 +103,7 @@ export class AppModule {
         RecommendationsModule,
         BankingModule,
         BankFeedsModule,
+        TaxModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -929,6 +929,22 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ accountId: fx.receivable, from: '2026-01-01', to: '2026-12-31', partnerIds: fx.partnerId, includeUnassigned: 'true' }),
       params: { accountId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', partnerIds: 'uuids', includeUnassigned: 'bool' },
     }),
+    // Issue 37 (D92): the tax books.
+    'GET /tax/purchase-sales-register': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/purchase-sales-register`,
+      query: () => ({ period: '2026-06', direction: 'sales' }),
+      params: { period: 'date', direction: 'enum' },
+    }),
+    'GET /tax/rcv-reconciliation': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/rcv-reconciliation`,
+      query: () => ({ period: '2026-06', direction: 'purchases' }),
+      params: { period: 'date', direction: 'enum' },
+    }),
+    'GET /tax/f29': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/f29`,
+      query: () => ({ period: '2026-06', carriedCredit: '1000', ppmRate: '0.25' }),
+      params: { period: 'date', carriedCredit: 'limit', ppmRate: 'rate' },
+    }),
   };
 
   describe('query strings', () => {

@@ -121,6 +121,34 @@ function writableValues(i: Invoice): unknown[] {
   ];
 }
 
+/**
+ * Issue 37: an invoice's image as invoice_month_totals reads it, from a relation of invoices
+ * (`RETURNING` of a write), with the sign it moves the totals by.
+ */
+const MONTH_IMAGE = (sign: 1 | -1) =>
+  `entity_id, id, issue_date, direction, document_kind, exchange_rate, exempt_amount, net_amount, tax_amount, total_amount, ${sign} AS sign`;
+
+/**
+ * The upsert moving invoice_month_totals (invoice.records.ts) by the signed invoice images of
+ * `moves`, as the last CTE of the statement that writes them: the invoices in the Entity's
+ * currency only (no exchange rate), each on the slot of its id, groups that net to nothing
+ * skipped (an edit of the description or the due date moves nothing), rows in key order.
+ */
+const MONTH_TOTALS_UPSERT = (moves: string) => `INSERT INTO invoice_month_totals (entity_id, month, direction, document_kind, slot, invoice_count, exempt_amount, net_amount, tax_amount, total_amount)
+  SELECT m.entity_id, date_trunc('month', m.issue_date)::date, m.direction, m.document_kind, hashtext(m.id::text) & 15,
+         sum(m.sign), sum(m.sign * m.exempt_amount), sum(m.sign * m.net_amount), sum(m.sign * m.tax_amount), sum(m.sign * m.total_amount)
+    FROM ${moves} m
+   WHERE m.exchange_rate IS NULL
+   GROUP BY 1, 2, 3, 4, 5
+  HAVING sum(m.sign) <> 0 OR sum(m.sign * m.exempt_amount) <> 0 OR sum(m.sign * m.net_amount) <> 0 OR sum(m.sign * m.tax_amount) <> 0 OR sum(m.sign * m.total_amount) <> 0
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (entity_id, month, direction, document_kind, slot) DO UPDATE SET
+    invoice_count = invoice_month_totals.invoice_count + EXCLUDED.invoice_count,
+    exempt_amount = invoice_month_totals.exempt_amount + EXCLUDED.exempt_amount,
+    net_amount = invoice_month_totals.net_amount + EXCLUDED.net_amount,
+    tax_amount = invoice_month_totals.tax_amount + EXCLUDED.tax_amount,
+    total_amount = invoice_month_totals.total_amount + EXCLUDED.total_amount`;
+
 const NUMBER_KEY = 'invoices_document_number_key';
 /** The primary key's name, as TypeORM wrote it in the migration. */
 const INVOICES_PKEY = 'PK_1105f999d9ff3ab69a26430a22d';
@@ -200,20 +228,31 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     const columns = ['entity_id', 'id', 'direction', 'book_status', 'ledger_entry_id', 'created_at', ...WRITABLE];
     const values = [invoice.entityId, invoice.id, invoice.direction, invoice.bookStatus, invoice.ledgerEntryId, invoice.createdAt, ...writableValues(invoice)];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
-    return this.guarded(() => this.txHost.tx.query(`INSERT INTO invoices (${columns.join(', ')}) VALUES (${placeholders})`, values), 'inserted');
+    const sql = `WITH written AS (INSERT INTO invoices (${columns.join(', ')}) VALUES (${placeholders}) RETURNING ${MONTH_IMAGE(1)}),
+      month_totals AS (${MONTH_TOTALS_UPSERT('written')})
+      SELECT 1`;
+    return this.guarded(() => this.txHost.tx.query(sql, values), 'inserted');
   }
 
   async save(invoice: Invoice): Promise<'saved' | 'number_taken'> {
     const sets = WRITABLE.map((column, i) => `${column} = $${i + 3}`).join(', ');
-    const result = await this.guarded(
-      () => this.txHost.tx.query(`UPDATE invoices SET ${sets} WHERE entity_id = $1 AND id = $2`, [invoice.entityId, invoice.id, ...writableValues(invoice)]),
-      'saved',
-    );
+    // The row locked first: in READ COMMITTED that yields its latest committed version, so the
+    // image taken out of the month totals is the one the UPDATE replaces.
+    const sql = `WITH before AS (SELECT ${MONTH_IMAGE(-1)} FROM invoices WHERE entity_id = $1 AND id = $2 FOR NO KEY UPDATE),
+      after AS (UPDATE invoices SET ${sets} WHERE entity_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM before) RETURNING ${MONTH_IMAGE(1)}),
+      month_totals AS (${MONTH_TOTALS_UPSERT('(SELECT * FROM before WHERE EXISTS (SELECT 1 FROM after) UNION ALL SELECT * FROM after)')})
+      SELECT 1`;
+    const result = await this.guarded(() => this.txHost.tx.query(sql, [invoice.entityId, invoice.id, ...writableValues(invoice)]), 'saved');
     return result === 'id_taken' ? 'number_taken' : result;
   }
 
   async delete(entityId: string, invoiceId: string): Promise<void> {
-    await this.txHost.tx.query(`DELETE FROM invoices WHERE entity_id = $1 AND id = $2`, [entityId, invoiceId]);
+    await this.txHost.tx.query(
+      `WITH removed AS (DELETE FROM invoices WHERE entity_id = $1 AND id = $2 RETURNING ${MONTH_IMAGE(-1)}),
+       month_totals AS (${MONTH_TOTALS_UPSERT('removed')})
+       SELECT 1`,
+      [entityId, invoiceId],
+    );
   }
 
   private where(entityId: string, filter: InvoiceListFilter, values: unknown[]): string {
