@@ -454,7 +454,7 @@ describe('Consolidated reports (D91)', () => {
       ['consolidated-income-statement', 'ConsolidatedIncomeStatementResponse', ['from', 'to']],
     ] as const) {
       const get = doc.paths[`/api/entities/{entityId}/reports/${route}`].get;
-      expect(get.parameters.map((p) => p.name).sort()).toEqual(['entityId', 'bookName', 'closingRate', 'averageRate', ...dates].sort());
+      expect(get.parameters.map((p) => p.name).sort()).toEqual(['entityId', 'bookName', 'closingRate', 'averageRate', 'format', ...dates].sort());
       expect(get.responses['200'].content!['application/json'].schema.$ref).toBe(`#/components/schemas/${schema}`);
       expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['403', '404', '409']));
     }
