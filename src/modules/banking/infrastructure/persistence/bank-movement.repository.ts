@@ -5,6 +5,7 @@ import { BankMovementRepository, MovementFilter } from '../../application/bankin
 import type { BankMovement } from '../../domain/bank-movement';
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { StatementRow } from '../../domain/statement';
+import type { StatementPart } from '../../../../platform/database/statement-parts';
 import { LedgerReadSql } from '../../../ledger';
 
 const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
@@ -104,6 +105,37 @@ export class SqlBankMovementRepository extends BankMovementRepository {
 
   async lock(entityId: string, movementId: string): Promise<BankMovement | null> {
     return (await this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, movementId]))[0] ?? null;
+  }
+
+  async readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null> {
+    const rows = (await this.txHost.tx.query(
+      `SELECT ${COLUMNS}, xmin::text AS version FROM bank_movements WHERE entity_id = $1 AND id = $2${locked ? ' FOR UPDATE' : ''}`,
+      [entityId, movementId],
+    )) as Array<MovementRow & { version: string }>;
+    return rows[0] ? { movement: toMovement(rows[0]), version: rows[0].version } : null;
+  }
+
+  bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart {
+    // xmin changes with every write to the row: no change can slip between the read and the booking.
+    return {
+      sql: `SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND ledger_entry_id IS NULL FOR UPDATE`,
+      values: [entityId, movementId, version],
+    };
+  }
+
+  bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[] {
+    // The movement was unreconciled (checked under its row lock: the precondition, or the locked
+    // read): its bank account counts one fewer (D94), in the same statement.
+    return [
+      {
+        sql: `UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+        values: [movement.entityId, movement.id, entryId, now],
+      },
+      {
+        sql: `UPDATE bank_accounts SET unreconciled_count = unreconciled_count - 1 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+        values: [movement.entityId, movement.bankAccountId],
+      },
+    ];
   }
 
   async insert(m: BankMovement): Promise<void> {
