@@ -74,7 +74,7 @@ describe('exports (D93)', () => {
         })
         .expect(201);
     }
-  });
+  }, 120_000);
   afterAll(() => t.close());
 
   const base = (entityId = f.entityId) => `/api/entities/${entityId}`;
@@ -536,7 +536,7 @@ describe('exports (D93)', () => {
       const server = await t.app.listen(0, '127.0.0.1');
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       keyOfFixture = (await mintKey(staff)).key;
-    });
+    }, 120_000);
 
     const activeReads = async (sql: Client) =>
       (

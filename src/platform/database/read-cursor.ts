@@ -56,7 +56,12 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
       async *batches<T>(sql: string, values: unknown[], batchSize: number): AsyncGenerator<T[]> {
         const name = `read_cursor_${++cursors}`;
         await run(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, values);
-        const fetch = () => run<T>(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM ${name}`);
+        const fetch = () => {
+          const rows = run<T>(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM ${name}`);
+          // Marked handled: a batch asked for ahead and never awaited (the caller gone) rejects quietly.
+          rows.catch(() => undefined);
+          return rows;
+        };
         // The next batch is asked for before this one is handed over: the database reads it while
         // the caller formats and writes this one (two cores at work, not one at a time).
         let next: Promise<T[]> | null = fetch();

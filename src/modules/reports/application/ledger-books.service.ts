@@ -2,29 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { exactAmounts, validationError } from '../../../../libs/shared-kernel/src';
 import { LedgerBookReads, ledgerAccountNotFound, splitBefore, splitRange, type BookLineRow, type BookSpans, type JournalFilter } from '../../ledger';
 import { ReportQueries } from '../infrastructure/persistence/report-queries';
+import { journalRow, type JournalRow } from './journal-rows';
 import { ReportsService, type Scope } from './reports.service';
+
+export type { JournalRow } from './journal-rows';
 
 /** Lines read from a cursor at a time. */
 const BOOK_BATCH = 1000;
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** D54's row. */
-export interface JournalRow {
-  entryId: string;
-  entryDate: string;
-  memo: string;
-  status: string;
-  bookId: string | null;
-  lineId: string;
-  side: string;
-  amount: number;
-  accountId: string;
-  accountCode: string;
-  accountName: string;
-  partnerId: string | null;
-  partnerName: string | null;
-  description: string | null;
-}
 
 /** D55's line. */
 export interface LedgerLine {
@@ -59,25 +44,6 @@ const FAR_FUTURE = '9999-12-31';
 
 function checkRange(from: string | undefined, to: string | undefined): void {
   if (from && to && to < from) throw validationError('to', 'must be on or after from');
-}
-
-function journalRow(r: BookLineRow): JournalRow {
-  return {
-    entryId: r.entry_id as string,
-    entryDate: r.entry_date as string,
-    memo: r.memo as string,
-    status: r.status as string,
-    bookId: r.book_id as string | null,
-    lineId: r.line_id as string,
-    side: r.side as string,
-    amount: Number(r.amount),
-    accountId: r.account_id as string,
-    accountCode: r.account_code as string,
-    accountName: r.account_name as string,
-    partnerId: r.partner_id as string | null,
-    partnerName: r.partner_name as string | null,
-    description: r.description as string | null,
-  };
 }
 
 /** The lines of `batches` with the balance after each (D55: debit-positive), from `start`. */
