@@ -7,7 +7,7 @@ export { BookkeepingProbeProvider } from './application/bookkeeping-probes';
 export type { BookkeepingProbe } from './application/bookkeeping-probes';
 export { EntityRecord } from './infrastructure/persistence/entity.records';
 // The posting terms as a subquery, for the ledger's one-statement posting.
-export { postingTermsSql } from './infrastructure/persistence/posting-terms.sql';
+export { entityFactsSql, postingTermsSql } from './infrastructure/persistence/posting-terms.sql';
 
 import { EntityRecord } from './infrastructure/persistence/entity.records';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */

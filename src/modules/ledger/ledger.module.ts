@@ -41,6 +41,7 @@ import { LedgerClosings } from './application/closings/closings';
 import { ClosingRepository } from './domain/closing';
 import { ClosingsController } from './infrastructure/http/closings.controller';
 import { SqlClosingRepository } from './infrastructure/persistence/closing.repository';
+import { LedgerBookReads } from './infrastructure/persistence/ledger-book-reads';
 import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
 
 @Module({
@@ -80,7 +81,8 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     ChartService,
     BooksService,
     DimensionsService,
+    LedgerBookReads,
   ],
-  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
+  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
 })
 export class LedgerModule {}

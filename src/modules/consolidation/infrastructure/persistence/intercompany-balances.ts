@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { LedgerReadSql, LedgerScope, splitBefore, splitRange } from '../../../ledger';
+import { BookScope, LedgerReadSql, splitBefore, splitRange } from '../../../ledger';
 import { partnerNamesSql } from '../../../partners';
 
 /** Per account, the intercompany share of its balance before a range and over it (raw, debit positive). */
@@ -11,7 +11,7 @@ export interface IntercompanyBalance {
   rangeRaw: bigint;
 }
 
-const SCOPE: LedgerScope = { entity: '$1', book: '$2::uuid' };
+const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
 
 /**
  * D91 item 2: what a member's lines naming a partner whose taxId is another member's add to each

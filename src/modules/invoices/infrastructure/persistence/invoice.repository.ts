@@ -5,8 +5,12 @@ import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
 import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository, SeveredBooking } from '../../domain/ports';
+import { LedgerReadSql } from '../../../ledger';
+import { partnerFactsSql } from '../../../partners';
+import { entityFactsSql } from '../../../entities';
 
 /**
  * The invoice's fields that a booked invoice may not change (all but description and due date,
@@ -149,12 +153,12 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       this.txHost.tx,
       `SELECT ${COLUMNS}, i.xmin::text AS version, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
               CASE WHEN $3::boolean THEN ARRAY(
-                SELECT a.id FROM ledger_accounts a
-                 WHERE a.entity_id = i.entity_id AND a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
+                SELECT a.id FROM ${LedgerReadSql.chartAccounts('$1')} a
+                 WHERE a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
                  ORDER BY a.code, a.id LIMIT 2) END AS open_item_account_ids
          FROM invoices i
-         JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
-         JOIN entities e ON e.id = i.entity_id
+         JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
+         JOIN ${entityFactsSql('$1')} e ON e.id = i.entity_id
         WHERE i.entity_id = $1 AND i.id = $2${lock ? `
           FOR UPDATE OF i` : ''}`,
       [entityId, invoiceId, withOpenItemAccounts],
@@ -234,6 +238,15 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values);
   }
 
+  /** The page's `search` condition on `values` (its pattern appended), matched ignoring case for every letter. */
+  private async searchCondition(search: string, values: unknown[], query: (text: string) => Promise<Array<{ collname: string }>>): Promise<string> {
+    // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
+    values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+    const like = `CAST($${values.length} AS text)${await unicodeCollateClause(query)}`;
+    return ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
+        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
+  }
+
   async page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]> {
     const values: unknown[] = [];
     let where = this.where(entityId, filter, values);
@@ -241,15 +254,23 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       values.push(after.issueDate, after.id);
       where += ` AND (i.issue_date, i.id) < ($${values.length - 1}::date, $${values.length}::uuid)`;
     }
-    if (search) {
-      // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
-      values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
-      const like = `CAST($${values.length} AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
-      where += ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
-        SELECT 1 FROM partners p WHERE p.entity_id = i.entity_id AND p.id = i.partner_id AND p.name ILIKE ${like}))`;
-    }
+    if (search) where += await this.searchCondition(search, values, (text) => this.txHost.tx.query(text));
     values.push(limit + 1);
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC LIMIT $${values.length}`, values);
+  }
+
+  /** D93: every invoice of the list's filter (no cursor), in its order, in batches from a database cursor (cancelled when `signal` aborts). */
+  async readAll<R>(entityId: string, filter: InvoiceListFilter, search: string | undefined, signal: AbortSignal, use: (batches: AsyncIterable<Invoice[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const values: unknown[] = [];
+      let where = this.where(entityId, filter, values);
+      if (search) where += await this.searchCondition(search, values, (text) => cursor.query<{ collname: string }>(text, []));
+      return use(
+        (async function* () {
+          for await (const rows of cursor.batches<Row>(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values, 500)) yield rows.map(toInvoice);
+        })(),
+      );
+    });
   }
 
   async hasAny(entityId: string): Promise<boolean> {
@@ -269,7 +290,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     if (invoiceIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
       `SELECT i.id, i.direction, i.document_kind, i.document_number, p.name AS partner_name
-         FROM invoices i LEFT JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
+         FROM invoices i LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
         WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`,
       [entityId, [...new Set(invoiceIds)]],
     )) as Array<{ id: string; direction: Invoice['direction']; document_kind: Invoice['documentKind']; document_number: string; partner_name: string | null }>;
@@ -280,9 +301,9 @@ export class SqlInvoiceRepository extends InvoiceRepository {
   async openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
     const rows = (await this.txHost.tx.query(
-      `SELECT l.id FROM ledger_lines l
-         JOIN invoices i ON i.entity_id = l.entity_id AND i.ledger_entry_id = l.entry_id
-        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.is_open_item`,
+      `SELECT l.id FROM ${LedgerReadSql.entityLines('$1')} l
+         JOIN invoices i ON i.entity_id = $1 AND i.ledger_entry_id = l.entry_id
+        WHERE l.id = ANY($2::uuid[]) AND l.is_open_item`,
       [entityId, lineIds],
     )) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));
