@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FixedClock } from '../src/platform/clock/clock';
 import { countRows, expectAudited, expectMonthlyTotalsMatchLines, expectRefused, lockWaiters, waitUntil, whileRowLocked } from './harness/db-checks';
+import { checkAccessMatrix } from './harness/access-matrix';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, World } from './harness/world';
 
@@ -313,6 +314,19 @@ describe('year-end closing (D90)', () => {
       expect(list.map((c: { id: string }) => c.id)).toEqual([res.body.id]);
       expect((await staff.get(url('/ledger/closings', booked)).expect(200)).body.closings).toHaveLength(2);
     });
+  });
+
+  describe('access as for ledger entries (D16)', () => {
+    const closingsOf = (entity: string) => `/api/entities/${entity}/ledger/closings`;
+    it('POST /ledger/closings', () =>
+      checkAccessMatrix(t, world, {
+        method: 'post',
+        path: closingsOf,
+        body: () => ({ id: randomUUID(), exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: randomUUID() }),
+      }));
+    it('GET /ledger/closings', () => checkAccessMatrix(t, world, { method: 'get', path: closingsOf }));
+    it('GET /ledger/closings/:closingId', () => checkAccessMatrix(t, world, { method: 'get', path: (entity) => `${closingsOf(entity)}/${randomUUID()}` }));
+    it('DELETE /ledger/closings/:closingId', () => checkAccessMatrix(t, world, { method: 'delete', path: (entity) => `${closingsOf(entity)}/${randomUUID()}` }));
   });
 
   describe('races (real concurrent requests)', () => {

@@ -6,6 +6,16 @@ import { LedgerFigures, LedgerReadSql, NIL_BOOK } from '../../../ledger';
 
 
 /**
+ * An AR invoice of the read model (`r`) issued before the range $3..$4 with a figure in it (D82b):
+ * a recognition period meeting the range, or an open amount at the end of one of its months
+ * (booked by $4 and open now, or settled on or after $3). With those issued in the range, the
+ * invoices of realizationInvoices, without a UNION to keep each once (the two parts are disjoint).
+ */
+const EARLIER_WITH_FIGURE = `((r.period_end >= $3::date AND r.period_start <= $4::date)
+  OR (r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date)
+  OR (r.last_settled_on >= $3::date AND r.booked_on <= $4::date))`;
+
+/**
  * The reports' read model for home and revenue realization: the ledger's figures through its read
  * seam (LedgerFigures, LedgerReadSql), the reports' own read models (booked invoices, open positions). Sums are read as text and parsed as bigint: never a float.
  */
@@ -72,16 +82,29 @@ export class SqlDashboardQueries extends DashboardQueries {
               r.receivable_side AS side, r.receivable_amount::text AS amount, to_char(r.booked_on, 'YYYY-MM-DD') AS booked_on, r.last_settled_on IS NOT NULL AS settled,
               r.issue_date AS issued`;
     const scope = `r.entity_id = $1 AND r.direction = 'ar' AND r.book_key IN ('${NIL_BOOK}', $2::uuid) AND r.issue_date <= $4::date`;
-    const invoices = await this.query<Record<string, string | null>>(
-      `SELECT u.* FROM (
-              SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.period_end >= $3::date AND r.period_start <= $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.last_settled_on >= $3::date AND r.booked_on <= $4::date) u
-        ${page?.after ? 'WHERE (u.issued, u.id) > ($5::date, $6::uuid)' : ''}
-        ORDER BY u.issued, u.id ${page ? `LIMIT ${Math.trunc(page.limit)}` : ''}`,
-      page?.after ? [entityId, bookId ?? NIL_BOOK, from, to, page.after.date, page.after.id] : [entityId, bookId ?? NIL_BOOK, from, to],
-    );
+    const values = page?.after ? [entityId, bookId ?? NIL_BOOK, from, to, page.after.date, page.after.id] : [entityId, bookId ?? NIL_BOOK, from, to];
+    const invoices = page
+      ? // A page: the invoices issued in the range (read in order along the issue-date index) and
+        // those issued before it with a figure in it (EARLIER_WITH_FIGURE), each part cut at the page.
+        await this.query<Record<string, string | null>>(
+          `SELECT u.* FROM (
+             (SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date < $3::date AND ${EARLIER_WITH_FIGURE}
+                ${page.after ? 'AND (r.issue_date, r.invoice_id) > ($5::date, $6::uuid)' : ''} ORDER BY r.issue_date, r.invoice_id LIMIT ${Math.trunc(page.limit)})
+             UNION ALL
+             (SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
+                ${page.after ? 'AND (r.issue_date, r.invoice_id) > ($5::date, $6::uuid)' : ''} ORDER BY r.issue_date, r.invoice_id LIMIT ${Math.trunc(page.limit)})) u
+           ORDER BY u.issued, u.id LIMIT ${Math.trunc(page.limit)}`,
+          values,
+        )
+      : await this.query<Record<string, string | null>>(
+          `SELECT u.* FROM (
+                  SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.period_end >= $3::date AND r.period_start <= $4::date
+            UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
+            UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date
+            UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.last_settled_on >= $3::date AND r.booked_on <= $4::date) u
+            ORDER BY u.issued, u.id`,
+          values,
+        );
     if (invoices.length === 0) return [];
     const settledIds = invoices.filter((r) => r.settled).map((r) => r.id as string);
     const settlements = settledIds.length
@@ -139,23 +162,23 @@ export class SqlDashboardQueries extends DashboardQueries {
     const scope = `r.entity_id = $1 AND r.direction = 'ar' AND r.book_key IN ('${NIL_BOOK}', $2::uuid) AND r.issue_date <= $4::date`;
     const through = (d: string) => `CASE WHEN ${d} < i.ps THEN 0 WHEN ${d} >= i.pe THEN i.sign * i.amount ELSE i.sign * div(i.amount * ((${d} - i.ps) + 1), (i.pe - i.ps) + 1) END`;
     const rows = await this.query<{ kind: string; k: number; k2: number; v: string }>(
-      `WITH sel AS MATERIALIZED (
-              SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.period_end >= $3::date AND r.period_start <= $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.settled_amount < r.receivable_amount AND r.booked_on <= $4::date
-        UNION SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.last_settled_on >= $3::date AND r.booked_on <= $4::date
-       ), i AS MATERIALIZED (
+      `WITH i AS MATERIALIZED (
          SELECT s.invoice_id, s.issue_date, s.ps, s.pe, s.booked_on, s.receivable_amount, s.settled_amount,
                 CASE WHEN s.receivable_side = 'credit' OR s.document_kind IN ('credit_note', 'export_credit_note') THEN -1 ELSE 1 END AS sign,
                 CASE WHEN s.currency <> $5 AND s.exchange_rate IS NOT NULL
                      THEN round((s.net_amount + s.exempt_amount)::numeric * s.exchange_rate * power(10::numeric, $6::int - coalesce(($7::jsonb ->> s.currency)::int, 0)))
                      ELSE (s.net_amount + s.exempt_amount)::numeric END AS amount
-           FROM sel s
+           FROM (SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
+                 UNION ALL
+                 SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date < $3::date AND ${EARLIER_WITH_FIGURE}) s
        )
        SELECT 'recognized' AS kind, k, 0 AS k2, sum(${through('($9::date[])[k]')} - ${through('(($8::date[])[k] - 1)')})::text AS v
          FROM i CROSS JOIN LATERAL generate_series(${bucket('greatest(i.ps, $3::date)')}, ${bucket('least(i.pe, $4::date)')}) AS k
-        WHERE i.pe >= $3::date AND i.ps <= $4::date
+        WHERE i.pe > i.ps AND i.pe >= $3::date AND i.ps <= $4::date
         GROUP BY k
+       UNION ALL
+       -- A recognition period of one day (an invoice without a service period): all on that day.
+       SELECT 'recognized', ${bucket('i.ps')}, 0, sum(i.sign * i.amount)::text FROM i WHERE i.pe = i.ps AND i.ps BETWEEN $3::date AND $4::date GROUP BY 2
        UNION ALL
        SELECT 'billed', ${bucket('i.issue_date')}, 0, sum(i.sign * i.amount)::text FROM i WHERE i.issue_date BETWEEN $3::date AND $4::date GROUP BY 2
        UNION ALL
