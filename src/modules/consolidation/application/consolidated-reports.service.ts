@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRate, DomainError, exactAmounts, isRate, validationError } from '../../../../libs/shared-kernel/src';
 import { permissionDenied } from '../../../platform/auth/guards/access-errors';
@@ -22,9 +22,15 @@ const RATE_PARAMETER = /^([A-Z]{3}):(.+)$/;
 
 type Snapshot = { id: string; name: string; currency: string; taxId: string };
 
+/** Members read at once, each on its own connection (a bound on the connections one report takes). */
+const MEMBERS_AT_ONCE = 4;
+
 /**
- * D91: consolidated balance sheet and income statement over an Entity's controlled tree. Every
- * member's figures come from one REPEATABLE READ snapshot (the reads only read).
+ * D91: consolidated balance sheet and income statement over an Entity's controlled tree. Each
+ * member's figures (its balances and their intercompany share) come from one REPEATABLE READ
+ * snapshot of their own, so they agree with each other; members are read a few at a time on
+ * separate connections (nothing is held open while a report waits for a connection, so reports
+ * cannot starve each other of the pool). Members are separate books: no posting spans two of them.
  */
 @Injectable()
 export class ConsolidatedReportsService {
@@ -35,9 +41,9 @@ export class ConsolidatedReportsService {
     private readonly intercompany: IntercompanyBalances,
     private readonly fx: FxRatesService,
     private readonly reference: ReferenceDataService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
-  @Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' })
   async balanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery) {
     if (query.cutoffDate < query.exerciseStart) throw validationError('cutoffDate', 'must be on or after exerciseStart');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
@@ -53,7 +59,6 @@ export class ConsolidatedReportsService {
     });
   }
 
-  @Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' })
   async incomeStatement(entityId: string, viewer: EntityViewer, query: { from: string; to: string } & RateQuery) {
     if (query.to < query.from) throw validationError('to', 'must be on or after from');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
@@ -90,11 +95,20 @@ export class ConsolidatedReportsService {
     return tree.map((e) => e.snapshot());
   }
 
-  /** Each member's Book: the one named `bookName` in a member with Books, none in one without. */
+  /**
+   * Each member's Book: the one named `bookName` in a member with Books, none in one without. Asked
+   * a few members at once; the refusal answered is the first member's in member order.
+   */
   private async bookIds(tree: Snapshot[], bookName: string | undefined): Promise<Array<string | null>> {
-    const ids: Array<string | null> = [];
-    for (const member of tree) ids.push(await this.books.resolveByName(member.id, bookName));
-    return ids;
+    const settled = await eachAtMost(MEMBERS_AT_ONCE, tree, (member) =>
+      this.books.resolveByName(member.id, bookName).then(
+        (bookId) => ({ bookId }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    const refused = settled.find((s): s is { error: unknown } => 'error' in s);
+    if (refused) throw refused.error;
+    return settled.map((s) => (s as { bookId: string | null }).bookId);
   }
 
   private exponent(currency: string): number {
@@ -133,32 +147,47 @@ export class ConsolidatedReportsService {
       if (closingDate !== null) closing.set(currency, await this.rate(currency, root, sent.closing, async () => (await this.fx.rateOn(currency, closingDate)).rate));
       average.set(currency, await this.rate(currency, root, sent.average, () => this.fx.averageRateOver(currency, from, to)));
     }
-    const members: Member[] = [];
-    for (const [index, member] of tree.entries()) {
-      const others = tree.filter((m) => m.id !== member.id).map((m) => m.taxId);
-      // D90 item 4: the closing entries dated in the report's range are left out, those before it count.
-      const accounts = await this.figures.accountFigures(member.id, bookIds[index], from, to, { from, to });
-      const shares = new Map((await this.intercompany.byAccount(member.id, bookIds[index], from, to, others)).map((s) => [s.accountId, s]));
-      members.push({
-        entityId: member.id,
-        name: member.name,
-        currency: member.currency,
-        exponent: this.exponent(member.currency),
-        closingRate: closingDate === null ? null : closing.get(member.currency)!,
-        averageRate: average.get(member.currency)!,
-        accounts: accounts.map((a) => ({
-          code: a.code,
-          name: a.name,
-          type: a.type,
-          beforeRaw: a.openingRaw,
-          rangeRaw: a.periodDebit - a.periodCredit,
-          intercompanyBeforeRaw: shares.get(a.accountId)?.beforeRaw ?? 0n,
-          intercompanyRangeRaw: shares.get(a.accountId)?.rangeRaw ?? 0n,
-        })),
+    const read = (member: Snapshot, index: number) =>
+      this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async (): Promise<Member> => {
+        const others = tree.filter((m) => m.id !== member.id).map((m) => m.taxId);
+        // D90 item 4: the closing entries dated in the report's range are left out, those before it count.
+        const accounts = await this.figures.accountFigures(member.id, bookIds[index], from, to, { from, to });
+        const shares = new Map((await this.intercompany.byAccount(member.id, bookIds[index], from, to, others)).map((s) => [s.accountId, s]));
+        return {
+          entityId: member.id,
+          name: member.name,
+          currency: member.currency,
+          exponent: this.exponent(member.currency),
+          closingRate: closingDate === null ? null : closing.get(member.currency)!,
+          averageRate: average.get(member.currency)!,
+          accounts: accounts.map((a) => ({
+            code: a.code,
+            name: a.name,
+            type: a.type,
+            beforeRaw: a.openingRaw,
+            rangeRaw: a.periodDebit - a.periodCredit,
+            intercompanyBeforeRaw: shares.get(a.accountId)?.beforeRaw ?? 0n,
+            intercompanyRangeRaw: shares.get(a.accountId)?.rangeRaw ?? 0n,
+          })),
+        };
       });
-    }
+    const members = await eachAtMost(MEMBERS_AT_ONCE, tree, read);
     return { currency: root, exponent: this.exponent(root), members };
   }
+}
+
+/** `fn` over every item, at most `limit` at once, the answers in the items' order. */
+async function eachAtMost<T, R>(limit: number, items: T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const answers = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await fn(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return answers;
 }
 
 function membersEcho(group: Group) {

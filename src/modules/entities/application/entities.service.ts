@@ -143,7 +143,7 @@ export class EntitiesService {
     return entity;
   }
 
-  /** The lock date cannot reach a Scheduled Entry (ledger issue registers the probe). */
+  /** The lock date cannot reach a Scheduled Entry, nor move before an active closing (D90) (ledger probes). */
   @Transactional()
   async setLedgerLockDate(entityId: string, ledgerLockDate: string | null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
@@ -151,6 +151,9 @@ export class EntitiesService {
       const scheduled = await this.bookkeeping.earliestScheduledEntryDate(entityId);
       if (scheduled !== null && scheduled <= ledgerLockDate) throw lockDateOverScheduledEntry(ledgerLockDate, scheduled);
     }
+    // D90: not before an active closing's end, nor cleared while one is active (the ledger's code).
+    const refusal = await this.bookkeeping.lockDateRefusal(entityId, ledgerLockDate);
+    if (refusal) throw refusal;
     entity.setLedgerLockDate(ledgerLockDate, this.clock.now());
     await this.entities.save(entity);
     return entity;

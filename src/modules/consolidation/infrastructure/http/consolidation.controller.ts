@@ -1,4 +1,10 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiExportable, answerJsonOrFile } from '../../../../platform/exports/export-response';
+import { statementColumns, statementRows } from '../../../../platform/exports/statement-rows';
+import { exportFileName } from '../../../../platform/exports/table';
+import { EntitiesService } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
 import { ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../../../../platform/auth/decorators';
 import type { Principal } from '../../../../platform/auth/principal';
@@ -23,7 +29,18 @@ const viewerOf = (principal: Principal) => ({ userId: principal.user.id, role: p
 @Authenticated()
 @Controller('entities/:entityId/reports')
 export class ConsolidationController {
-  constructor(private readonly reports: ConsolidatedReportsService) {}
+  constructor(
+    private readonly reports: ConsolidatedReportsService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
+  ) {}
+
+  /** D93: the consolidated statement as a file, a row per account (by code), total and named figure. */
+  private async file(entityId: string, report: string, range: { from: string; to: string }, body: { currency: string }) {
+    const entity = (await this.entities.get(entityId)).snapshot();
+    const exponent = this.reference.findCurrency(body.currency)?.minorUnits ?? 0;
+    return { fileName: exportFileName(report, entity.taxId, range), sheetName: report.replace(/-/g, ' '), columns: statementColumns(exponent), rows: statementRows(body) };
+  }
 
   @Get('consolidated-balance-sheet')
   @HeavyRead()
@@ -34,8 +51,12 @@ export class ConsolidationController {
   @ApiForbiddenResponse({ description: FORBIDDEN })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   @ApiConflictResponse({ description: CONFLICT })
-  balanceSheet(@Param('entityId') entityId: string, @Query() query: ConsolidatedBalanceSheetQuery, @CurrentPrincipal() principal: Principal): Promise<ConsolidatedBalanceSheetResponse> {
-    return this.reports.balanceSheet(entityId.toLowerCase(), viewerOf(principal), query);
+  @ApiExportable()
+  async balanceSheet(@Param('entityId') entityId: string, @Query() query: ConsolidatedBalanceSheetQuery, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const id = entityId.toLowerCase();
+    await answerJsonOrFile(res, query.format, (): Promise<ConsolidatedBalanceSheetResponse> => this.reports.balanceSheet(id, viewerOf(principal), query), (body) =>
+      this.file(id, 'consolidated-balance-sheet', { from: query.exerciseStart, to: query.cutoffDate }, body),
+    );
   }
 
   @Get('consolidated-income-statement')
@@ -44,7 +65,11 @@ export class ConsolidationController {
   @ApiForbiddenResponse({ description: FORBIDDEN })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   @ApiConflictResponse({ description: CONFLICT })
-  incomeStatement(@Param('entityId') entityId: string, @Query() query: ConsolidatedIncomeStatementQuery, @CurrentPrincipal() principal: Principal): Promise<ConsolidatedIncomeStatementResponse> {
-    return this.reports.incomeStatement(entityId.toLowerCase(), viewerOf(principal), query);
+  @ApiExportable()
+  async incomeStatement(@Param('entityId') entityId: string, @Query() query: ConsolidatedIncomeStatementQuery, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const id = entityId.toLowerCase();
+    await answerJsonOrFile(res, query.format, (): Promise<ConsolidatedIncomeStatementResponse> => this.reports.incomeStatement(id, viewerOf(principal), query), (body) =>
+      this.file(id, 'consolidated-income-statement', { from: query.from, to: query.to }, body),
+    );
   }
 }

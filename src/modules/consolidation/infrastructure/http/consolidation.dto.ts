@@ -1,3 +1,5 @@
+import { ExportFormatParam } from '../../../../platform/exports/export-response';
+import type { ExportFormat } from '../../../../platform/exports/table';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
@@ -10,6 +12,8 @@ const amount = (description?: string) => ApiProperty({ type: 'integer', format: 
 const asList = ({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value);
 
 class ConsolidationQuery {
+  @ExportFormatParam() format?: ExportFormat;
+
   @ApiPropertyOptional({ description: 'The Book read in every member that keeps Books (by name); members without Books read their one set of books' })
   @IsOptional()
   @IsString()

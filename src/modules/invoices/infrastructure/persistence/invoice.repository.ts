@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
 import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository, SeveredBooking } from '../../domain/ports';
 import { LedgerReadSql } from '../../../ledger';
@@ -237,6 +238,15 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values);
   }
 
+  /** The page's `search` condition on `values` (its pattern appended), matched ignoring case for every letter. */
+  private async searchCondition(search: string, values: unknown[], query: (text: string) => Promise<Array<{ collname: string }>>): Promise<string> {
+    // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
+    values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+    const like = `CAST($${values.length} AS text)${await unicodeCollateClause(query)}`;
+    return ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
+        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
+  }
+
   async page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]> {
     const values: unknown[] = [];
     let where = this.where(entityId, filter, values);
@@ -244,15 +254,23 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       values.push(after.issueDate, after.id);
       where += ` AND (i.issue_date, i.id) < ($${values.length - 1}::date, $${values.length}::uuid)`;
     }
-    if (search) {
-      // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
-      values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
-      const like = `CAST($${values.length} AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
-      where += ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
-        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
-    }
+    if (search) where += await this.searchCondition(search, values, (text) => this.txHost.tx.query(text));
     values.push(limit + 1);
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC LIMIT $${values.length}`, values);
+  }
+
+  /** D93: every invoice of the list's filter (no cursor), in its order, in batches from a database cursor (cancelled when `signal` aborts). */
+  async readAll<R>(entityId: string, filter: InvoiceListFilter, search: string | undefined, signal: AbortSignal, use: (batches: AsyncIterable<Invoice[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const values: unknown[] = [];
+      let where = this.where(entityId, filter, values);
+      if (search) where += await this.searchCondition(search, values, (text) => cursor.query<{ collname: string }>(text, []));
+      return use(
+        (async function* () {
+          for await (const rows of cursor.batches<Row>(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values, 500)) yield rows.map(toInvoice);
+        })(),
+      );
+    });
   }
 
   async hasAny(entityId: string): Promise<boolean> {
