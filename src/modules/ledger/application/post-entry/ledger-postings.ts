@@ -12,7 +12,7 @@ import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { ENTRY_WRITTEN, EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { assertExerciseLocked } from '../../domain/closing';
-import { ledgerError, validationError } from '../../domain/ledger-errors';
+import { validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
 import { PartnerDirectory } from '../partner-directory';
 import { FieldPath, renameFieldPaths } from './field-paths';
