@@ -41,6 +41,13 @@ export async function reports(): Promise<void> {
           WHERE entity_id = $1 AND status IN ('active', 'reversed') AND book_id IS NULL AND entry_date <= $2 GROUP BY account_id`,
         [seed.entityId, cutoff],
       );
+    const partners = seed.partnerIds.map((id) => `partnerIds=${id}`).join('&');
+    const partnerLedger = () => get(`/ledger/partner-ledger?accountId=${seed.receivableAccountId}&from=2025-01-01&to=2025-12-31&${partners}`);
+    if (process.argv.includes('--partner-ledger')) {
+      // `reports --partner-ledger`: that report alone, 25 runs (for a before/after in alternated runs).
+      process.stdout.write(`\npartner ledger, 100 partners, 2025: ${ms(await time(partnerLedger))} ms (median / p95 over ${RUNS} runs)\n`);
+      return;
+    }
     const year = 'exerciseStart=2025-01-01&cutoffDate=2025-12-31';
     const rows: Array<[string, Timing, Timing | null]> = [];
     const naiveYear = await time(() => naive('2025-12-31'));
@@ -67,12 +74,7 @@ export async function reports(): Promise<void> {
     const deepJournal = await deep('/reports/journal?limit=100', '&');
     rows.push([`journal, page ${deepJournal.depth}`, await time(() => get(`/reports/journal?limit=100&cursor=${encodeURIComponent(deepJournal.cursor ?? '')}`)), null]);
 
-    const partners = seed.partnerIds.map((id) => `partnerIds=${id}`).join('&');
-    rows.push([
-      'partner ledger, 100 partners, 2025',
-      await time(() => get(`/ledger/partner-ledger?accountId=${seed.receivableAccountId}&from=2025-01-01&to=2025-12-31&${partners}`), 10),
-      null,
-    ]);
+    rows.push(['partner ledger, 100 partners, 2025', await time(partnerLedger, 10), null]);
 
     process.stdout.write(`\nSeeded Entity: ${seed.lines.toLocaleString('en')} lines. Times in ms, median / p95 over ${RUNS} runs (partner ledger 10).\n\n`);
     process.stdout.write('| Report (HTTP) | API | plain SQL over raw lines | API faster by |\n|---|---|---|---|\n');

@@ -11,3 +11,5 @@ export { presentAccount, presentSummary } from './infrastructure/http/presenters
 export { BANKING_RECORDS } from './infrastructure/persistence/banking.records';
 // Read seam (issue 32): the movements and accounts as SQL parts, for other modules' statements.
 export { bankAccountsSql, bankMovementsSql } from './infrastructure/persistence/banking-read.sql';
+// Errors other modules answer with banking's own code (declared once, here).
+export { bankMovementNotFound } from './domain/banking-errors';

@@ -5,6 +5,8 @@ export type { EntityViewer } from './application/entities.service';
 // Port: a module whose records lock an Entity's identity fields (D22) marks a provider with it.
 export { BookkeepingProbeProvider } from './application/bookkeeping-probes';
 export type { BookkeepingProbe } from './application/bookkeeping-probes';
+// Errors other modules answer with the Entities' own code (declared once, here).
+export { entityNotFound } from './domain/entity-errors';
 export { EntityRecord } from './infrastructure/persistence/entity.records';
 // The posting terms as a subquery, for the ledger's one-statement posting.
 export { entityFactsSql, postingTermsSql } from './infrastructure/persistence/posting-terms.sql';

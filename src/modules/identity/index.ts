@@ -7,3 +7,5 @@ export { ApiKeysService } from './application/api-keys.service';
 export type { MintApiKeyInput } from './application/api-keys.service';
 export { IDENTITY_RECORDS } from './infrastructure/persistence/identity.records';
 export { SessionMiddleware } from './infrastructure/http/session';
+// Errors other modules answer with identity's own code (declared once, here).
+export { userNotFound } from './domain/identity-errors';

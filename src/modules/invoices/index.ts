@@ -7,7 +7,7 @@ export { InvoiceQueries } from './application/invoice-queries';
 export { InvoiceBookingListenerProvider } from './application/invoice-hooks';
 export type { InvoiceBooked, InvoiceBookingListener } from './application/invoice-hooks';
 export type { Invoice, InvoiceListFilter, Direction, DocumentKind, BookStatus } from './domain/invoice';
-export { SII_CODE_BY_KIND, DOCUMENT_KINDS } from './domain/invoice';
+export { SII_CODE_BY_KIND, DOCUMENT_KINDS, invoiceNotFound } from './domain/invoice';
 export type { Dte, DteReference } from './domain/dte';
 export type { InvoiceLinkSummary } from './domain/ports';
 export { DTE_IMPORT_MAX_BYTES } from './application/dte-xml-reader';

@@ -53,6 +53,10 @@ export { EntryResponse } from './infrastructure/http/entries.dto';
 export { ACCOUNT_TYPES, isResultType, normalSideOf, sameFamily } from './domain/account-types';
 export type { AccountType, Tracking } from './domain/account-types';
 export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
+export { dimensionNotFound } from './domain/books-dimensions';
+// D39/D66: the checks of a match selection, for a module matching lines with the ledger's codes (banking).
+export { judgeMatchSelection } from './domain/allocation';
+export type { MatchSelectionLine } from './domain/allocation';
 
 // Reads for document modules: an entry in the entry routes' shape.
 export { LedgerReads } from './infrastructure/http/ledger-reads';

@@ -1,7 +1,7 @@
 import { daysBetween } from '../../../../libs/shared-kernel/src';
 import type { BankMovement, MovementSide } from './bank-movement';
 import { bankMovementMatchAmountMismatch } from './banking-errors';
-import { bankingError, BANKING_ERROR_STATUS } from './banking-errors';
+import { judgeMatchSelection } from '../../ledger';
 
 /** An open-item line as banking reads it to match a movement or rank candidates. */
 export interface OpenLine {
@@ -21,8 +21,6 @@ export interface OpenLine {
   partnerTaxId: string | null;
 }
 
-const e = (code: keyof typeof BANKING_ERROR_STATUS, message: string, params: Record<string, unknown> = {}) => bankingError(code, message, params);
-
 export const openAmount = (line: OpenLine) => line.amount - line.allocatedAmount;
 
 /**
@@ -39,19 +37,8 @@ export function judgeMatch(
   bookId: string | null,
   amount = movement.amount,
 ): { accountId: string; partnerId: string | null } {
-  const byId = new Map(lines.map((l) => [l.id, l]));
-  const missing = lineIds.find((id) => !byId.has(id));
-  if (missing) throw e('RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR', 'A selected line does not exist', { lineId: missing });
+  judgeMatchSelection(lineIds, lines, { bookId });
   const accounts = [...new Set(lines.map((l) => l.ledgerAccountId))];
-  if (accounts.length > 1) throw e('RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR', 'The selection spans accounts', { accountIds: accounts });
-  if (new Set(lines.map((l) => l.bookId)).size > 1 || lines[0].bookId !== bookId) {
-    throw e('RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR', 'The selection and the entry span Books', { bookId });
-  }
-  if (!lines.every((l) => l.isOpenItem)) {
-    throw e('RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR', 'Allocations settle lines of open-item accounts', { accountId: accounts[0] });
-  }
-  const dead = lines.find((l) => l.status !== 'active' && l.status !== 'reversed');
-  if (dead) throw e('LEDGER_ENTRY_NOT_LIVE_ERROR', 'A selected line belongs to an entry that is not live', { lineId: dead.id, status: dead.status });
   const covered = lines.reduce((sum, l) => sum + (l.side === movement.side ? openAmount(l) : -openAmount(l)), 0);
   if (covered < amount) throw bankMovementMatchAmountMismatch({ movementAmount: amount, openTotal: Math.max(covered, 0) });
   const partners = [...new Set(lines.map((l) => l.partnerId))];

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FxRatesService } from '../../fx';
+import { FxRatesService, fxRateNotFound } from '../../fx';
 import { ExchangeRates } from '../application/banking-ports';
-import { bankingError } from '../domain/banking-errors';
 
 /**
  * The FX module's rate of the movement's date under its staleness rule (D80a: the last published
@@ -18,7 +17,7 @@ export class FxExchangeRates extends ExchangeRates {
   async rateOn(currency: string, date: string, functional: string): Promise<string> {
     const found = await this.fx.rateOn(currency, date);
     if (found.functionalCurrency !== functional) {
-      throw bankingError('FX_RATE_NOT_FOUND_ERROR', `No exchange rate from ${currency} to ${functional} on ${date}`, { currency, date });
+      throw fxRateNotFound({ currency, date });
     }
     return found.rate;
   }

@@ -3,6 +3,8 @@ import { TenantAccess } from '../../../platform/auth/ports';
 import { EntityReachability } from '../../identity';
 import { OrganizationEntities } from '../../organizations';
 import { EntityRepository } from '../domain/entity-ports';
+import { entityNotFound } from '../domain/entity-errors';
+import type { DomainError } from '../../../../libs/shared-kernel/src';
 
 /** What other modules may ask about Entities: who reaches them, which an Organization holds. */
 @Injectable()
@@ -14,6 +16,10 @@ export class EntityReachabilityService extends EntityReachability {
   async canReach(user: { id: string; role: 'staff' | 'client' }, entityId: string): Promise<boolean> {
     const scope = await this.tenantAccess.scopeFor(entityId, user.id);
     return scope !== null && (user.role === 'staff' || scope.membershipRole !== null);
+  }
+
+  notFound(entityId: string): DomainError {
+    return entityNotFound(entityId);
   }
 }
 

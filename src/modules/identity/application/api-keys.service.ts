@@ -7,7 +7,6 @@ import { ApiKey, ApiKeyPermissions } from '../domain/api-key';
 import { apiKeyNotFound } from '../domain/identity-errors';
 import { ApiKeyRepository, SecretGenerator } from '../domain/identity-ports';
 import { EntityReachability } from './entity-reachability';
-import { identityError } from '../domain/identity-errors';
 
 export interface MintApiKeyInput {
   name: string;
@@ -32,7 +31,7 @@ export class ApiKeysService {
       throw new RequestValidationError([{ path: 'expiresAt', message: 'expiresAt must be in the future' }]);
     }
     if (input.entityId && !(await this.reachability.canReach(owner, input.entityId))) {
-      throw identityError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id is reachable by the key owner', { entityId: input.entityId });
+      throw this.reachability.notFound(input.entityId);
     }
     const minted = ApiKey.mint({ id: newId(), userId: owner.id, ...input }, this.secrets.apiKeyMaterial(), now);
     await this.apiKeys.insert(minted.apiKey);

@@ -7,7 +7,6 @@ import { errorCatalog } from '../../../../libs/shared-kernel/src';
  */
 export const IDENTITY_ERROR_STATUS = {
   API_KEY_NOT_FOUND_ERROR: 404,
-  ENTITY_NOT_FOUND_ERROR: 404,
   INVALID_EMAIL_OR_PASSWORD_ERROR: 401,
   SET_PASSWORD_TOKEN_INVALID_ERROR: 400,
   USER_ALREADY_EXISTS_ERROR: 409,

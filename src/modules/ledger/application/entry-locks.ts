@@ -90,6 +90,7 @@ export class EntryLocks {
       functionalCurrency,
       account: (id) => accounts.get(id),
       partnerExists: (id) => partners.has(id),
+      partnerNotFound: (id) => this.partners.notFound(id),
       dimensionValue: (id) => values.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };

@@ -3,9 +3,9 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { encodeDateIdCursor, exactAmount, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
-import { greedyMatch, judgeAllocation, LineForAllocation, openAmountOf } from '../domain/allocation';
+import { greedyMatch, judgeAllocation, judgeMatchSelection, LineForAllocation, openAmountOf } from '../domain/allocation';
 import { AllocationRepository, AllocationRow, EntryRepository, ListedLine, OpenItemSummary } from '../domain/entry-ports';
-import { LIVE_STATUSES, lineNotFound } from '../domain/ledger-entry';
+import { lineNotFound } from '../domain/ledger-entry';
 import { ledgerAccountNotFound, ledgerError, validationError } from '../domain/ledger-errors';
 import { ChartRepository } from '../domain/ledger-ports';
 import { BooksService } from './books.service';
@@ -130,20 +130,7 @@ export class LedgerAllocations {
     const wanted = [...new Set(lineIds)];
     await this.entries.holdEntriesOfLines(entityId, wanted);
     const locked = await this.entries.lockLines(entityId, wanted);
-    const found = new Set(locked.map((l) => l.id));
-    const missing = wanted.find((id) => !found.has(id));
-    if (missing) throw e('RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR', 'A selected line does not exist', { lineId: missing });
-    if (new Set(locked.map((l) => l.ledgerAccountId)).size > 1) {
-      throw e('RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR', 'The selection spans accounts', { accountIds: [...new Set(locked.map((l) => l.ledgerAccountId))] });
-    }
-    if (new Set(locked.map((l) => l.bookId)).size > 1) {
-      throw e('RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR', 'The selection spans Books', {});
-    }
-    if (!locked.every((l) => l.isOpenItem)) {
-      throw e('RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR', 'Allocations settle lines of open-item accounts', { accountId: locked[0].ledgerAccountId });
-    }
-    const dead = locked.find((l) => !LIVE_STATUSES.includes(l.status));
-    if (dead) throw e('LEDGER_ENTRY_NOT_LIVE_ERROR', 'A selected line belongs to an entry that is not live', { lineId: dead.id, status: dead.status });
+    judgeMatchSelection(wanted, locked);
 
     const lines = locked.map(forAllocation);
     const pairs = greedyMatch(lines);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { discoverablePort } from '../../../platform/discovery/discoverable-port';
+import { DomainError } from '../../../../libs/shared-kernel/src';
 
 /**
  * Port to the partners module: what the ledger needs of partners, without reading their table.
@@ -27,6 +28,8 @@ export interface PartnerDirectoryPort {
    * seed): `entityId` is an SQL expression of the statement.
    */
   namesSql(entityId: string): string;
+  /** 404 PARTNER_NOT_FOUND_ERROR: the partners' code, declared by them, for a line naming a missing partner. */
+  notFound(partnerId: string): DomainError;
 }
 
 const PARTNER_DIRECTORY = discoverablePort<PartnerDirectoryPort>();
@@ -56,6 +59,11 @@ export class PartnerDirectory implements PartnerDirectoryPort {
   namesSql(entityId: string): string {
     // With no partners module, no partner: an empty relation of the same shape.
     return this.port ? this.port.namesSql(entityId) : `(SELECT NULL::uuid AS id, NULL::text AS name WHERE false)`;
+  }
+
+  notFound(partnerId: string): DomainError {
+    // With no partners module (a test app without it) the same code and status, not declared here.
+    return this.port ? this.port.notFound(partnerId) : new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId }, 404);
   }
 
   existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {

@@ -95,3 +95,38 @@ export function greedyMatch(lines: LineForAllocation[]): MatchPair[] {
   }
   return pairs;
 }
+
+/** What a match selection's checks read of a line. */
+export interface MatchSelectionLine {
+  id: string;
+  ledgerAccountId: string;
+  bookId: string | null;
+  isOpenItem: boolean;
+  status: string;
+}
+
+/**
+ * D39 (and D66 for a bank match): the selected lines exist, are of one account and one Book (with
+ * `bookId` given, that Book: a bank match's entry is posted there), of an open-item account, and
+ * of live entries; the codes in that order. The one place these codes are judged: the ledger's
+ * match and banking's match both call it.
+ */
+export function judgeMatchSelection(lineIds: string[], lines: MatchSelectionLine[], options: { bookId?: string | null } = {}): void {
+  const found = new Set(lines.map((l) => l.id));
+  const missing = lineIds.find((id) => !found.has(id));
+  if (missing) throw e('RECONCILIATION_MATCH_LINE_NOT_FOUND_ERROR', 'A selected line does not exist', { lineId: missing });
+  const accounts = [...new Set(lines.map((l) => l.ledgerAccountId))];
+  if (accounts.length > 1) throw e('RECONCILIATION_MATCH_LINES_ON_DIFFERENT_ACCOUNTS_ERROR', 'The selection spans accounts', { accountIds: accounts });
+  if (options.bookId !== undefined) {
+    if (new Set(lines.map((l) => l.bookId)).size > 1 || lines[0].bookId !== options.bookId) {
+      throw e('RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR', 'The selection and the entry span Books', { bookId: options.bookId });
+    }
+  } else if (new Set(lines.map((l) => l.bookId)).size > 1) {
+    throw e('RECONCILIATION_MATCH_LINES_IN_DIFFERENT_BOOKS_ERROR', 'The selection spans Books', {});
+  }
+  if (!lines.every((l) => l.isOpenItem)) {
+    throw e('RECONCILIATION_ALLOCATION_ACCOUNT_MUST_BE_OPEN_ITEM_ERROR', 'Allocations settle lines of open-item accounts', { accountId: accounts[0] });
+  }
+  const dead = lines.find((l) => !(LIVE_STATUSES as readonly string[]).includes(l.status));
+  if (dead) throw e('LEDGER_ENTRY_NOT_LIVE_ERROR', 'A selected line belongs to an entry that is not live', { lineId: dead.id, status: dead.status });
+}

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DomainError } from '../../../../libs/shared-kernel/src';
 import { AccountType, Tracking } from './account-types';
 import { assertEntryDate, LedgerEntry, LineInput, PostingContext } from './ledger-entry';
 
@@ -17,6 +18,7 @@ const context: PostingContext = {
   functionalCurrency: 'CLP',
   account: (id) => ACCOUNTS[id],
   partnerExists: (id) => id === 'partner-1',
+  partnerNotFound: (partnerId) => new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId }, 404),
   dimensionValue: (id) => VALUES[id],
   exponent: (c) => EXPONENTS[c],
 };

@@ -52,6 +52,8 @@ export interface PostingContext {
   functionalCurrency: string;
   account(accountId: string): { type: AccountType; tracking: Tracking } | undefined;
   partnerExists(partnerId: string): boolean;
+  /** 404 PARTNER_NOT_FOUND_ERROR in the partners' own words (the code they declare). */
+  partnerNotFound(partnerId: string): DomainError;
   dimensionValue(valueId: string): { dimensionId: string } | undefined;
   /** ISO 4217 minor-unit exponent, undefined for an unknown code. */
   exponent(currency: string): number | undefined;
@@ -76,6 +78,12 @@ type LinePlace = number | { lineId: string };
 
 function lineError(code: LedgerErrorCode | 'VALIDATION_ERROR', message: string, at: LinePlace, params: Record<string, unknown> = {}): DomainError {
   return err(code, message, typeof at === 'number' ? { ...params, line: at, path: `lines[${at}]` } : { ...params, lineId: at.lineId });
+}
+
+/** Another module's refusal of a line (its code, status and params), placed at the line. */
+function atLine(error: DomainError, at: LinePlace): DomainError {
+  const place = typeof at === 'number' ? { line: at, path: `lines[${at}]` } : { lineId: at.lineId };
+  return new DomainError(error.code, error.message, { ...error.params, ...place }, error.status);
 }
 
 /**
@@ -173,7 +181,7 @@ export class LedgerEntry {
       const account = context.account(line.ledgerAccountId);
       if (!account) throw lineError('LEDGER_ACCOUNT_NOT_FOUND_ERROR', 'No ledger account with this id in the Entity', index, { accountId: line.ledgerAccountId });
       if (line.partnerId !== null && !context.partnerExists(line.partnerId)) {
-        throw lineError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', index, { partnerId: line.partnerId });
+        throw atLine(context.partnerNotFound(line.partnerId), index);
       }
       LedgerEntry.knownDimensionValues(line.dimensionValueIds, context, index);
       return account;

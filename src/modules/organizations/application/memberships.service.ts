@@ -5,7 +5,7 @@ import { Clock } from '../../../platform/clock/clock';
 import type { MembershipRole } from '../domain/membership';
 import { organizationNotFound } from '../domain/organization-errors';
 import { MembershipRepository, OrganizationRepository, UserDirectory } from '../domain/organization-ports';
-import { organizationError } from '../domain/organization-errors';
+import { userNotFound } from '../../identity';
 
 export interface UserMembership {
   organizationId: string;
@@ -62,7 +62,7 @@ export class MembershipsService {
 
   /** Issue 33: the Memberships a User holds, by Organization name (404 for a User that does not exist). */
   async membershipsOf(userId: string): Promise<UserMembership[]> {
-    if (!(await this.users.exists(userId))) throw organizationError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
+    if (!(await this.users.exists(userId))) throw userNotFound({ userId });
     const rows = await this.memberships.listForUser(userId);
     const organizations = await this.organizations.listByIds(rows.map((row) => row.organizationId));
     const roleIn = new Map(rows.map((row) => [row.organizationId, row.role]));
@@ -72,7 +72,7 @@ export class MembershipsService {
 
   /** `hold`: the write is about to point at the Organization (see OrganizationRepository.holdForReference). */
   private async requireUserAndOrganization(userId: string, organizationId: string, hold = false): Promise<void> {
-    if (!(await this.users.exists(userId))) throw organizationError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
+    if (!(await this.users.exists(userId))) throw userNotFound({ userId });
     const organization = hold ? await this.organizations.holdForReference(organizationId) : await this.organizations.findById(organizationId);
     if (!organization) throw organizationNotFound(organizationId);
   }

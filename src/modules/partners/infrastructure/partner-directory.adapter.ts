@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerDirectoryPort, PartnerDirectoryProvider } from '../../ledger';
-import { PartnerRepository } from '../domain/partner';
+import { partnerNotFound, PartnerRepository } from '../domain/partner';
+import type { DomainError } from '../../../../libs/shared-kernel/src';
 
 /** What the ledger asks of partners (its PartnerDirectoryPort): the partners table is read here only. */
 @PartnerDirectoryProvider()
@@ -10,6 +11,10 @@ export class PartnerDirectoryAdapter implements PartnerDirectoryPort {
 
   holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>> {
     return this.partners.holdExisting(entityId, partnerIds);
+  }
+
+  notFound(partnerId: string): DomainError {
+    return partnerNotFound({ partnerId });
   }
 
   namesSql(entityId: string): string {

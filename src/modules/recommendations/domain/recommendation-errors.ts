@@ -1,17 +1,9 @@
-import { errorCatalog } from '../../../../libs/shared-kernel/src';
+import { bankMovementNotFound } from '../../banking';
+import { invoiceNotFound } from '../../invoices';
 
 /**
- * Every code the recommendations answer, with its HTTP status: the one place each is declared
- * (compiler-checked, D3). The record to recommend for is missing.
+ * The recommendations answer no code of their own: the record to recommend for is missing, in
+ * its owner's words (banking's BANK_MOVEMENT_NOT_FOUND_ERROR, the invoices' INVOICE_NOT_FOUND_ERROR).
  */
-export const RECOMMENDATION_ERROR_STATUS = {
-  BANK_MOVEMENT_NOT_FOUND_ERROR: 404,
-  INVOICE_NOT_FOUND_ERROR: 404,
-} as const;
-
-export const recommendationError = errorCatalog(RECOMMENDATION_ERROR_STATUS);
-
 export const recommendedRecordNotFound = (kind: 'bank_movement' | 'invoice', id: string) =>
-  kind === 'bank_movement'
-    ? recommendationError('BANK_MOVEMENT_NOT_FOUND_ERROR', 'No bank movement with this id in the Entity', { movementId: id })
-    : recommendationError('INVOICE_NOT_FOUND_ERROR', 'No invoice with this id in the Entity', { invoiceId: id });
+  kind === 'bank_movement' ? bankMovementNotFound({ movementId: id }) : invoiceNotFound({ invoiceId: id });

@@ -1,13 +1,7 @@
-import { errorCatalog } from '../../../../libs/shared-kernel/src';
+import { dimensionNotFound } from '../../ledger';
 
 /**
- * Every code the reports answer of their own, with its HTTP status: the one place each is declared
- * (compiler-checked, D3). VALIDATION_ERROR and AMOUNT_OUT_OF_RANGE_ERROR are the shared kernel's.
+ * The reports answer no code of their own: a Dimension they are asked to split by is missing, in
+ * the ledger's words (DIMENSION_NOT_FOUND_ERROR, declared once by the ledger).
  */
-export const REPORT_ERROR_STATUS = {
-  DIMENSION_NOT_FOUND_ERROR: 404,
-} as const;
-
-export const reportError = errorCatalog(REPORT_ERROR_STATUS);
-
-export const reportDimensionNotFound = (dimensionId: string) => reportError('DIMENSION_NOT_FOUND_ERROR', 'No Dimension with this id in the Entity', { dimensionId });
+export const reportDimensionNotFound = (dimensionId: string) => dimensionNotFound({ dimensionId });

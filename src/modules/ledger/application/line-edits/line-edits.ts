@@ -26,7 +26,7 @@ export class LineEdits {
   async setLinePartner(entityId: string, lineId: string, partnerId: string | null): Promise<ListedLine> {
     const line = await this.locks.editableLine(entityId, lineId);
     if (partnerId !== null && !(await this.partners.holdExisting(entityId, [partnerId])).has(partnerId)) {
-      throw ledgerError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId });
+      throw this.partners.notFound(partnerId);
     }
     await this.entries.updateLine(entityId, line.id, { partnerId });
     return (await this.entries.findLine(entityId, lineId))!;

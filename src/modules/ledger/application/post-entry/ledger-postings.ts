@@ -12,9 +12,11 @@ import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { ENTRY_WRITTEN, EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { assertExerciseLocked } from '../../domain/closing';
-import { ledgerError, validationError } from '../../domain/ledger-errors';
+import { validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
+import { PartnerDirectory } from '../partner-directory';
 import { FieldPath, renameFieldPaths } from './field-paths';
+import { entityNotFound } from '../../../entities';
 
 /** A line of a posting; what is left out is null (or no tags). */
 export interface PostingLine {
@@ -187,6 +189,7 @@ export class LedgerPostings {
     private readonly clock: Clock,
     private readonly auditContext: AuditContext,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly partners: PartnerDirectory,
   ) {}
 
   private readonly recentFacts = new RecentPostingFacts();
@@ -272,7 +275,7 @@ export class LedgerPostings {
       valueIds: distinct(linesOfEach.flatMap((lines) => lines.flatMap((l) => l.dimensionValueIds))),
     };
     const facts = await this.postingReader.read(entityId, references, true);
-    if (!facts) throw ledgerError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+    if (!facts) throw entityNotFound(entityId);
 
     const entries: LedgerEntry[] = [];
     const skippedEntryIds: string[] = [];
@@ -412,11 +415,12 @@ export class LedgerPostings {
 
   /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
   private judgeShape(entityId: string, input: InternalPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): PostingContext {
-    if (!facts) throw ledgerError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
+    if (!facts) throw entityNotFound(entityId);
     const context: PostingContext = {
       functionalCurrency: facts.currency,
       account: (id) => facts.accounts.get(id),
       partnerExists: (id) => facts.partnerIds.has(id),
+      partnerNotFound: (id) => this.partners.notFound(id),
       dimensionValue: (id) => facts.dimensionValues.get(id),
       exponent: (code) => this.reference.findCurrency(code)?.minorUnits,
     };
