@@ -59,15 +59,15 @@ export class SqlBankAccountRepository extends BankAccountRepository {
   /**
    * One statement for the whole list: the balance from the ledger's monthly totals of the mapped
    * account (live common entries only: the totals keep live lines, book_key nil is the common
-   * Book), signed by the account's normal side; the unreconciled count kept by the movements'
-   * triggers.
+   * Book), signed by the account's normal side; the unreconciled count kept by the statements
+   * that write the movements.
    */
   async summaries(entityId: string, bankAccountId?: string): Promise<BankAccountSummary[]> {
     const rows = await this.query<AccountRow & { raw: string; debit_normal: boolean; unreconciled_count: number }>(
       `SELECT ${ACCOUNT_COLUMNS}, a.unreconciled_count,
               la.type IN ('asset', 'cost_of_goods_sold', 'operating_expense', 'other_expense') AS debit_normal,
               coalesce((SELECT sum(t.debit - t.credit) FROM ledger_account_monthly_totals t
-                         WHERE t.entity_id = a.entity_id AND t.account_id = a.ledger_account_id AND t.book_key = '${NIL_BOOK}'), 0)::text AS raw
+                         WHERE t.entity_id = $1 AND t.account_id = a.ledger_account_id AND t.book_key = '${NIL_BOOK}'), 0)::text AS raw
          FROM bank_accounts a
          JOIN ledger_accounts la ON la.entity_id = a.entity_id AND la.id = a.ledger_account_id
         WHERE a.entity_id = $1 AND ($2::uuid IS NULL OR a.id = $2::uuid)
