@@ -8,6 +8,7 @@ module.exports = {
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
-  testTimeout: 30000,
+  // A Citus cluster (TEST_DATABASE_URL, docs/CITUS.md) clones each file's database on every node: slower hooks.
+  testTimeout: process.env.TEST_DATABASE_URL ? 180000 : 30000,
   maxWorkers: 2,
 };

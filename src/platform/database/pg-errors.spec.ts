@@ -53,7 +53,7 @@ describe('pg-errors on plain PostgreSQL and on Citus (D94)', () => {
   });
 
   it('reads the constraint of a plain refusal, of a local shard and of a worker (from the message)', () => {
-    expect(pgFailure(PLAIN_DUPLICATE)).toEqual({ code: '23505', constraint: 'books_name_key', table: 'books', detail: PLAIN_DUPLICATE['detail' as keyof Error] });
+    expect(pgFailure(PLAIN_DUPLICATE)).toEqual({ code: '23505', constraint: 'books_name_key', table: 'books', detail: `Key (entity_id, name)=(${ENTITY}, Main) already exists.` });
     expect(pgFailure(CITUS_LOCAL_SHARD_DUPLICATE)).toMatchObject({ code: '23505', constraint: 'books_name_key', table: 'books' });
     expect(pgFailure(CITUS_REFERENCE_DUPLICATE)).toMatchObject({ code: '23505', constraint: 'PK_6b031fcd0863e3f6b44230163f9', table: undefined });
     expect(pgFailure(CITUS_FOREIGN_KEY)).toMatchObject({ code: '23503', constraint: 'FK_1a74b12b92f9f7fa9c3c056b582', table: undefined });

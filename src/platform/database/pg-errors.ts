@@ -54,7 +54,7 @@ export function pgFailure(error: unknown): PgFailure | null {
   const message = pg.message ?? '';
   let code = pg.code;
   let constraint = pg.constraint;
-  let table = pg.table;
+  const table = pg.table;
   const unique = UNIQUE_MESSAGE.exec(message);
   const foreignKey = unique ? null : FOREIGN_KEY_MESSAGE.exec(message);
   if (code === 'XX000' && unique) code = '23505';
