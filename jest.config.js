@@ -6,6 +6,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   testEnvironment: 'node',
+  setupFilesAfterEnv: ['<rootDir>/test/harness/sql-count-setup.ts'],
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   // A Citus cluster (TEST_DATABASE_URL, docs/CITUS.md) clones each file's database on every node: slower hooks.

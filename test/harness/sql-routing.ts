@@ -94,7 +94,7 @@ export async function entityTablesOf(sql: (text: string) => Promise<Array<Record
  * Records every statement the service's own connections (application_name `accounting`) send
  * from now on, until `stop()`. Test code's connections are not recorded.
  */
-export function captureServiceSql(): { statements: () => string[]; stop: () => void } {
+export function captureServiceSql(onStatement?: (text: string) => void): { statements: () => string[]; stop: () => void } {
   const seen = new Set<string>();
   const proto = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
@@ -102,7 +102,10 @@ export function captureServiceSql(): { statements: () => string[]; stop: () => v
     if (this.connectionParameters?.application_name === 'accounting') {
       const first = args[0];
       const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
-      if (text) seen.add(text);
+      if (text) {
+        seen.add(text);
+        onStatement?.(text);
+      }
     }
     return original.apply(this, args);
   };

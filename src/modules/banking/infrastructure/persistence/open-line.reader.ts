@@ -81,11 +81,11 @@ export class SqlOpenLineReader extends OpenLineReader {
          (SELECT near.id FROM ledger_accounts a
             CROSS JOIN LATERAL (
               (SELECT l.id, l.entry_date FROM ledger_lines l
-                WHERE l.entity_id = a.entity_id AND l.account_id = a.id AND ${OPEN} AND l.entry_date <= $4::date AND ${scope}
+                WHERE l.entity_id = $1 AND l.account_id = a.id AND ${OPEN} AND l.entry_date <= $4::date AND ${scope}
                 ORDER BY l.entry_date DESC, l.id DESC LIMIT $8)
               UNION ALL
               (SELECT l.id, l.entry_date FROM ledger_lines l
-                WHERE l.entity_id = a.entity_id AND l.account_id = a.id AND ${OPEN} AND l.entry_date > $4::date AND ${scope}
+                WHERE l.entity_id = $1 AND l.account_id = a.id AND ${OPEN} AND l.entry_date > $4::date AND ${scope}
                 ORDER BY l.entry_date, l.id LIMIT $8)) near
            WHERE a.entity_id = $1 AND a.tracking = 'open_item'))
        SELECT ${LINE} FROM picked JOIN ledger_lines l ON l.entity_id = $1 AND l.id = picked.id ${JOINS}`,
