@@ -1,4 +1,5 @@
 # syntax=docker/dockerfile:1
+# Node 24 (current LTS; 22 works too, see package.json engines and README).
 # Build: compile TypeScript with every dependency installed.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app

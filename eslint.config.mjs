@@ -1,7 +1,10 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import boundaries from './eslint-rules/module-boundaries.mjs';
+import moduleBoundaries from './eslint-rules/module-boundaries.mjs';
+import sqlBoundaries from './eslint-rules/sql-boundaries.mjs';
+
+const boundaries = { rules: { ...moduleBoundaries.rules, ...sqlBoundaries.rules } };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**'] },
@@ -44,10 +47,11 @@ export default tseslint.config(
   },
   {
     // Architecture rule: modules meet only through each other's index.ts; platform/ and libs/
-    // import no module (eslint-rules/module-boundaries.mjs, docs/ARCHITECTURE.md).
+    // import no module (eslint-rules/module-boundaries.mjs, docs/ARCHITECTURE.md); a module's SQL
+    // names only its own tables (eslint-rules/sql-boundaries.mjs, issue 32).
     files: ['src/**/*.ts', 'libs/**/*.ts'],
     plugins: { boundaries },
-    rules: { 'boundaries/module-boundaries': 'error' },
+    rules: { 'boundaries/module-boundaries': 'error', 'boundaries/sql-boundaries': 'error' },
   },
   {
     // Architecture rule: the domain is plain TypeScript.

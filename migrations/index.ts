@@ -31,6 +31,11 @@ import { ProposalApplyClaim1795722737805 as M28 } from './1795722737805-Proposal
 import { LineAggregatesInStatements1795724724976 as M29 } from './1795724724976-LineAggregatesInStatements';
 import { LedgerReadSeam1796604841914 as M32a } from './1796604841914-LedgerReadSeam';
 import { BankCountsWithoutTriggers1796604958635 as M34a } from './1796604958635-BankCountsWithoutTriggers';
+import { LedgerClosings1796607529126 as M35a } from './1796607529126-LedgerClosings';
+import { AttachmentConfirmClaim1796607543192 as M33a } from './1796607543192-AttachmentConfirmClaim';
+import { DteFolioLeadingZeros1796607552089 as M33b } from './1796607552089-DteFolioLeadingZeros';
+import { RcvImports1796608413206 as M37a } from './1796608413206-RcvImports';
+import { InvoiceMonthTotals1796608413207 as M37b } from './1796608413207-InvoiceMonthTotals';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M32a, M34a];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M32a, M34a, M35a, M33a, M33b, M37a, M37b];

@@ -18,6 +18,8 @@ import { OrganizationsModule } from './modules/organizations';
 import { PartnersModule } from './modules/partners';
 import { InvoicesModule } from './modules/invoices';
 import { ReportsModule } from './modules/reports';
+import { ConsolidationModule } from './modules/consolidation';
+import { TaxModule } from './modules/tax';
 import { ReferenceModule } from './modules/reference';
 import { AttachmentsModule } from './modules/attachments';
 import { CommentsModule } from './modules/comments';
@@ -91,6 +93,7 @@ export class AppModule {
         PartnersModule,
         InvoicesModule,
         ReportsModule,
+        ConsolidationModule,
         RecordHostsModule,
         AttachmentsModule,
         TodosModule,
@@ -100,6 +103,7 @@ export class AppModule {
         RecommendationsModule,
         BankingModule,
         BankFeedsModule,
+        TaxModule,
         ...(options.extraModules ?? []),
       ],
       controllers: options.extraControllers ?? [],

@@ -9,6 +9,7 @@ import { authSurfaceMiddleware } from './platform/auth/guards/access.guards';
 import { expressErrorHandler } from './platform/http/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './platform/http/client-errors';
 import { noStoreMiddleware, requestIdMiddleware } from './platform/http/request-id';
+import { apiIndexMiddleware, faviconMiddleware } from './platform/http/api-index';
 import { auditMutatingRoutes } from './platform/audit/audited-routes';
 import { AppLogger } from './platform/logging/logging.module';
 import { setUpOpenApi } from './platform/openapi/openapi';
@@ -79,6 +80,8 @@ export async function createApp(config: RuntimeConfig, options: AppModuleOptions
   app.use(requestIdMiddleware);
   app.use(logger.requests);
   app.use(noStoreMiddleware);
+  app.use(apiIndexMiddleware);
+  app.use(faviconMiddleware);
   app.use(authSurfaceMiddleware);
   app.use(sameOriginMutations(config.appBaseUrl));
   mountWebPages(app);

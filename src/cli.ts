@@ -70,12 +70,23 @@ function parseFlags(args: string[]): { flags: Record<string, string>; positional
   return { flags, positional };
 }
 
+const HELP = new Set(['--help', '-h', 'help']);
+
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
   const command = name ? COMMANDS[name] : undefined;
+  const usage = `Usage: npm run cli -- <command> [flags]\n\nCommands:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n\n\`npm run cli -- <command> --help\` prints one command's usage.\n`;
+  if (!name || HELP.has(name)) {
+    process.stdout.write(usage);
+    return 0;
+  }
   if (!command) {
-    process.stdout.write(`Usage: npm run cli -- <command>\n\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
-    return name ? 1 : 0;
+    process.stderr.write(`unknown command ${name}\n\n${usage}`);
+    return 1;
+  }
+  if (rest.some((arg) => HELP.has(arg))) {
+    process.stdout.write(`Usage: npm run cli -- ${command.usage}\n`);
+    return 0;
   }
   const { flags, positional } = parseFlags(rest);
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', BOOTSTRAP_STAFF_EMAIL: '', BOOTSTRAP_STAFF_PASSWORD: '' });

@@ -1,9 +1,21 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './platform/config/app-config';
 import { startupFailureLine } from './platform/embedded/embedded-part-error';
 import { startEmbeddedParts, StartedParts } from './platform/embedded/embedded-parts';
+
+/**
+ * Issue 33: the address really bound (`0.0.0.0`, every interface, by default), then where to
+ * open it on this machine (Nest's getUrl names 127.0.0.1 for both).
+ */
+function listeningLine(address: AddressInfo | string | null, url: string): string {
+  if (!address || typeof address === 'string') return `listening on ${url} (docs at ${url}/api/docs)`;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const everywhere = address.address === '0.0.0.0' || address.address === '::';
+  return `listening on ${host}:${address.port}${everywhere ? ' (every interface)' : ''}: open ${url}/api (docs at ${url}/api/docs, admin at ${url}/admin)`;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -37,7 +49,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const url = await app.getUrl();
-  log.info(`listening on ${url} (docs at /api/docs)`);
+  log.info(listeningLine(app.getHttpServer().address(), url));
   // A parent that started this process with an IPC channel (a supervisor, the crash-safety test)
   // learns where it listens. With PORT=0 the kernel chooses the port as it binds it: a port chosen
   // beforehand may be taken by another process in between, and that process would then answer.

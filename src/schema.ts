@@ -13,6 +13,7 @@ import { LEDGER_RECORDS } from './modules/ledger';
 import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
 import { REPORT_RECORDS } from './modules/reports';
+import { TAX_RECORDS } from './modules/tax';
 import { dataSourceOptions } from './platform/database/data-source-options';
 import type { DataSourceOptions } from 'typeorm';
 
@@ -38,6 +39,7 @@ export const RECORDS = [
   ...FX_RECORDS,
   ...BANK_FEEDS_RECORDS,
   ...REPORT_RECORDS,
+  ...TAX_RECORDS,
 ];
 
 /** The service's data source: its entities and migrations on this database. */

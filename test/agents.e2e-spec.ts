@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -175,7 +176,7 @@ describe('Agent gateway (D85-D89)', () => {
       });
       const pages = tools.get('get_partners_pages')!.parameters as { properties: Record<string, { type: string }>; required: string[] };
       expect(Object.keys(pages.properties).sort()).toEqual(['bookId', 'cursor', 'limit', 'search']);
-      expect(pages.properties.limit.type).toBe('number');
+      expect(pages.properties.limit.type).toBe('integer'); // issue 33: counts are integers in the document
       expect(pages.required).toEqual([]);
       expect(tools.get('get_reports_balance-sheet')!.description.startsWith('GET /api/entities/{entityId}/reports/balance-sheet')).toBe(true);
       expect(tools.get('propose_write')!.parameters).toMatchObject({ required: ['method', 'path', 'summary'] });
@@ -434,6 +435,24 @@ describe('Agent gateway (D85-D89)', () => {
       expect(res.body.params.reason).toMatch(/no answer within 2000 ms/);
       held.release(answer('too late'));
       expect(await storedRoles(conversation.id)).toEqual(['user']);
+    });
+  });
+
+  describe('issue 33: the model server\'s error text never reaches the caller nor the log', () => {
+    it('answering HTTP 500 with a message echoing a key: params.reason and the log line say only the status', async () => {
+      const conversation = await newConversation();
+      fake.script(httpError(500, 'upstream exploded; key=sk-live-4f9a8b7c6d5e4f3a2b1c; prompt was: hello?'));
+      const warn = jest.spyOn(Logger.prototype, 'warn');
+      try {
+        const res = await say(conversation.id, 'hello?');
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'AGENT_MODEL_ERROR' });
+        expect(res.body.params.reason).toBe('answered HTTP 500');
+        expect(JSON.stringify(res.body)).not.toMatch(/exploded|sk-live|prompt was/);
+        const logged = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes(conversation.id));
+        expect(logged).toEqual([`conversation ${conversation.id}: the model failed: answered HTTP 500`]);
+      } finally {
+        warn.mockRestore();
+      }
     });
   });
 

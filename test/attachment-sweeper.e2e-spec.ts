@@ -36,6 +36,8 @@ describe('Attachment sweeper and deleted hosts', () => {
 
   const base = (hostId: string) => `/api/entities/${world.entityId}/ledger/entries/${hostId}/attachments`;
   const keyOf = (hostId: string, id: string) => `entities/${world.entityId}/ledger_entry/${hostId}/${id}`;
+  /** Issue 33: where the upload URL puts the bytes until confirm copies them to keyOf. */
+  const uploadKeyOf = (hostId: string, id: string) => `uploads/${keyOf(hostId, id)}`;
 
   async function slot(hostId: string, bytes: Buffer, uploaded: boolean) {
     const res = await staff.post(`${base(hostId)}/presign`).send({ filename: 'f.pdf', contentType: 'application/pdf', byteSize: bytes.length }).expect(200);
@@ -61,7 +63,8 @@ describe('Attachment sweeper and deleted hosts', () => {
     const auditBefore = await countRows(t, 'audit_trail');
     expect(await sweeper.sweep()).toEqual({ status: 'swept', removed: 2, failed: 0 });
     expect((await t.sql('SELECT id, state FROM attachments WHERE host_id = $1', [host])).map((r) => r.id)).toEqual([kept]);
-    expect(await store.head(keyOf(host, uploadedSlot))).toBeNull();
+    expect(await store.head(uploadKeyOf(host, uploadedSlot))).toBeNull();
+    expect(await store.head(uploadKeyOf(host, kept))).toBeNull();
     expect(await store.head(keyOf(host, kept))).toEqual({ byteSize: 50, contentType: 'application/pdf' });
     expect(await countRows(t, 'audit_trail')).toBe(auditBefore + 2);
     const rows = await t.sql('SELECT * FROM audit_trail WHERE resource_id = ANY($1::text[]) AND declared_actor = $2 ORDER BY resource_id', [[uploadedSlot, emptySlot], 'system:attachment-sweeper']);
@@ -123,9 +126,9 @@ describe('Attachment sweeper and deleted hosts', () => {
       spy.mockRestore();
     }
     expect(await countRows(t, 'attachments', 'id = $1', [id])).toBe(1);
-    expect(await store.head(keyOf(host, id))).not.toBeNull();
+    expect(await store.head(uploadKeyOf(host, id))).not.toBeNull();
     expect(await sweeper.sweep()).toEqual({ status: 'swept', removed: 1, failed: 0 });
-    expect(await store.head(keyOf(host, id))).toBeNull();
+    expect(await store.head(uploadKeyOf(host, id))).toBeNull();
   });
 
   describe('a deleted host (RecordHosts.recordsRemoved, in the deleting transaction)', () => {
@@ -206,5 +209,120 @@ describe('Attachment sweeper and deleted hosts', () => {
       expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 'ATTACHMENT_NOT_FOUND_ERROR' });
       await sweeper.sweep();
     });
+  });
+
+  describe('issue 33: a confirmed attachment is out of the upload URL\'s reach', () => {
+    const put = (url: string, bytes: Buffer) => fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    async function download(host: string, id: string) {
+      const link = await staff.get(`${base(host)}/${id}/url`).expect(200);
+      const answer = await fetch(link.body.url);
+      expect(answer.status).toBe(200);
+      return Buffer.from(await answer.arrayBuffer());
+    }
+    const keysUnder = async (prefix: string) => (await store.list(prefix, { limit: 1000 })).map((o) => o.key).sort();
+
+    it('a PUT replayed with the upload URL after confirm, after a second confirm and after delete leaves the bytes unchanged; the sweeper removes what it left', async () => {
+      clock.set(new Date());
+      const host = await hosts.entry('Reemplazo');
+      const original = randomBytes(64);
+      const attacker = randomBytes(64);
+      const presigned = await staff.post(`${base(host)}/presign`).send({ filename: 'f.pdf', contentType: 'application/pdf', byteSize: 64 }).expect(200);
+      const id = presigned.body.attachmentId as string;
+      expect((await put(presigned.body.url, original)).status).toBe(200);
+      await confirm(host, id).expect(200);
+      // Confirm moved the bytes: nothing is left under the URL's key.
+      expect(await keysUnder(`uploads/${keyOf(host, id)}`)).toEqual([]);
+      expect(await keysUnder(keyOf(host, id))).toEqual([keyOf(host, id)]);
+
+      // The URL is still valid for the store (15 minutes), and the same length and type pass.
+      expect((await put(presigned.body.url, attacker)).status).toBe(200);
+      expect((await download(host, id)).equals(original)).toBe(true);
+      // A second confirm does not copy the replayed bytes over the attachment.
+      const again = await confirm(host, id);
+      expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'ATTACHMENT_ALREADY_EXISTS_ERROR' });
+      expect((await download(host, id)).equals(original)).toBe(true);
+      const [row] = await t.sql('SELECT state, byte_size FROM attachments WHERE id = $1', [id]);
+      expect(row).toEqual({ state: 'confirmed', byte_size: 64 });
+
+      // After delete, the replay recreates only an upload no row points to.
+      await staff.delete(`${base(host)}/${id}`).expect(204);
+      expect(await countRows(t, 'attachments', 'id = $1', [id])).toBe(0);
+      expect((await put(presigned.body.url, attacker)).status).toBe(200);
+      const entityPrefix = `entities/${world.entityId}/ledger_entry/${host}/`;
+      expect(await keysUnder(entityPrefix)).toEqual([]);
+      expect(await keysUnder(`uploads/${entityPrefix}`)).toEqual([`uploads/${keyOf(host, id)}`]);
+
+      // Before the URL and the grace to confirm ran out (plus 5 minutes), the sweeper keeps it; after, it goes.
+      clock.advance(30 * MINUTE);
+      expect(await sweeper.sweepStrayUploads(`uploads/${entityPrefix}`)).toBe(0);
+      clock.advance(6 * MINUTE);
+      expect(await sweeper.sweepStrayUploads(`uploads/${entityPrefix}`)).toBe(1);
+      expect(await keysUnder(`uploads/${entityPrefix}`)).toEqual([]);
+      expect(await keysUnder(entityPrefix)).toEqual([]);
+    });
+
+    it('a replay after confirm, while the attachment stays: swept from uploads/, the attachment\'s bytes kept', async () => {
+      clock.set(new Date());
+      const host = await hosts.entry('Reemplazo 2');
+      const original = randomBytes(32);
+      const presigned = await staff.post(`${base(host)}/presign`).send({ filename: 'f.pdf', contentType: 'application/pdf', byteSize: 32 }).expect(200);
+      const id = presigned.body.attachmentId as string;
+      expect((await put(presigned.body.url, original)).status).toBe(200);
+      await confirm(host, id).expect(200);
+      expect((await put(presigned.body.url, randomBytes(32))).status).toBe(200);
+      clock.advance(36 * MINUTE);
+      expect(await sweeper.sweepStrayUploads(`uploads/entities/${world.entityId}/ledger_entry/${host}/`)).toBe(1);
+      expect(await keysUnder(`uploads/entities/${world.entityId}/ledger_entry/${host}/`)).toEqual([]);
+      expect((await download(host, id)).equals(original)).toBe(true);
+    });
+
+    it('delete asks the store with no transaction open (no pooled connection waits on it)', async () => {
+      clock.set(new Date());
+      const host = await hosts.entry('Borrado sin transacción');
+      const id = await slot(host, randomBytes(8), true);
+      const confirmed = await confirm(host, id);
+      expect({ status: confirmed.status, body: confirmed.status === 200 ? null : confirmed.body }).toEqual({ status: 200, body: null });
+      const idleInTransaction: number[] = [];
+      const original = store.delete.bind(store);
+      const spy = jest.spyOn(store, 'delete').mockImplementation(async (key: string) => {
+        const [{ n }] = await t.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        idleInTransaction.push(n as number);
+        return original(key);
+      });
+      try {
+        await staff.delete(`${base(host)}/${id}`).expect(204);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(idleInTransaction.length).toBeGreaterThan(0);
+      expect(idleInTransaction.every((n) => n === 0)).toBe(true);
+      expect(await countRows(t, 'attachments', 'id = $1', [id])).toBe(0);
+      expect(await store.head(keyOf(host, id))).toBeNull();
+    });
+
+    it('a store that fails during delete: 204 and the attachment gone from every answer; the row stays discarded and the sweeper removes the object', async () => {
+      clock.set(new Date());
+      const host = await hosts.entry('Borrado con falla');
+      const id = await slot(host, randomBytes(8), true);
+      await confirm(host, id).expect(200);
+      const spy = jest.spyOn(store, 'delete').mockRejectedValueOnce(new Error('store down'));
+      try {
+        await expectAuditedDelete(host, id);
+      } finally {
+        spy.mockRestore();
+      }
+      expect((await staff.get(base(host))).body).toEqual([]);
+      expect(await t.sql('SELECT state FROM attachments WHERE id = $1', [id])).toEqual([{ state: 'discarded' }]);
+      expect(await store.head(keyOf(host, id))).not.toBeNull();
+      expect(await sweeper.sweep()).toEqual({ status: 'swept', removed: 1, failed: 0 });
+      expect(await store.head(keyOf(host, id))).toBeNull();
+      expect(await countRows(t, 'attachments', 'id = $1', [id])).toBe(0);
+    });
+
+    async function expectAuditedDelete(host: string, id: string) {
+      const before = await countRows(t, 'audit_trail', "action = 'attachment.delete' AND resource_id = $1", [id]);
+      await staff.delete(`${base(host)}/${id}`).expect(204);
+      expect(await countRows(t, 'audit_trail', "action = 'attachment.delete' AND resource_id = $1", [id])).toBe(before + 1);
+    }
   });
 });

@@ -58,7 +58,8 @@ describe('Attachments (D70, D79)', () => {
       ).body;
       expect(slot).toEqual({ attachmentId: expect.any(String), url: expect.any(String) });
       const url = new URL(slot.url);
-      expect(url.pathname).toBe(`/accounting-test/entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`);
+      // Issue 33: the URL names the upload's key, `uploads/` and D70's key of the attachment.
+      expect(url.pathname).toBe(`/accounting-test/uploads/entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`);
       expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
       expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
       const [row] = await t.sql('SELECT * FROM audit_trail WHERE resource_id = $1', [slot.attachmentId]);
@@ -202,7 +203,7 @@ describe('Attachments (D70, D79)', () => {
       const forged = other.url.replace(other.attachmentId, slot.attachmentId);
       expect((await putBytes(forged, randomBytes(11))).status).toBe(403); // the store still refuses the changed URL
       const store = t.app.get(ObjectStore);
-      const key = `entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`;
+      const key = `uploads/entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`;
       const direct = await store.presignPut({ key, contentType: 'text/csv', byteSize: 11, signedAt: new Date(), expiresInSeconds: 60 });
       expect((await putBytes(direct, randomBytes(11), 'text/csv')).status).toBe(200);
       const res = await refused(staff.post(`${base()}/confirm`).send({ attachmentId: slot.attachmentId, filename: 'x.pdf' }), 409, 'ATTACHMENT_UPLOAD_MISMATCH_ERROR');
@@ -267,7 +268,7 @@ describe('Attachments (D70, D79)', () => {
     it('a file name with path characters is kept as the name, but names no path in the key or the download header', async () => {
       const bytes = randomBytes(12);
       const slot = await presign(bytes, { filename: '../../../etc/passwd' });
-      expect(new URL(slot.url).pathname).toBe(`/accounting-test/entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`);
+      expect(new URL(slot.url).pathname).toBe(`/accounting-test/uploads/entities/${world.entityId}/ledger_entry/${entryId}/${slot.attachmentId}`);
       expect((await putBytes(slot.url, bytes)).status).toBe(200);
       const done = await staff.post(`${base()}/confirm`).send({ attachmentId: slot.attachmentId, filename: '..\\..\\x"; filename=evil.exe' });
       expect(done.status).toBe(200);

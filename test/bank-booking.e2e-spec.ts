@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { BankAccountRepository } from '../src/modules/banking/application/banking-ports';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectAudited, expectRefused } from './harness/db-checks';
+import type { Client } from 'pg';
+import { expectAudited, expectRefused, whileRowLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -224,6 +225,112 @@ describe('Booking and matching bank movements (D66)', () => {
       const id = await movement(s);
       await book(s, id, { counterAccountId: s.income }).expect(200);
       await refused(staff.delete(`/api/entities/${s.entityId}/bank-movements/${id}`), 409, 'BANK_MOVEMENT_BOOKED_ERROR');
+    });
+  });
+
+  describe('issue 33: the movement read unlocked, then checked under its row lock by the posting statement (the precondition, as invoices)', () => {
+    /** The booking reads the movement, then its posting statement waits on the row held here; `meanwhile` runs in the holding transaction. */
+    const whileMovementLocked = <T>(movementId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
+      whileRowLocked(t, 'SELECT 1 FROM bank_movements WHERE id = $1 FOR UPDATE', [movementId], start, meanwhile, options);
+    const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(sql, values))[0].n;
+    const bookAs = (s: Setup, movementId: string, requestId: string) => book(s, movementId, { counterAccountId: s.income }).set('x-request-id', requestId);
+    /** D94: each bank account's stored unreconciled count is its unbooked movements, counted. */
+    const expectUnreconciledCounts = async (s: Setup) =>
+      expect(
+        await t.sql(
+          `SELECT a.unreconciled_count AS stored, (SELECT count(*)::int FROM bank_movements m WHERE m.entity_id = a.entity_id AND m.bank_account_id = a.id AND m.ledger_entry_id IS NULL) AS counted
+             FROM bank_accounts a WHERE a.entity_id = $1 AND a.unreconciled_count <> (SELECT count(*)::int FROM bank_movements m WHERE m.entity_id = a.entity_id AND m.bank_account_id = a.id AND m.ledger_entry_id IS NULL)`,
+          [s.entityId],
+        ),
+      ).toEqual([]);
+
+    it('waits in its one posting statement, not on a locked read first; only locked meanwhile: booked on the amount read, one entry, one audit row', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 1000 });
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), async () => {
+        // What waits on the movement is the posting statement (its CTEs: the ledger's guard, the
+        // precondition, the entry, the link, the audit row), not a locked read of the movement
+        // made first (the old way: SELECT ... FOR UPDATE, then the posting).
+        const waiting = await t.sql<{ posting: boolean; lockedRead: boolean }>(
+          `SELECT query LIKE 'WITH %' AS posting, query LIKE 'SELECT %bank_movements%FOR UPDATE%' AS "lockedRead" FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        );
+        expect(waiting).toEqual([{ posting: true, lockedRead: false }]);
+      });
+      expect(res.status).toBe(200);
+      expect(linesOf(res.body.entry).map((line) => line[2])).toEqual([1000, 1000]);
+      expect(res.body.movement).toMatchObject({ id, ledgerEntryId: res.body.entry.id });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1 AND action = 'bank_movement.book' AND resource_id = $2`, [requestId, id])).toBe(1);
+      expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: res.body.entry.id }]);
+      await expectUnreconciledCounts(s);
+    });
+
+    it('amount changed and committed meanwhile: nothing posted on the stale read; booked on the new amount, one entry, one audit row', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 1000 });
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE id = $1`, [id]));
+      expect(res.status).toBe(200);
+      expect(linesOf(res.body.entry)).toEqual([
+        ['debit', s.cash, 2500],
+        ['credit', s.income, 2500],
+      ]);
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_lines WHERE entity_id = $1`, [s.entityId])).toBe(2);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(1);
+      await expectUnreconciledCounts(s);
+    });
+
+    it('changed then rolled back: booked on the amount read', async () => {
+      const s = await setUp();
+      const id = await movement(s, { amount: 1000 });
+      const res = await whileMovementLocked(id, () => bookAs(s, id, `req-${randomUUID()}`), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE id = $1`, [id]), { end: 'ROLLBACK' });
+      expect(res.status).toBe(200);
+      expect(linesOf(res.body.entry).map((line) => line[2])).toEqual([1000, 1000]);
+    });
+
+    it('deleted meanwhile: 404 BANK_MOVEMENT_NOT_FOUND_ERROR, nothing written, no audit row', async () => {
+      const s = await setUp();
+      const id = await movement(s);
+      const requestId = `req-${randomUUID()}`;
+      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`DELETE FROM bank_movements WHERE id = $1`, [id]));
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'BANK_MOVEMENT_NOT_FOUND_ERROR' });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(0);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(0);
+    });
+
+    it('two bookings both past their read, both waiting on the row: one 200, one 409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR, one entry, one audit row', async () => {
+      const s = await setUp();
+      const id = await movement(s);
+      const ids = [`req-${randomUUID()}`, `req-${randomUUID()}`];
+      const [a, b] = await whileMovementLocked(id, () => Promise.all(ids.map((requestId) => bookAs(s, id, requestId).then((r) => r))), undefined, { waiters: 2 });
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const winner = [a, b].find((r) => r.status === 200)!;
+      expect([a, b].find((r) => r.status === 409)!.body).toMatchObject({ code: 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR', params: { ledgerEntryId: winner.body.entry.id } });
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = ANY($1)`, [ids])).toBe(1);
+      expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: winner.body.entry.id }]);
+      await expectUnreconciledCounts(s);
+    });
+
+    it('eight bookings of one movement at once: one 200, seven 409, one entry', async () => {
+      const s = await setUp();
+      const id = await movement(s);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => book(s, id, { counterAccountId: s.income }).then((r) => r)));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)]);
+      expect(answers.filter((r) => r.status === 409).every((r) => r.body.code === 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR')).toBe(true);
+      expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(1);
+      await expectUnreconciledCounts(s);
+    });
+
+    it('a refused posting (unknown counter account) writes nothing, the movement stays unbooked: 404, no audit row', async () => {
+      const s = await setUp();
+      const id = await movement(s);
+      await refused(book(s, id, { counterAccountId: randomUUID() }), 404, 'LEDGER_ACCOUNT_NOT_FOUND_ERROR');
+      expect(await t.sql(`SELECT ledger_entry_id FROM bank_movements WHERE id = $1`, [id])).toEqual([{ ledger_entry_id: null }]);
+      await expectUnreconciledCounts(s);
     });
   });
 

@@ -272,7 +272,7 @@ describe('Bank movements (D65, D76, D78)', () => {
 
     it('refuses a file over 5 MB with 413 PAYLOAD_TOO_LARGE_ERROR, as text/csv or as a form file', async () => {
       const { importPath } = await setUp();
-      const big = `date,description,amount\n${'2026-01-01,x,5\n'.repeat(Math.ceil(5_000_001 / 15))}`;
+      const big = `date,description,amount\n${'2026-01-01,x,5\n'.repeat(Math.ceil(5_242_881 / 15))}`;
       await refused(importCsv(importPath, big), 413, 'PAYLOAD_TOO_LARGE_ERROR');
       await refused(importForm(importPath, big), 413, 'PAYLOAD_TOO_LARGE_ERROR');
     });

@@ -77,14 +77,14 @@ describe('DTE import (D63, D65a, D65b)', () => {
     expect(stored).toEqual([{ issuer_name: 'Proveedora Ñandú & Cía.', folio: '9001' }]);
   });
 
-  it('skips duplicates (issuer RUT, type, folio), already stored or repeated in the file, and keeps folios as written', async () => {
+  it('skips duplicates (issuer RUT, type, folio), already stored or repeated in the file; folios without their leading zeros (D63a)', async () => {
     const entityId = await entity();
     await send(entityId, singleDte(invoice('0042'))).expect(201);
     const res = await send(entityId, envioDte([invoice('0042'), invoice('43'), invoice('43'), invoice('0042', { type: 61 })]), 'text/xml').expect(201);
     expect(res.body).toMatchObject({ importedCount: 2, skippedCount: 2 });
     expect(res.body.dtes.map((d: { folio: string; dteType: number }) => [d.dteType, d.folio])).toEqual([
       [33, '43'],
-      [61, '0042'],
+      [61, '42'],
     ]);
     const again = await send(entityId, singleDte(invoice('0042'))).expect(201);
     expect(again.body).toEqual({ importedCount: 0, skippedCount: 1, dtes: [] });
@@ -157,7 +157,7 @@ describe('DTE import (D63, D65a, D65b)', () => {
       await refused(entityId, '<?xml version="1.0"?><RespuestaDTE/>', 400, 'VALIDATION_ERROR');
       await expectRefused(t, TABLES, staff.post(importPath(entityId)).set('content-type', 'application/xml'), 400, 'VALIDATION_ERROR');
       await expectRefused(t, TABLES, staff.post(importPath(entityId)).send({ xml: '<DTE/>' }), 400, 'VALIDATION_ERROR');
-      const big = Buffer.concat([envioDte([invoice('1')]), Buffer.alloc(5_000_001 - envioDte([invoice('1')]).length + 10, ' ')]);
+      const big = Buffer.concat([envioDte([invoice('1')]), Buffer.alloc(5_242_881 - envioDte([invoice('1')]).length, ' ')]);
       const res = await refused(entityId, big, 413, 'PAYLOAD_TOO_LARGE_ERROR');
       expect(res.body.message).toMatch(/5 MB/);
     });

@@ -213,7 +213,29 @@ describe('Home and revenue realization (D81, D81a, D82, D82a, D82b)', () => {
         { invoiceId: ids.A, documentKind: 'invoice', documentNumber: '101', partnerId: ids.partner, issueDate: '2026-01-15', servicePeriodStart: '2026-01-15', servicePeriodEnd: '2026-03-14', revenueAmount: 1_000_000, recognized: 1_000_000, billed: 1_000_000, collected: 800_000, outstanding: 390_000 },
         { invoiceId: ids.B, documentKind: 'invoice', documentNumber: '102', partnerId: ids.partner, issueDate: '2026-03-01', servicePeriodStart: '2026-03-01', servicePeriodEnd: '2026-03-01', revenueAmount: 250_000, recognized: 250_000, billed: 250_000, collected: 0, outstanding: 288_000 },
       ],
+      nextInvoiceCursor: null,
     });
+  });
+
+  it('revenue realization pages its invoice rows (D82c): totals and months cover every invoice whatever the page', async () => {
+    const path = `${base()}/reports/revenue-realization`;
+    const range = { bookId: books.ifrs, from: '2026-01-01', to: '2026-03-31' };
+    const whole = (await staff.get(path).query(range).expect(200)).body;
+    const first = (await staff.get(path).query({ ...range, invoiceLimit: 1 }).expect(200)).body;
+    expect(first.invoices.map((i: { invoiceId: string }) => i.invoiceId)).toEqual([ids.A]);
+    expect(first.nextInvoiceCursor).toEqual(expect.any(String));
+    expect({ totals: first.totals, months: first.months }).toEqual({ totals: whole.totals, months: whole.months });
+    const second = (await staff.get(path).query({ ...range, invoiceLimit: 1, invoiceCursor: first.nextInvoiceCursor }).expect(200)).body;
+    expect(second.invoices).toEqual([whole.invoices[1]]);
+    expect(second.nextInvoiceCursor).toBeNull();
+    expect({ totals: second.totals, months: second.months }).toEqual({ totals: whole.totals, months: whole.months });
+    // Exactly a page: the list is complete, no cursor.
+    expect((await staff.get(path).query({ ...range, invoiceLimit: 2 }).expect(200)).body.nextInvoiceCursor).toBeNull();
+    for (const bad of [{ invoiceLimit: 0 }, { invoiceLimit: 1001 }, { invoiceLimit: 'x' }, { invoiceCursor: 'bm90LWEtY3Vyc29y' }, { invoiceCursor: '***' }]) {
+      const res = await staff.get(path).query({ ...range, ...bad });
+      expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 400, code: 'VALIDATION_ERROR' });
+    }
+    expect((await staff.get(path).query({ ...range, invoiceLimit: 1000 }).expect(200)).body.invoices).toHaveLength(2);
   });
 
   it('revenue realization counts only the days inside the range; the first and last month rows are cut (D82b)', async () => {

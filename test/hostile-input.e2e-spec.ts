@@ -550,6 +550,12 @@ describe('hostile input never gets a 500', () => {
       body: () => ({ entryId: uuid(), entryDate: '2026-06-10', counterAccountId: fx.sales, openItemAccountId: fx.receivable, taxAccountId: fx.sales, partnerId: fx.partnerId, dimensionValueIds: [], memo: 'm', bookId: null }),
       fields: { entryId: 'uuid', entryDate: 'date', counterAccountId: 'uuid', openItemAccountId: 'uuid', taxAccountId: 'uuid', partnerId: 'uuid', dimensionValueIds: 'uuids', memo: 'string', bookId: 'uuid' },
     }),
+    'POST /ledger/closings': () => ({
+      method: 'post',
+      path: () => ledger('/closings'),
+      body: () => ({ id: uuid(), exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: fx.cash, bookId: null }),
+      fields: { id: 'uuid', exerciseStart: 'date', exerciseEnd: 'date', retainedEarningsAccountId: 'uuid', bookId: 'uuid' },
+    }),
     'POST /ledger/entries': () => ({
       method: 'post',
       path: () => ledger('/entries'),
@@ -778,6 +784,11 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ currency: 'USD', date: '2026-01-05' }),
       params: { currency: 'enum', date: 'date' },
     }),
+    'GET /ledger/closings': () => ({
+      path: () => ledger('/closings'),
+      query: () => ({}),
+      params: { bookId: 'uuid' },
+    }),
     'GET /ledger/entries': () => ({
       path: () => ledger('/entries'),
       query: () => ({ from: '2026-01-01', to: '2026-12-31', status: 'live', search: 'Fix', accountId: fx.cash, partnerId: fx.partnerId, limit: '2' }),
@@ -863,6 +874,16 @@ describe('hostile input never gets a 500', () => {
       query: () => ({ exerciseStart: '2026-01-01', cutoffDate: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
       params: { exerciseStart: 'date', cutoffDate: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
     }),
+    'GET /reports/consolidated-balance-sheet': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/consolidated-balance-sheet`,
+      query: () => ({ exerciseStart: '2026-01-01', cutoffDate: '2026-06-30', closingRate: 'USD:950.5', averageRate: 'USD:940.25' }),
+      params: { exerciseStart: 'date', cutoffDate: 'date', bookName: 'string', closingRate: 'string', averageRate: 'string' },
+    }),
+    'GET /reports/consolidated-income-statement': () => ({
+      path: () => `/api/entities/${fx.entityId}/reports/consolidated-income-statement`,
+      query: () => ({ from: '2026-01-01', to: '2026-06-30', averageRate: 'USD:940.25' }),
+      params: { from: 'date', to: 'date', bookName: 'string', closingRate: 'string', averageRate: 'string' },
+    }),
     'GET /reports/income-statement': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/income-statement`,
       query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
@@ -886,7 +907,7 @@ describe('hostile input never gets a 500', () => {
     'GET /reports/revenue-realization': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/revenue-realization`,
       query: () => ({ from: '2026-01-01', to: '2026-06-30', presentationCurrency: 'USD', presentationRate: '0.00105' }),
-      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate' },
+      params: { from: 'date', to: 'date', bookId: 'uuid', presentationCurrency: 'currency', presentationRate: 'rate', invoiceLimit: 'limit', invoiceCursor: 'cursor:keyset' },
     }),
     'GET /reports/journal': () => ({
       path: () => `/api/entities/${fx.entityId}/reports/journal`,
@@ -907,6 +928,22 @@ describe('hostile input never gets a 500', () => {
       path: () => ledger('/partner-ledger'),
       query: () => ({ accountId: fx.receivable, from: '2026-01-01', to: '2026-12-31', partnerIds: fx.partnerId, includeUnassigned: 'true' }),
       params: { accountId: 'uuid', from: 'date', to: 'date', bookId: 'uuid', partnerIds: 'uuids', includeUnassigned: 'bool' },
+    }),
+    // Issue 37 (D92): the tax books.
+    'GET /tax/purchase-sales-register': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/purchase-sales-register`,
+      query: () => ({ period: '2026-06', direction: 'sales' }),
+      params: { period: 'date', direction: 'enum' },
+    }),
+    'GET /tax/rcv-reconciliation': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/rcv-reconciliation`,
+      query: () => ({ period: '2026-06', direction: 'purchases' }),
+      params: { period: 'date', direction: 'enum' },
+    }),
+    'GET /tax/f29': () => ({
+      path: () => `/api/entities/${fx.entityId}/tax/f29`,
+      query: () => ({ period: '2026-06', carriedCredit: '1000', ppmRate: '0.25' }),
+      params: { period: 'date', carriedCredit: 'limit', ppmRate: 'rate' },
     }),
   };
 

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { lintCases } from './harness/lint-cases';
 
 /**
  * The lint rule that holds the module boundaries (eslint-rules/module-boundaries.mjs), run by
@@ -24,16 +24,7 @@ describe('module boundaries lint rule', () => {
   let found: Record<string, string[]>;
 
   beforeAll(() => {
-    const script = `
-      import { ESLint } from 'eslint';
-      const eslint = new ESLint({ cwd: process.argv[1] });
-      const cases = JSON.parse(process.argv[2]);
-      const out = {};
-      const only = (messages) => messages.filter((m) => m.ruleId === 'boundaries/module-boundaries').map((m) => m.message);
-      for (const [name, c] of Object.entries(cases)) out[name] = only((await eslint.lintText(c.code, { filePath: process.argv[1] + '/' + c.file }))[0].messages);
-      out.codeBase = (await eslint.lintFiles(['src/**/*.ts', 'libs/**/*.ts'])).flatMap((r) => only(r.messages).map((m) => r.filePath + ': ' + m));
-      process.stdout.write(JSON.stringify(out));`;
-    found = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, root, JSON.stringify(cases)], { cwd: root, encoding: 'utf8' }));
+    found = lintCases(root, 'boundaries/module-boundaries', cases, ['src/**/*.ts', 'libs/**/*.ts']);
   }, 120_000);
 
   it("refuses an import of another module's domain, application or infrastructure file", () => {

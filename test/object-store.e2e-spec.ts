@@ -57,6 +57,23 @@ describe('Object store (embedded S3 server, SigV4 verified)', () => {
     expect(await store.head(key)).toBeNull();
   });
 
+  it('issue 33: copies an object with its type to another key, and lists the keys under a prefix with their time', async () => {
+    const bytes = randomBytes(300);
+    const prefix = `tests/${randomUUID()}/`;
+    const { key, url } = await signed(bytes, 'image/png').then(async (s) => ({ ...s, key: s.key }));
+    expect((await put(url, bytes, 'image/png')).status).toBe(200);
+    await store.copy(key, `${prefix}copy`);
+    expect(await store.head(`${prefix}copy`)).toEqual({ byteSize: 300, contentType: 'image/png' });
+    await store.copy(key, `${prefix}other`);
+    const listed = await store.list(prefix, { limit: 1000 });
+    expect(listed.map((o) => o.key)).toEqual([`${prefix}copy`, `${prefix}other`]);
+    expect(Math.abs(listed[0].lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await store.list(prefix, { limit: 1 })).map((o) => o.key)).toEqual([`${prefix}copy`]);
+    expect((await store.list(prefix, { limit: 10, startAfter: `${prefix}copy` })).map((o) => o.key)).toEqual([`${prefix}other`]);
+    for (const k of [key, `${prefix}copy`, `${prefix}other`]) await store.delete(k);
+    expect(await store.list(prefix, { limit: 10 })).toEqual([]);
+  });
+
   it.each([
     ['a wrong length (one byte more)', (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('x')]), 'application/pdf', (url: string) => url],
     ['a wrong length (one byte less)', (bytes: Buffer) => bytes.subarray(1), 'application/pdf', (url: string) => url],

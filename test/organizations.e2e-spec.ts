@@ -554,6 +554,31 @@ describe('Organizations and Memberships', () => {
       expect(await membershipRows(organizationId)).toEqual([]);
     });
 
+    it("GET lists the User's Memberships by Organization name with the role (issue 33: the Users screen shows them); staff only; 404 for an unknown User", async () => {
+      const [zeta, alpha, other] = [uniqueName('Zeta Org'), uniqueName('Alpha Org'), uniqueName('Other Org')];
+      const zetaId = await createOrganization(staff, zeta);
+      const alphaId = await createOrganization(staff, alpha);
+      const otherId = await createOrganization(staff, other);
+      const user = await onboardUser(t, staff, 'client', 'holder');
+      expect((await staff.get(path(user.id)).expect(200)).body).toEqual([]);
+      await grantMembership(staff, user.id, zetaId, 'viewer');
+      await grantMembership(staff, user.id, alphaId, 'client');
+      // Someone else's Membership is not listed.
+      const someoneElse = await onboardUser(t, staff, 'client', 'someone');
+      await grantMembership(staff, someoneElse.id, otherId, 'client');
+      const before = await auditRowCount(t);
+      const listed = await staff.get(path(user.id)).expect(200);
+      expect(listed.body).toEqual([
+        { organizationId: alphaId, organizationName: alpha, role: 'client' },
+        { organizationId: zetaId, organizationName: zeta, role: 'viewer' },
+      ]);
+      expect(await auditRowCount(t)).toBe(before);
+      await refused(client.agent.get(path(user.id)), 403, 'PERMISSION_DENIED_ERROR');
+      await refused(user.agent.get(path(user.id)), 403, 'PERMISSION_DENIED_ERROR');
+      await refused(staff.get(path(randomUUID())), 404, 'USER_NOT_FOUND_ERROR');
+      await refused(staff.get(path('not-a-uuid')), 400, 'VALIDATION_ERROR');
+    });
+
     it('refuses an unknown User with 404 USER_NOT_FOUND_ERROR', async () => {
       const organizationId = await createOrganization(staff);
       await refused(staff.post(path(randomUUID())).send({ organizationId, role: 'client' }), 404, 'USER_NOT_FOUND_ERROR');

@@ -208,6 +208,21 @@ const CASES: Record<string, IsolationCase> = {
     code: 'BOOK_NOT_FOUND_ERROR',
     probe: (h, o, f) => ({ method: 'post', path: e(h, '/ledger/entries'), body: entryBody(f, [line('debit', h.cash), line('credit', h.sales)], { bookId: o.bookId }) }),
   },
+  'POST ledger/closings { retainedEarningsAccountId }': {
+    status: 404,
+    code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({
+      method: 'post',
+      path: e(h, '/ledger/closings'),
+      body: { id: f[0], exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: o.cash, bookId: h.bookId },
+    }),
+  },
+  'POST ledger/closings { bookId }': {
+    status: 404,
+    code: 'BOOK_NOT_FOUND_ERROR',
+    probe: (h, o, f) => ({ method: 'post', path: e(h, '/ledger/closings'), body: { id: f[0], exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: h.cash, bookId: o.bookId } }),
+  },
+  'GET ledger/closings?bookId': { status: 404, code: 'BOOK_NOT_FOUND_ERROR', probe: (h, o) => ({ method: 'get', path: e(h, '/ledger/closings'), query: { bookId: o.bookId } }) },
   'POST scheduled-entries { ledgerAccountId }': {
     status: 404,
     code: 'LEDGER_ACCOUNT_NOT_FOUND_ERROR',

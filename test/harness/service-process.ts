@@ -11,7 +11,11 @@ const ROOT = join(__dirname, '..', '..');
  * over the IPC channel: a port chosen here first could be taken, while the service boots, by a
  * server of another test file (supertest listens on a fresh loopback port for each request).
  */
-export async function spawnService(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnService(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { stdout?: (chunk: string) => void } = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const servers = readTestServers();
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
@@ -31,8 +35,9 @@ export async function spawnService(databaseUrl: string, env: Record<string, stri
       API_KEY_RATE_LIMIT_PER_HOUR: '1000000',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'ignore', 'ipc'],
   });
+  if (options.stdout) child.stdout!.on('data', (chunk: Buffer) => options.stdout!(chunk.toString('utf8')));
   const url = await new Promise<string>((resolve, reject) => {
     child.on('message', (message: { type?: unknown; url?: unknown }) => {
       if (message?.type === 'listening' && typeof message.url === 'string') resolve(message.url);

@@ -13,6 +13,13 @@ export interface OrganizationSummary {
   entities: Array<{ id: string; name: string }>;
 }
 
+/** Issue 33: a User's Memberships, as the onboarding screen shows them. */
+export interface UserMembership {
+  organizationId: string;
+  organizationName: string;
+  role: MembershipRole;
+}
+
 export interface OrganizationMember {
   userId: string;
   name: string;

@@ -9,3 +9,5 @@ export type { FedMovementInput, FeedColumns } from './application/bank-feed-acco
 export { BankAccountResponse, BankAccountWithSummaryResponse } from './infrastructure/http/banking.dto';
 export { presentAccount, presentSummary } from './infrastructure/http/presenters';
 export { BANKING_RECORDS } from './infrastructure/persistence/banking.records';
+// Read seam (issue 32): the movements and accounts as SQL parts, for other modules' statements.
+export { bankAccountsSql, bankMovementsSql } from './infrastructure/persistence/banking-read.sql';

@@ -11,6 +11,11 @@ export { SII_CODE_BY_KIND, DOCUMENT_KINDS } from './domain/invoice';
 export type { Dte, DteReference } from './domain/dte';
 export type { InvoiceLinkSummary } from './domain/ports';
 export { DTE_IMPORT_MAX_BYTES } from './application/dte-xml-reader';
+// For the tax books (issue 37): a period's invoices with an SII kind, and their sums.
+export { SiiPeriodDocuments } from './domain/sii-period-documents';
+export type { SiiPeriodDocument, SiiPeriodTotal } from './domain/sii-period-documents';
+// Read seam (issue 32): the invoices as an SQL part, for other modules' statements.
+export { invoicesSql } from './infrastructure/persistence/invoice-read.sql';
 
 /** The route that takes raw XML (app.ts mounts its body parser there). */
 export const DTE_IMPORT_PATH = '/api/entities/:entityId/dtes/import';

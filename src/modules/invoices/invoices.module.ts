@@ -15,6 +15,8 @@ import { DtesController } from './infrastructure/http/dtes.controller';
 import { InvoicesController } from './infrastructure/http/invoices.controller';
 import { SqlDteRepository } from './infrastructure/persistence/dte.repository';
 import { SqlInvoiceRepository } from './infrastructure/persistence/invoice.repository';
+import { SiiPeriodDocuments } from './domain/sii-period-documents';
+import { SqlSiiPeriodDocuments } from './infrastructure/persistence/sii-period-documents.repository';
 import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
 import { InvoiceRecordHost } from './infrastructure/invoice-record-host';
 import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoice-usage.adapters';
@@ -36,7 +38,8 @@ import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoic
     InvoiceRecordHost,
     InvoiceBookkeeping,
     InvoicePartnerUsage,
+    { provide: SiiPeriodDocuments, useClass: SqlSiiPeriodDocuments },
   ],
-  exports: [InvoiceQueries],
+  exports: [InvoiceQueries, SiiPeriodDocuments],
 })
 export class InvoicesModule {}

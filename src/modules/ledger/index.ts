@@ -62,11 +62,15 @@ export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entr
 // LedgerReadSql: statement parts (relations, conditions) composed into another module's statement;
 // LedgerFigures: balances by account, Book and range from the monthly totals, with D90's closing rule.
 export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
-export type { ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
+export type { BookScope, ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
 export { LedgerFigures } from './infrastructure/reads/ledger-figures';
 export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, LineKey } from './infrastructure/reads/ledger-figures';
 export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
+
+// The books read whole, streamed (D2a) for the journal, general ledger and Libro Mayor exports (D93).
+export { LedgerBookReads, LedgerBookReader } from './infrastructure/persistence/ledger-book-reads';
+export type { BookAccountHead, BookLineRow, BookSpans, DaySpan, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
 
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
@@ -75,8 +79,9 @@ export { LedgerPartnerFacts } from './application/ledger-partner-facts';
 
 import { ENTRY_RECORDS } from './infrastructure/persistence/entry.records';
 import { LEDGER_RECORDS as CHART_RECORDS } from './infrastructure/persistence/ledger.records';
+import { CLOSING_RECORDS } from './infrastructure/persistence/closing.records';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */
-export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS];
+export const LEDGER_RECORDS = [...CHART_RECORDS, ...ENTRY_RECORDS, ...CLOSING_RECORDS];
 
 /** The key that stands for "no Book" (a common entry's) in the per-Book totals and read models. */
 export { NIL_BOOK } from './infrastructure/persistence/ledger-sql';

@@ -37,11 +37,16 @@ import { TypeOrmBookRepository, TypeOrmChartRepository, TypeOrmDimensionReposito
 
 /** The books of an Entity: chart of accounts, Books, Dimensions, entries and their lines. */
 import { LedgerEntryHost } from './infrastructure/ledger-entry-host';
+import { LedgerClosings } from './application/closings/closings';
+import { ClosingRepository } from './domain/closing';
+import { ClosingsController } from './infrastructure/http/closings.controller';
+import { SqlClosingRepository } from './infrastructure/persistence/closing.repository';
+import { LedgerBookReads } from './infrastructure/persistence/ledger-book-reads';
 import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
 
 @Module({
   imports: [ReferenceModule, DiscoveryModule],
-  controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController],
+  controllers: [ChartController, BooksController, DimensionsController, EntriesController, AllocationsController, ClosingsController],
   providers: [
     LedgerEntryHost,
     LedgerEntryBatches,
@@ -54,6 +59,8 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     { provide: AllocationRepository, useClass: SqlAllocationRepository },
     { provide: LedgerUsageQueries, useClass: SqlLedgerUsage },
     { provide: PostingReader, useClass: SqlPostingReader },
+    { provide: ClosingRepository, useClass: SqlClosingRepository },
+    LedgerClosings,
     AccountUsageProbes,
     EntryLifecycle,
     PartnerDirectory,
@@ -74,7 +81,8 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     ChartService,
     BooksService,
     DimensionsService,
+    LedgerBookReads,
   ],
-  exports: [ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
+  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
 })
 export class LedgerModule {}

@@ -6,11 +6,11 @@ export { PartnersService } from './application/partners.service';
 // Port: a module whose records name partners (invoices) marks a provider with it (D45).
 export { PartnerUsageProvider } from './application/partners.service';
 export type { PartnerUsageProbe } from './application/partners.service';
-export type { Partner } from './domain/partner';
+export type { Partner, PartnerIdentity } from './domain/partner';
 
 import { PartnerRecord } from './infrastructure/persistence/partner.record';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */
 export const PARTNER_RECORDS = [PartnerRecord];
 
 // Read seam (issue 32): SQL parts for the statements of other modules (names by id, RUTs).
-export { partnerNameSql, partnerNamesSql } from './infrastructure/persistence/partner-read.sql';
+export { partnerFactsSql, partnerNameSql, partnerNamesSql } from './infrastructure/persistence/partner-read.sql';

@@ -7,6 +7,7 @@ import { DashboardQueries } from './application/dashboard-ports';
 import { DashboardsService } from './application/dashboards.service';
 import { ReportQueries } from './infrastructure/persistence/report-queries';
 import { ReportsService } from './application/reports.service';
+import { LedgerBooksService } from './application/ledger-books.service';
 import { ReportsController } from './infrastructure/http/reports.controller';
 import { BookedInvoicesOnBooking, BookedInvoicesReadModel } from './infrastructure/persistence/booked-invoices.read-model';
 import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-queries';
@@ -18,6 +19,6 @@ import { SqlDashboardQueries } from './infrastructure/persistence/dashboard-quer
 @Module({
   imports: [LedgerModule, ReferenceModule, BankingModule, InvoicesModule],
   controllers: [ReportsController],
-  providers: [ReportQueries, ReportsService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }, BookedInvoicesReadModel, BookedInvoicesOnBooking],
+  providers: [ReportQueries, ReportsService, LedgerBooksService, DashboardsService, { provide: DashboardQueries, useClass: SqlDashboardQueries }, BookedInvoicesReadModel, BookedInvoicesOnBooking],
 })
 export class ReportsModule {}

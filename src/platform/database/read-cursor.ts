@@ -56,13 +56,26 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
       async *batches<T>(sql: string, values: unknown[], batchSize: number): AsyncGenerator<T[]> {
         const name = `read_cursor_${++cursors}`;
         await run(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, values);
+        const fetch = () => {
+          const rows = run<T>(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM ${name}`);
+          // Marked handled: a batch asked for ahead and never awaited (the caller gone) rejects quietly.
+          rows.catch(() => undefined);
+          return rows;
+        };
+        // The next batch is asked for before this one is handed over: the database reads it while
+        // the caller formats and writes this one (two cores at work, not one at a time).
+        let next: Promise<T[]> | null = fetch();
         try {
           for (;;) {
-            const rows = await run<T>(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM ${name}`);
+            const rows: T[] = await next;
+            next = null;
             if (rows.length === 0) return;
+            next = fetch();
             yield rows;
           }
         } finally {
+          // A batch still coming when the caller stopped: awaited (its error dropped) before the cursor closes.
+          if (next) await next.catch(() => undefined);
           if (!signal.aborted) await run(`CLOSE ${name}`).catch(() => undefined);
         }
       },

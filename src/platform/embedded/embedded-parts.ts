@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { AppConfig, RuntimeConfig } from '../config/app-config';
 import { EmbeddedPartError } from './embedded-part-error';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres';
-import { startEmbeddedS3 } from './embedded-s3';
+import { EmbeddedS3Credentials, newEmbeddedS3Credentials, startEmbeddedS3 } from './embedded-s3';
 
 export interface StartedParts {
   config: RuntimeConfig;
@@ -17,16 +17,18 @@ interface LocalSecrets {
   sessionSecret: string;
   /** AES-256 key of the bank link tokens (D67), added to an older secrets file when missing. */
   credentialsEncryptionKey?: string;
+  /** Issue 33: the embedded S3 store's key pair, made for this data folder (added to an older file when missing). */
+  s3?: EmbeddedS3Credentials;
 }
 
 /**
  * Fills in what the configuration leaves unset with embedded parts under DATA_DIR: PostgreSQL
- * when DATABASE_URL is unset, an S3 server when S3_ENDPOINT is unset, and a session secret kept
- * in DATA_DIR. With everything configured, starts nothing.
+ * when DATABASE_URL is unset, an S3 server when S3_ENDPOINT is unset (its key pair made for the
+ * folder and kept in DATA_DIR/secrets.json, issue 33), and a session secret kept in DATA_DIR. With everything configured, starts nothing.
  */
 export async function startEmbeddedParts(config: AppConfig, log: (message: string) => void): Promise<StartedParts> {
   const stops: Array<() => Promise<void>> = [];
-  const needsLocalSecrets = !config.databaseUrl || !config.sessionSecret || !config.bankFeeds.credentialsEncryptionKey;
+  const needsLocalSecrets = !config.databaseUrl || !config.sessionSecret || !config.bankFeeds.credentialsEncryptionKey || !config.s3.endpoint;
   const dataDir = resolve(config.dataDir);
   const secrets = needsLocalSecrets ? readOrCreateSecrets(dataDir) : undefined;
 
@@ -47,7 +49,7 @@ export async function startEmbeddedParts(config: AppConfig, log: (message: strin
 
     let s3 = config.s3;
     if (!s3.endpoint) {
-      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket).catch((error: unknown) => {
+      const server = await startEmbeddedS3(join(dataDir, 's3'), s3.bucket, secrets!.s3!).catch((error: unknown) => {
         throw new EmbeddedPartError(
           `the embedded S3 server could not start in ${join(dataDir, 's3')} (${error instanceof Error ? error.message : String(error)})`,
           'check that this folder can be written, set DATA_DIR to another folder, or set S3_ENDPOINT to use an S3 server of your own',
@@ -88,8 +90,12 @@ function readOrCreateSecrets(dataDir: string): LocalSecrets {
     mkdirSync(dataDir, { recursive: true });
     if (existsSync(file)) {
       const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
-      if (kept.credentialsEncryptionKey) return kept;
-      const completed = { ...kept, credentialsEncryptionKey: randomBytes(32).toString('base64url') };
+      if (kept.credentialsEncryptionKey && kept.s3?.accessKeyId && kept.s3.secretAccessKey) return kept;
+      const completed: LocalSecrets = {
+        ...kept,
+        credentialsEncryptionKey: kept.credentialsEncryptionKey ?? randomBytes(32).toString('base64url'),
+        s3: kept.s3?.accessKeyId && kept.s3.secretAccessKey ? kept.s3 : newEmbeddedS3Credentials(),
+      };
       writeFileSync(file, JSON.stringify(completed, null, 2), { mode: 0o600 });
       return completed;
     }
@@ -97,6 +103,7 @@ function readOrCreateSecrets(dataDir: string): LocalSecrets {
       postgresPassword: randomBytes(18).toString('base64url'),
       sessionSecret: randomBytes(48).toString('base64url'),
       credentialsEncryptionKey: randomBytes(32).toString('base64url'),
+      s3: newEmbeddedS3Credentials(),
     };
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
     return secrets;

@@ -77,6 +77,20 @@ export class HeavyReadGuard implements CanActivate {
  */
 export const HeavyRead = () => applyDecorators(UseGuards(HeavyReadGuard));
 
+/** A route whose JSON answer is light but whose exports are heavy (D2a, D93): the slot is taken only for `format=csv|xlsx`. */
+@Injectable()
+export class HeavyExportGuard implements CanActivate {
+  constructor(private readonly reads: HeavyReadGuard) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const format = context.switchToHttp().getRequest<RequestWithPrincipal>().query?.format;
+    return format === 'csv' || format === 'xlsx' ? this.reads.canActivate(context) : true;
+  }
+}
+
+/** Marks a paged list or a light report whose CSV and XLSX exports are heavy reads (D93: the whole range, streamed). */
+export const HeavyExport = () => applyDecorators(UseGuards(HeavyExportGuard));
+
 @Global()
-@Module({ providers: [HeavyReadSlots, HeavyReadGuard], exports: [HeavyReadSlots, HeavyReadGuard] })
+@Module({ providers: [HeavyReadSlots, HeavyReadGuard, HeavyExportGuard], exports: [HeavyReadSlots, HeavyReadGuard, HeavyExportGuard] })
 export class HeavyReadsModule {}

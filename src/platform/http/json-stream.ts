@@ -80,11 +80,19 @@ export async function streamJson(res: Response, produce: (signal: AbortSignal) =
  * first piece; an error after that can no longer be an envelope: the connection is cut, so the
  * client sees a truncated body, never a complete-looking wrong one.
  */
-export async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promise<void> {
+export function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promise<void> {
+  return sendPieces(res, pieces, () => res.status(200).type('application/json'));
+}
+
+/**
+ * sendJsonText's rules for an answer of any type (a CSV or XLSX export, D93): `begin` sets the
+ * status and headers, with the first piece or at the end when there was none.
+ */
+export async function sendPieces(res: Response, pieces: AsyncIterable<string | Buffer>, begin: () => void): Promise<void> {
   try {
     for await (const piece of pieces) {
       if (piece.length === 0) continue;
-      if (!res.headersSent) res.status(200).type('application/json');
+      if (!res.headersSent) begin();
       if (res.destroyed) return;
       if (!res.write(piece)) await drainedOrClosed(res);
     }
@@ -93,6 +101,6 @@ export async function sendJsonText(res: Response, pieces: AsyncIterable<string>)
     res.destroy(error instanceof Error ? error : undefined);
     return;
   }
-  if (!res.headersSent) res.status(200).type('application/json');
+  if (!res.headersSent) begin();
   res.end();
 }

@@ -16,6 +16,12 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
+/**
+ * Nest's start-up lines, one per module and one per route (about 200): `debug`, not `info`
+ * (issue 33), so a start at `info` shows what an operator reads (where it listens) and not the map.
+ */
+const START_UP_DETAIL = new Set(['RouterExplorer', 'RoutesResolver', 'InstanceLoader']);
+
 interface LoggedRequest {
   id?: string;
   method: string;
@@ -54,7 +60,8 @@ export class AppLogger implements LoggerService {
   }
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    const context = rest.at(-1);
+    this.write(typeof context === 'string' && START_UP_DETAIL.has(context) ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {

@@ -22,6 +22,12 @@ export interface PresignedGet {
   expiresInSeconds: number;
 }
 
+/** One object of a listing. */
+export interface ListedObject {
+  key: string;
+  lastModified: Date;
+}
+
 /** Port to the object store holding attachments (S3 protocol). */
 export abstract class ObjectStore {
   /** Resolves when the bucket answers; rejects with the reason otherwise. */
@@ -37,4 +43,11 @@ export abstract class ObjectStore {
   abstract head(key: string): Promise<StoredObject | null>;
   /** Removes the object; no object under the key is not an error. */
   abstract delete(key: string): Promise<void>;
+  /**
+   * Copies the object under `fromKey` (its bytes and content type) to `toKey`, in the store
+   * (issue 33: a confirmed attachment lives under a key no upload URL names).
+   */
+  abstract copy(fromKey: string, toKey: string): Promise<void>;
+  /** The objects whose key begins with `prefix`, at most `limit` of them, in key order after `startAfter`. */
+  abstract list(prefix: string, options: { startAfter?: string; limit: number }): Promise<ListedObject[]>;
 }

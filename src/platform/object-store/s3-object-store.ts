@@ -1,11 +1,11 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { RuntimeConfig } from '../config/app-config';
-import { ObjectStore, PresignedGet, PresignedPut, StoredObject } from './object-store';
+import { ListedObject, ObjectStore, PresignedGet, PresignedPut, StoredObject } from './object-store';
 import { contentDisposition } from './content-disposition';
 
 export const S3_CLIENT = Symbol('S3_CLIENT');
@@ -28,6 +28,16 @@ export function createS3Client(s3: RuntimeConfig['s3']): S3Client {
 }
 
 const TIMEOUT_MS = 5000;
+/** A copy moves up to 25 MB inside the store. */
+const COPY_TIMEOUT_MS = 30_000;
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** An XML text node's characters (the five entities and numeric references). */
+function xmlText(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_m, name: string) =>
+    name.startsWith('#x') ? String.fromCodePoint(parseInt(name.slice(2), 16)) : name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : XML_ENTITIES[name],
+  );
+}
 const HEALTH_PROBE_KEY = 'health/never-written';
 /** A key the SDK writes as is in a URL path: the bucket's address is what comes before it. */
 const ADDRESS_PROBE_KEY = 'k';
@@ -207,6 +217,22 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
     return urlOf(address, signed.path, signed.query);
   }
 
+  /** A GET on this store's keep-alive connections (as the HEADs), its body as text. */
+  private getText(url: string): Promise<{ status: number; text: string }> {
+    const secure = url.startsWith('https:');
+    return new Promise((resolve, reject) => {
+      const req = (secure ? httpsRequest : httpRequest)(url, { method: 'GET', agent: secure ? this.agents.https : this.agents.http, timeout: TIMEOUT_MS }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.once('error', reject);
+      });
+      req.once('timeout', () => req.destroy(new Error(`The object store did not answer a listing in ${TIMEOUT_MS} ms`)));
+      req.once('error', reject);
+      req.end();
+    });
+  }
+
   private headRequest(url: string): Promise<IncomingMessage> {
     const secure = url.startsWith('https:');
     return new Promise((resolve, reject) => {
@@ -239,6 +265,41 @@ export class S3ObjectStore extends ObjectStore implements OnApplicationShutdown 
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: AbortSignal.timeout(TIMEOUT_MS) });
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${keyPath(fromKey)}`, MetadataDirective: 'COPY' }), {
+      abortSignal: AbortSignal.timeout(COPY_TIMEOUT_MS),
+    });
+  }
+
+  /**
+   * ListObjects (version 1, `marker`: the embedded server cannot make version 2's continuation
+   * tokens, its DES cipher is gone from Node's OpenSSL 3). Through a URL signed here when the
+   * bucket's address is known: the embedded server checks a bucket-level signature against
+   * `/bucket`, the SDK signs `/bucket/`.
+   */
+  async list(prefix: string, options: { startAfter?: string; limit: number }): Promise<ListedObject[]> {
+    const address = await this.bucketAddress();
+    const query: Record<string, string> = { 'max-keys': String(options.limit), prefix, ...(options.startAfter ? { marker: options.startAfter } : {}) };
+    if (!address) {
+      const answer = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, MaxKeys: options.limit, Marker: options.startAfter }), {
+        abortSignal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      return (answer.Contents ?? []).map((object) => ({ key: object.Key!, lastModified: object.LastModified! }));
+    }
+    const path = address.pathPrefix.length > 1 ? address.pathPrefix.slice(0, -1) : '/';
+    const signed = await this.presigner.presign(
+      { method: 'GET', protocol: address.protocol, hostname: address.hostname, port: address.port, path, query, headers: {} },
+      { expiresIn: 60 },
+    );
+    const answer = await this.getText(urlOf(address, signed.path, signed.query));
+    const text = answer.text;
+    if (answer.status !== 200) throw new Error(`The object store answered a listing of ${prefix} with ${answer.status}`);
+    return [...text.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)].map(([, contents]) => ({
+      key: xmlText(/<Key>([\s\S]*?)<\/Key>/.exec(contents)?.[1] ?? ''),
+      lastModified: new Date(/<LastModified>([^<]*)<\/LastModified>/.exec(contents)?.[1] ?? 0),
+    }));
   }
 
   onApplicationShutdown(): void {

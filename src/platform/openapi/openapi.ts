@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { completeOpenApiDocument } from './complete-document';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -12,7 +13,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addCookieAuth('accounting.sid', { type: 'apiKey', in: 'cookie', name: 'accounting.sid' }, 'session')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'apiKey')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return completeOpenApiDocument(SwaggerModule.createDocument(app, config));
 }
 
 /** The document at /api/docs-json (and -yaml); Swagger UI at /api/docs when `ui` (OPENAPI_UI). */

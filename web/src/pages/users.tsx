@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
-import type { GlobalRole, MembershipRole, OnboardingUser, OrganizationSummary, SetPasswordLink } from '../../../libs/contracts/src';
+import { useEffect, useState } from 'preact/hooks';
+import type { GlobalRole, MembershipRole, OnboardingUser, OrganizationSummary, SetPasswordLink, UserMembership } from '../../../libs/contracts/src';
 import { api, newId } from '../api';
 import { Field, FormMessages, formatDateTime, Notice, ShownOnce, useSubmit } from '../ui';
 import { useOrganizations } from './organizations';
@@ -89,14 +89,38 @@ function Memberships({ user, organizations }: { user: OnboardingUser; organizati
   const [message, setMessage] = useState<string | null>(null);
   const { errors, busy, run } = useSubmit(['organizationId', 'role']);
   const nameOf = (id: string) => organizations?.find((organization) => organization.id === id)?.name ?? id;
+  // Issue 33: what the found User already holds, read again after each grant or revoke.
+  const [held, setHeld] = useState<UserMembership[] | null>(null);
+  const [heldError, setHeldError] = useState<string | null>(null);
+  const load = () =>
+    api<UserMembership[]>('GET', `/onboarding/users/${user.id}/memberships`).then(
+      (rows) => (setHeldError(null), setHeld(rows)),
+      () => setHeldError('The Memberships could not be read.'),
+    );
+  useEffect(() => void load(), [user.id]);
   const send = async (method: 'POST' | 'DELETE') => {
     setMessage(null);
     const done = await run(() => api<void>(method, `/onboarding/users/${user.id}/memberships`, { organizationId, role }).then(() => true));
-    if (done) setMessage(method === 'POST' ? `${user.email} is now ${role} in ${nameOf(organizationId)}.` : `${user.email} no longer holds a Membership in ${nameOf(organizationId)}.`);
+    if (done) {
+      setMessage(method === 'POST' ? `${user.email} is now ${role} in ${nameOf(organizationId)}.` : `${user.email} no longer holds a Membership in ${nameOf(organizationId)}.`);
+      void load();
+    }
   };
   return (
     <form class="card" aria-labelledby="memberships" onSubmit={(event) => (event.preventDefault(), void send('POST'))} noValidate>
       <h3 id="memberships">Memberships</h3>
+      {heldError ? <p class="error">{heldError}</p> : null}
+      {held === null && !heldError ? <p class="muted">Reading the Memberships…</p> : null}
+      {held !== null && held.length === 0 ? <p class="muted">No Membership yet.</p> : null}
+      {held !== null && held.length > 0 ? (
+        <ul class="rows held" aria-label="Memberships held">
+          {held.map((membership) => (
+            <li key={membership.organizationId}>
+              {membership.organizationName}: <strong>{membership.role}</strong>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <Field label="Organization" name="organizationId" errors={errors}>
         {(props) => <OrganizationSelect organizations={organizations} value={organizationId} onChange={setOrganizationId} props={props} />}
       </Field>

@@ -140,6 +140,8 @@ export function readToolsOf(doc: OpenApiDocument): ReadTool[] {
       if (!isObject(parameter) || typeof parameter.name !== 'string') continue;
       if (parameter.in !== 'path' && parameter.in !== 'query') continue;
       if (parameter.in === 'path' && parameter.name === 'entityId') continue;
+      // D93's `format` asks for a CSV or XLSX file: a tool reads JSON only.
+      if (parameter.in === 'query' && parameter.name === 'format') continue;
       if (parameters.some((p) => p.name === parameter.name)) continue;
       const schema = cleanSchema(doc, parameter.schema);
       if (typeof parameter.description === 'string' && !schema.description) schema.description = parameter.description;

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { AgentsConfig, RuntimeConfig } from '../../../platform/config/app-config';
 import { ChatAnswer, ChatModel, ChatRequest, ChatTool, ModelFailure } from '../application/gateway-ports';
 import { storableText } from '../domain/conversation';
+import { scrubSecrets } from '../../../platform/http/scrub-secrets';
 import { AnswerTooLarge, plainRequest } from './plain-http';
 
 /** Longest answer read from the model (a chat completion is far smaller). */
@@ -51,11 +52,15 @@ export class OpenAiChatModel extends ChatModel {
       }));
     } catch (error) {
       if (error instanceof AnswerTooLarge) throw new ModelFailure('answered more than 4 MB');
-      throw new ModelFailure(controller.signal.aborted ? `no answer within ${llmTimeoutMs} ms` : `unreachable: ${(error as Error).message}`);
+      if (controller.signal.aborted) throw new ModelFailure(`no answer within ${llmTimeoutMs} ms`);
+      // Our own client's words (a refused connection, a reset), scrubbed of the key and anything like one.
+      throw new ModelFailure(`unreachable: ${scrubSecrets((error as Error).message, [llmApiKey], 200)}`);
     } finally {
       clearTimeout(timer);
     }
-    if (status < 200 || status > 299) throw new ModelFailure(`answered HTTP ${status}${errorMessageOf(text)}`);
+    // Issue 33: the model server's own error text never reaches the caller (params.reason) nor
+    // the log: it may echo the key, the prompt or its internals. Only its HTTP status does.
+    if (status < 200 || status > 299) throw new ModelFailure(`answered HTTP ${status}`);
     return parseCompletion(text);
   }
 
@@ -72,16 +77,6 @@ export class OpenAiChatModel extends ChatModel {
     }
     return `{"model":${JSON.stringify(request.model)},"messages":${JSON.stringify(request.messages)}${tools},"stream":false}`;
   }
-}
-
-function errorMessageOf(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (isObject(body) && isObject(body.error) && typeof body.error.message === 'string') return `: ${body.error.message.slice(0, 300)}`;
-  } catch {
-    // not JSON
-  }
-  return '';
 }
 
 /** A chat completion's first choice, or ModelFailure when the answer is not one. */

@@ -6,12 +6,14 @@ import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
 import { ObjectStore } from '../../../platform/object-store/object-store';
+import { STRAY_UPLOAD_SECONDS, UPLOAD_KEY_PREFIX, uploadKeyOf } from '../domain/attachment';
 import { AttachmentRepository } from '../domain/attachment-repository';
 import type { Attachment } from '../domain/attachment';
 
 /** Any constant: every instance takes the same lock, so one sweeps at a time. */
 export const SWEEP_LOCK_KEY = 7_021_021;
 const BATCH = 100;
+const STRAY_PAGE = 1000;
 
 export type SweepResult = { status: 'busy' } | { status: 'swept'; removed: number; failed: number };
 
@@ -43,6 +45,7 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.sweep()
+        .then(() => this.sweepStrayUploads())
         .catch((error: unknown) => this.logger.warn(`Attachment sweep failed: ${String(error)}`))
         .finally(() => (this.running = undefined));
     }, seconds * 1000);
@@ -72,6 +75,9 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
         let done = 0;
         for (const attachment of due) {
           try {
+            // Issue 33: the upload (a slot never confirmed) and any copy made by a confirmation
+            // that did not end (a slot), or the attachment's object (discarded).
+            await this.store.delete(uploadKeyOf(attachment.objectKey));
             await this.store.delete(attachment.objectKey);
           } catch (error) {
             failed++;
@@ -102,6 +108,34 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
       if (round === null) return removed + failed === 0 ? { status: 'busy' } : { status: 'swept', removed, failed };
       removed += round.done;
       if (round.due < BATCH || round.done === 0) return { status: 'swept', removed, failed };
+    }
+  }
+
+  /**
+   * Issue 33: objects under `uploads/` (or `prefix` within it) written more than
+   * STRAY_UPLOAD_SECONDS before now belong to no slot that can still be confirmed: a PUT replayed
+   * with an upload URL after its confirmation or its deletion, or an upload of a slot swept
+   * meanwhile. Removed; no row, no audit (nothing of the books changes). No transaction: the
+   * store alone is asked. Returns how many were removed.
+   */
+  async sweepStrayUploads(prefix: string = UPLOAD_KEY_PREFIX): Promise<number> {
+    if (!prefix.startsWith(UPLOAD_KEY_PREFIX)) throw new Error(`stray uploads live under ${UPLOAD_KEY_PREFIX}`);
+    const before = this.clock.now().getTime() - STRAY_UPLOAD_SECONDS * 1000;
+    let removed = 0;
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.store.list(prefix, { startAfter, limit: STRAY_PAGE });
+      for (const object of page) {
+        if (object.lastModified.getTime() > before) continue;
+        try {
+          await this.store.delete(object.key);
+          removed++;
+        } catch (error) {
+          this.logger.warn(`Stray upload ${object.key}: not removed (${String(error)}); kept for the next sweep`);
+        }
+      }
+      if (page.length < STRAY_PAGE) return removed;
+      startAfter = page[page.length - 1].key;
     }
   }
 }

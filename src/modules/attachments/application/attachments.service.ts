@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { Injectable, Logger } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { newId } from '../../../../libs/shared-kernel/src';
 import { AuditContext } from '../../../platform/audit/audit-context';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
 import { ObjectStore, StoredObject } from '../../../platform/object-store/object-store';
 import { RecordHostKind, RecordHosts } from '../../record-hosts';
@@ -10,14 +11,17 @@ import {
   Attachment,
   AttachmentContentType,
   attachmentAlreadyExists,
+  attachmentBeingConfirmed,
   attachmentHostNotFound,
   attachmentNotFound,
   attachmentNotUploaded,
   attachmentUploadMismatch,
+  CONFIRM_CLAIM_SECONDS,
   CONFIRM_GRACE_SECONDS,
   DOWNLOAD_URL_SECONDS,
   objectKeyOf,
   UPLOAD_URL_SECONDS,
+  uploadKeyOf,
 } from '../domain/attachment';
 import { AttachmentRepository, HostHoldQuery } from '../domain/attachment-repository';
 
@@ -37,6 +41,8 @@ export interface AttachmentHostRef {
  */
 @Injectable()
 export class AttachmentsService {
+  private readonly logger = new Logger(AttachmentsService.name);
+
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly hosts: RecordHosts,
@@ -44,6 +50,7 @@ export class AttachmentsService {
     private readonly clock: Clock,
     private readonly auditContext: AuditContext,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   /** One statement: the host held, the slot and the audit row inserted only when the host is there. */
@@ -64,44 +71,80 @@ export class AttachmentsService {
       createdAt: now,
       updatedAt: now,
     };
-    const url = await this.store.presignPut({ key: objectKey, contentType: input.contentType, byteSize: input.byteSize, signedAt: now, expiresInSeconds: UPLOAD_URL_SECONDS });
+    const url = await this.store.presignPut({ key: uploadKeyOf(objectKey), contentType: input.contentType, byteSize: input.byteSize, signedAt: now, expiresInSeconds: UPLOAD_URL_SECONDS });
     if (!(await this.attachments.insertOnHost(slot, hostHold, this.auditContext.statementRow(id)))) throw attachmentHostNotFound(host.hostKind, host.hostId);
     return { attachmentId: id, url };
   }
 
   /**
    * D70's order: no slot on this host 404 attachment not found; confirmed 409 exists; an expired
-   * slot or no object 409 not uploaded; another size or type 409 mismatch. Issue 21: the store's HEAD of the key the slot was given (objectKeyOf) first,
-   * then in the usual case one statement holds the host and confirms the slot as stored (with the
-   * audit row). Only when it confirms nothing is the slot locked and read, in a transaction, to
-   * say why.
+   * slot or no object 409 not uploaded; another size or type 409 mismatch. Issue 21: the store's
+   * HEAD of the uploaded object first, then in the usual case a few single statements, no
+   * transaction. Issue 33: the upload URL names `uploads/<key>` (uploadKeyOf), never the
+   * attachment's key: the slot is claimed (one statement: pending, in time, the stored size and
+   * type), the store copies the upload to the attachment's key, one statement holds the host and
+   * confirms the claimed slot (with the audit row), and the upload is removed. A PUT replayed
+   * with the URL afterwards writes under `uploads/` only, which the sweeper clears; two
+   * confirmations never both copy (one claim). Only when no claim is won is the slot locked
+   * and read, in a transaction, to say why.
    */
   async confirm(host: AttachmentHostRef, attachmentId: string, filename: string): Promise<Attachment> {
     const hostHold = this.hostHold(host);
     const objectKey = objectKeyOf(host.entityId, host.hostKind, host.hostId, attachmentId);
-    const early = await this.store.head(objectKey).then(
+    const uploadKey = uploadKeyOf(objectKey);
+    const early = await this.store.head(uploadKey).then(
       (stored) => ({ stored }),
       (error: unknown) => ({ error }),
     );
-    const contentType = 'stored' in early ? early.stored?.contentType : null;
-    if ('stored' in early && early.stored && contentType) {
-      const stored = { objectKey, byteSize: early.stored.byteSize, contentType };
-      const done = await this.attachments.confirmOnHost({ ...host, id: attachmentId }, stored, filename, this.clock.now(), hostHold, this.auditContext.statementRow(attachmentId));
-      if (!done.hostFound) throw attachmentHostNotFound(host.hostKind, host.hostId);
-      if (done.confirmed) return done.confirmed;
+    // A claim released meanwhile (another confirmation's copy failed) may be claimed again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ('stored' in early && early.stored?.contentType) {
+        const stored = { objectKey, byteSize: early.stored.byteSize, contentType: early.stored.contentType };
+        const confirmed = await this.confirmStored(host, attachmentId, filename, uploadKey, stored, hostHold);
+        if (confirmed) return confirmed;
+      }
+      await this.txHost.withTransaction(() => this.sayWhyNot(host, attachmentId, early));
     }
-    return this.txHost.withTransaction(() => this.confirmOrSayWhy(host, attachmentId, filename, objectKey, hostHold, early));
+    throw attachmentBeingConfirmed({ attachmentId });
   }
 
-  /** Confirm's slow path: the host held, the slot locked and read; D70's refusal, or the confirmation when the fast statement lost a race. */
-  private async confirmOrSayWhy(
+  /** Claim, copy, confirm, remove the upload; null when the slot could not be claimed or confirmed (the caller says why). */
+  private async confirmStored(
     host: AttachmentHostRef,
     attachmentId: string,
     filename: string,
-    objectKey: string,
+    uploadKey: string,
+    stored: { objectKey: string; byteSize: number; contentType: string },
     hostHold: HostHoldQuery,
-    early: { stored: StoredObject | null } | { error: unknown },
-  ): Promise<Attachment> {
+  ): Promise<Attachment | null> {
+    const slot = { ...host, id: attachmentId };
+    const claim = newId();
+    const claimedAt = this.clock.now();
+    const until = new Date(claimedAt.getTime() + CONFIRM_CLAIM_SECONDS * 1000);
+    if (!(await this.attachments.claimConfirmation(slot, stored, claim, claimedAt, until))) return null;
+    const release = () => this.attachments.releaseClaim(host.entityId, attachmentId, claim).catch(() => undefined);
+    try {
+      await this.store.copy(uploadKey, stored.objectKey);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    const done = await this.attachments.confirmOnHost(slot, stored, filename, this.clock.now(), hostHold, this.auditContext.statementRow(attachmentId), claim);
+    if (!done.confirmed) {
+      // The copy under the attachment's key goes with the slot (the sweeper removes both keys).
+      await release();
+      if (!done.hostFound) throw attachmentHostNotFound(host.hostKind, host.hostId);
+      return null;
+    }
+    await this.store.delete(uploadKey).catch((error: unknown) => this.logger.warn(`Attachment ${attachmentId}: upload not removed (${String(error)}); the sweeper will`));
+    return done.confirmed;
+  }
+
+  /**
+   * Confirm's slow path: the host held, the slot locked and read; D70's refusal. Returns (nothing
+   * to refuse) only when the slot is confirmable and unclaimed: the caller claims it again.
+   */
+  private async sayWhyNot(host: AttachmentHostRef, attachmentId: string, early: { stored: StoredObject | null } | { error: unknown }): Promise<void> {
     await this.holdHost(host);
     const now = this.clock.now();
     const slot = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
@@ -122,17 +165,8 @@ export class AttachmentsService {
         stored: { byteSize: stored.byteSize, contentType: stored.contentType },
       });
     }
-    const done = await this.attachments.confirmOnHost(
-      { ...host, id: attachmentId },
-      { objectKey: slot.objectKey, byteSize: stored.byteSize, contentType: slot.contentType },
-      filename,
-      now,
-      hostHold,
-      this.auditContext.statementRow(attachmentId),
-    );
-    // The slot is locked and was read confirmable: the statement confirms it.
-    if (!done.confirmed) throw attachmentNotUploaded({ attachmentId });
-    return done.confirmed;
+    // Another request is copying and confirming this upload now.
+    if (slot.confirmClaimedUntil && slot.confirmClaimedUntil > now) throw attachmentBeingConfirmed({ attachmentId });
   }
 
   async list(host: AttachmentHostRef): Promise<Attachment[]> {
@@ -155,17 +189,28 @@ export class AttachmentsService {
   }
 
   /**
-   * The object first, then the record: a failure of the store leaves both; never a record
-   * without its object. (Only a commit failing after the object went could leave one; its
-   * download would then answer the store's 404.)
+   * Issue 33: no store call inside the transaction (no pooled connection waits on the store). The
+   * attachment is locked, marked `discarded` (gone from every answer) and audited in one
+   * transaction; after the commit the store removes its object (and any upload left under
+   * `uploads/`), then the row goes. A store that fails leaves the row discarded: the sweeper
+   * removes the object and the row later.
    */
-  @Transactional()
   async delete(host: AttachmentHostRef, attachmentId: string): Promise<Attachment> {
-    await this.holdHost(host);
-    const attachment = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
-    if (attachment?.state !== 'confirmed') throw attachmentNotFound({ attachmentId });
-    await this.store.delete(attachment.objectKey);
-    await this.attachments.delete(host.entityId, attachmentId);
+    const attachment = await this.txHost.withTransaction(async () => {
+      await this.holdHost(host);
+      const found = await this.attachments.lock(host.entityId, host.hostKind, host.hostId, attachmentId);
+      if (found?.state !== 'confirmed') throw attachmentNotFound({ attachmentId });
+      await this.attachments.discard(host.entityId, attachmentId, this.clock.now());
+      await this.auditRow.record(attachmentId);
+      return found;
+    });
+    try {
+      await this.store.delete(attachment.objectKey);
+      await this.store.delete(uploadKeyOf(attachment.objectKey));
+      await this.attachments.delete(host.entityId, attachmentId);
+    } catch (error) {
+      this.logger.warn(`Attachment ${attachmentId}: object not removed after its deletion (${String(error)}); the sweeper will`);
+    }
     return attachment;
   }
 

@@ -58,6 +58,8 @@ export interface Attachment {
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  /** Issue 33: until when a confirmation under way holds the pending slot (null: none). */
+  confirmClaimedUntil?: Date | null;
 }
 
 /**
@@ -68,10 +70,30 @@ export function objectKeyOf(entityId: string, hostKind: RecordHostKind, hostId: 
   return `entities/${entityId}/${hostKind}/${hostId}/${attachmentId}`;
 }
 
+/**
+ * Issue 33: the key the upload URL names, `uploads/` and the attachment's key. Confirm copies the
+ * object from it to the attachment's key (objectKeyOf) and removes it, so the URL, valid 15
+ * minutes, never reaches a confirmed attachment's bytes; what a replayed PUT leaves there is
+ * swept (STRAY_UPLOAD_SECONDS).
+ */
+export const UPLOAD_KEY_PREFIX = 'uploads/';
+export function uploadKeyOf(objectKey: string): string {
+  return `${UPLOAD_KEY_PREFIX}${objectKey}`;
+}
+/**
+ * An object under `uploads/` older than this belongs to no slot that can still be confirmed
+ * (the URL's 15 minutes and the 15 of grace), plus 5 minutes for the store's clock: the sweeper
+ * removes it.
+ */
+export const STRAY_UPLOAD_SECONDS = UPLOAD_URL_SECONDS + CONFIRM_GRACE_SECONDS + 5 * 60;
+/** How long a confirmation holds its slot while the store copies the upload (then another may try). */
+export const CONFIRM_CLAIM_SECONDS = 60;
+
 const e = (code: keyof typeof ATTACHMENT_ERROR_STATUS, message: string) => (params: Record<string, unknown> = {}) => attachmentError(code, message, params);
 
 export const attachmentHostNotFound = (hostKind: RecordHostKind, hostId: string) => hostNotFound(attachmentError, 'ATTACHMENT_HOST_NOT_FOUND_ERROR', hostKind, hostId);
 export const attachmentNotFound = e('ATTACHMENT_NOT_FOUND_ERROR', 'No attachment with this id on this record');
 export const attachmentAlreadyExists = e('ATTACHMENT_ALREADY_EXISTS_ERROR', 'This upload is already confirmed');
+export const attachmentBeingConfirmed = e('ATTACHMENT_ALREADY_EXISTS_ERROR', 'This upload is being confirmed by another request');
 export const attachmentNotUploaded = e('ATTACHMENT_NOT_UPLOADED_ERROR', 'No object was uploaded to the signed URL yet');
 export const attachmentUploadMismatch = e('ATTACHMENT_UPLOAD_MISMATCH_ERROR', 'The stored object differs from the presigned size or content type');

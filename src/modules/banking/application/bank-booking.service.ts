@@ -3,7 +3,9 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRut, convertMinorUnits, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { type Allocation, BooksService, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
+import { type Allocation, BooksService, ENTRY_WRITTEN, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
+import { AuditContext } from '../../../platform/audit/audit-context';
+import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 import { ReferenceDataService } from '../../reference';
 import { assertBookable, BankMovement, bookingLines, MovementConversion } from '../domain/bank-movement';
 import { bankMovementMatchAmountMismatch, bankMovementNotFound } from '../domain/banking-errors';
@@ -39,9 +41,10 @@ const CANDIDATES_PER_CRITERION = 50;
 
 /**
  * D66: booking and matching post the movement through the ledger's posting API and settle lines
- * through its allocation API, in the use case's one transaction with the movement's link to its
- * entry. The movement row is locked first, so two bookings of one movement serialize: the second
- * finds it booked (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR).
+ * through its allocation API with the movement's link to its entry. Matching runs in the use
+ * case's one transaction with the movement row locked first; booking posts under the movement's
+ * precondition (see book). Either way two bookings of one movement serialize: the second finds
+ * it booked (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR).
  */
 @Injectable()
 export class BankBookingService {
@@ -57,31 +60,60 @@ export class BankBookingService {
     private readonly reference: ReferenceDataService,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditContext: AuditContext,
   ) {}
 
-  /** Bank account against the counter account, for the movement amount, dated the movement date (D76). */
-  book(entityId: string, movementId: string, input: BookInput): Promise<{ movement: BankMovement; entry: PostedEntry }> {
-    return this.txHost.withTransaction(async () => {
-      const { movement, ledgerAccountId, conversion } = await this.bookable(entityId, movementId);
-      const entry = await this.postings.post(
-        entityId,
-        {
-          id: input.entryId,
-          source: 'bank_movement',
-          entryDate: movement.movementDate,
-          memo: input.memo ?? movement.description,
-          bookId: input.bookId ?? null,
-          lines: bookingLines(
-            movement,
-            ledgerAccountId,
-            { ledgerAccountId: input.counterAccountId, partnerId: input.partnerId ?? null, dimensionValueIds: input.dimensionValueIds ?? [] },
-            conversion,
-          ),
-        },
-        { fieldPath: bookingFieldPath },
-      );
-      return { movement: await this.link(movement, entry.id), entry };
-    });
+  /**
+   * Bank account against the counter account, for the movement amount, dated the movement date
+   * (D76). As an invoice is booked (issue 33, InvoiceBookingService): outside a transaction (its
+   * route) the movement is read unlocked, and the posting statement writes the entry, the
+   * movement's link and the route's audit row only while the movement is still unbooked and
+   * unchanged since that read, checked under its row lock (LedgerPostings.postIf); one round
+   * trip. Should it have changed (another booking, a deletion, an unbooking), nothing is written
+   * and the booking starts again in a transaction with the movement locked from the start, so the
+   * second attempt decides (409 BANK_MOVEMENT_ALREADY_BOOKED_ERROR, 404). Inside a caller's
+   * transaction it takes that locked way at once.
+   */
+  async book(entityId: string, movementId: string, input: BookInput): Promise<{ movement: BankMovement; entry: PostedEntry }> {
+    const audit = this.auditContext.takeStatementRow(movementId);
+    if (audit && !this.txHost.isTransactionActive()) {
+      const booked = await this.attemptBooking(entityId, movementId, input, audit, false);
+      if (booked) return booked;
+    }
+    return this.txHost.withTransaction(async () => (await this.attemptBooking(entityId, movementId, input, audit, true))!);
+  }
+
+  /** One booking attempt; null when the movement changed between its unlocked read and the posting (nothing written). */
+  private async attemptBooking(
+    entityId: string,
+    movementId: string,
+    input: BookInput,
+    audit: AuditRecord | null,
+    locked: boolean,
+  ): Promise<{ movement: BankMovement; entry: PostedEntry } | null> {
+    const read = await this.movements.readForBooking(entityId, movementId, locked);
+    if (!read) throw bankMovementNotFound({ movementId });
+    const { movement, ledgerAccountId, conversion } = await this.bookingTerms(read.movement);
+    const now = this.clock.now();
+    const posting = {
+      id: input.entryId,
+      source: 'bank_movement' as const,
+      entryDate: movement.movementDate,
+      memo: input.memo ?? movement.description,
+      bookId: input.bookId ?? null,
+      lines: bookingLines(
+        movement,
+        ledgerAccountId,
+        { ledgerAccountId: input.counterAccountId, partnerId: input.partnerId ?? null, dimensionValueIds: input.dimensionValueIds ?? [] },
+        conversion,
+      ),
+    };
+    // The movement's link, written by the posting statement with the entry (ENTRY_WRITTEN).
+    const alongside = (entry: PostedEntry) => this.movements.bookingParts(movement, entry.id, now, ENTRY_WRITTEN);
+    const entry = locked
+      ? await this.postings.post(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit })
+      : await this.postings.postIf(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit, precondition: this.movements.bookingPrecondition(entityId, movementId, read.version) });
+    return entry ? { movement: { ...movement, ledgerEntryId: entry.id, updatedAt: now }, entry } : null;
   }
 
   /**
@@ -150,6 +182,12 @@ export class BankBookingService {
   private async bookable(entityId: string, movementId: string): Promise<{ movement: BankMovement; ledgerAccountId: string; conversion: MovementConversion | null }> {
     const movement = await this.movements.lock(entityId, movementId);
     if (!movement) throw bankMovementNotFound({ movementId });
+    return this.bookingTerms(movement);
+  }
+
+  /** The movement unbooked (else 409), its bank account's ledger account and conversion. */
+  private async bookingTerms(movement: BankMovement): Promise<{ movement: BankMovement; ledgerAccountId: string; conversion: MovementConversion | null }> {
+    const entityId = movement.entityId;
     assertBookable(movement);
     const account = (await this.accounts.find(entityId, movement.bankAccountId))!;
     const functional = await this.accounts.functionalCurrency(entityId);

@@ -7,7 +7,8 @@ import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { assertDeletable, BankMovement, MovementSide, newManualMovement } from '../domain/bank-movement';
 import { bankAccountNotFound, bankMovementAlreadyExists, bankMovementNotFound } from '../domain/banking-errors';
-import { readStatement } from '../domain/statement';
+import { StatementReading } from '../domain/statement';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { BankAccountRepository, BankMovementRepository, StatementFileReader } from './banking-ports';
 
 export interface MovementQuery {
@@ -37,6 +38,7 @@ export class BankMovementsService {
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly recordHosts: RecordHosts,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   async page(entityId: string, bankAccountId: string, query: MovementQuery): Promise<{ rows: BankMovement[]; nextCursor: string | null }> {
@@ -49,6 +51,20 @@ export class BankMovementsService {
     const rows = found.slice(0, limit);
     const last = rows[rows.length - 1];
     return { rows, nextCursor: found.length > limit ? encodeDateIdCursor({ date: last.movementDate, id: last.id }) : null };
+  }
+
+  /** D93: the list's whole filtered range (no cursor), newest first, streamed to `send` with the account's currency. */
+  async streamAll(
+    entityId: string,
+    bankAccountId: string,
+    query: { from?: string; to?: string; booked?: boolean },
+    signal: AbortSignal,
+    send: (currency: string, batches: AsyncIterable<BankMovement[]>) => Promise<void>,
+  ): Promise<void> {
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) throw validationError('to', 'must be on or after from');
+    const account = await this.accounts.find(entityId, bankAccountId);
+    if (!account) throw bankAccountNotFound({ bankAccountId });
+    await this.movements.readAll(entityId, bankAccountId, { from: query.from, to: query.to, booked: query.booked }, signal, (batches) => send(account.currency, batches));
   }
 
   async get(entityId: string, movementId: string): Promise<BankMovement> {
@@ -84,10 +100,14 @@ export class BankMovementsService {
    * written); rows already landed by content are skipped, so a re-import lands nothing.
    */
   async import(entityId: string, bankAccountId: string, file: Buffer): Promise<{ landedCount: number; skippedCount: number }> {
-    const rows = readStatement(this.reader.records(file));
+    // D2b: read as the file streams, giving the event loop back, before the transaction opens.
+    const reading = new StatementReading();
+    await this.reader.readRecords(file, (record, line) => reading.add(record, line));
+    const rows = reading.finish();
     return this.txHost.withTransaction(async () => {
       if (!(await this.accounts.hold(entityId, bankAccountId))) throw bankAccountNotFound({ bankAccountId });
       const landedCount = await this.movements.importRows(entityId, bankAccountId, rows, rows.map(() => newTimeOrderedId()), this.clock.now());
+      await this.auditRow.record(bankAccountId);
       return { landedCount, skippedCount: rows.length - landedCount };
     });
   }

@@ -2,6 +2,7 @@ import type { BankAccount, BankAccountSummary } from '../domain/bank-account';
 import type { OpenLine } from '../domain/matching';
 import type { BankMovement } from '../domain/bank-movement';
 import type { StatementRow } from '../domain/statement';
+import type { StatementPart } from '../../../platform/database/statement-parts';
 
 export interface MovementFilter {
   from?: string;
@@ -34,8 +35,16 @@ export abstract class BankAccountRepository {
 
 export abstract class BankMovementRepository {
   abstract page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]>;
+  /** D93: every movement of the filter in list order, in batches from a database cursor (cancelled when `signal` aborts). */
+  abstract readAll<R>(entityId: string, bankAccountId: string, filter: Omit<MovementFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<BankMovement[]>) => Promise<R>): Promise<R>;
   abstract find(entityId: string, movementId: string): Promise<BankMovement | null>;
   abstract lock(entityId: string, movementId: string): Promise<BankMovement | null>;
+  /** The movement with its row version (`xmin`), locked or not: what a booking judges and then posts under (issue 33). */
+  abstract readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null>;
+  /** The booking's precondition (postIf): the movement still unbooked and unchanged since that version, locked. */
+  abstract bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart;
+  /** The unbooked movement's link to the entry that books it, and its account's unreconciled count, as parts of the posting statement, written only `when`. */
+  abstract bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[];
   abstract insert(movement: BankMovement): Promise<void>;
   /** Lands the rows not landed before (by content hash, under concurrent imports too); answers how many landed. */
   abstract importRows(entityId: string, bankAccountId: string, rows: StatementRow[], ids: string[], now: Date): Promise<number>;
@@ -57,10 +66,11 @@ export abstract class BankMovementRepository {
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
   /**
-   * The records, each at the index of its first line in the file (lines of none are empty
-   * records); throws BANK_IMPORT_ROW_INVALID_ERROR naming the row on malformed CSV.
+   * Calls `onRecord` with each record and the line it starts on (blank lines give none), as the
+   * file streams (D2b: the event loop goes on meanwhile); throws BANK_IMPORT_ROW_INVALID_ERROR
+   * naming the row on malformed CSV, and whatever `onRecord` throws.
    */
-  abstract records(file: Buffer): string[][];
+  abstract readRecords(file: Buffer, onRecord: (record: string[], line: number) => void): Promise<void>;
 }
 
 /**

@@ -67,24 +67,28 @@ function visibleText(value: string, field: string, max: number, row: number, req
   return text;
 }
 
+const blank = (record: string[]) => record.every((field) => field.trim() === '');
+
 /**
- * The statement's movement rows, judged whole: the first bad record refuses the file (nothing
- * lands). `records[i]` is the record on line i + 1 of the file (lines without one are empty), so
- * a row number is the file's line; the header is the first record that is not blank.
+ * The statement's movement rows, read record by record (D2b: as the file streams), judged whole:
+ * the first bad record refuses the file (nothing lands). `add` takes each record with its row,
+ * the line of the file it starts on, so a refusal names the line a spreadsheet shows; the header
+ * is the first record that is not blank.
  */
-export function readStatement(records: string[][]): StatementRow[] {
-  const blank = (record: string[]) => record.every((field) => field.trim() === '');
-  if (records.every(blank)) throw validationError('file', 'is empty: a statement starts with the header date,description,amount,reference');
-  const headerIndex = records.findIndex((record) => !blank(record));
-  const header = headerOf(records[headerIndex]);
-  if (!header) throw bankImportRowInvalid(headerIndex + 1, 'the header must be date,description,amount or date,description,amount,reference');
-  const columns = header === 'with_reference' ? 4 : 3;
-  const occurrences = new Map<string, number>();
-  const rows: StatementRow[] = [];
-  for (let i = headerIndex + 1; i < records.length; i++) {
-    const row = i + 1;
-    const record = records[i];
-    if (blank(record)) continue; // a blank line
+export class StatementReading {
+  private header: 'with_reference' | 'without_reference' | undefined;
+  private readonly occurrences = new Map<string, number>();
+  private readonly rows: StatementRow[] = [];
+
+  add(record: string[], row: number): void {
+    if (blank(record)) return; // a blank line
+    if (this.header === undefined) {
+      const header = headerOf(record);
+      if (!header) throw bankImportRowInvalid(row, 'the header must be date,description,amount or date,description,amount,reference');
+      this.header = header;
+      return;
+    }
+    const columns = this.header === 'with_reference' ? 4 : 3;
     // The reference is optional: under the four-column header a row may leave it off.
     if (record.length !== columns && !(columns === 4 && record.length === 3)) {
       throw bankImportRowInvalid(row, `expected ${columns === 4 ? '3 or 4' : '3'} fields, found ${record.length}`);
@@ -97,9 +101,9 @@ export function readStatement(records: string[][]): StatementRow[] {
     if (signed === 0) throw bankImportRowInvalid(row, 'amount must not be zero');
     const reference = record.length === 4 ? visibleText(record[3], 'reference', REFERENCE_MAX, row, false) : null;
     const content = [movementDate, description, String(signed), reference ?? ''].join('\u0000');
-    const occurrence = (occurrences.get(content) ?? 0) + 1;
-    occurrences.set(content, occurrence);
-    rows.push({
+    const occurrence = (this.occurrences.get(content) ?? 0) + 1;
+    this.occurrences.set(content, occurrence);
+    this.rows.push({
       row,
       movementDate,
       description,
@@ -109,5 +113,17 @@ export function readStatement(records: string[][]): StatementRow[] {
       contentHash: hash('sha256', `${content}\u0000${occurrence}`, 'hex'),
     });
   }
-  return rows;
+
+  /** The movement rows; a file with no header (blank, or nothing) is refused. */
+  finish(): StatementRow[] {
+    if (this.header === undefined) throw validationError('file', 'is empty: a statement starts with the header date,description,amount,reference');
+    return this.rows;
+  }
+}
+
+/** The whole statement at once: `records[i]` is the record on line i + 1 of the file (lines without one are empty). */
+export function readStatement(records: string[][]): StatementRow[] {
+  const reading = new StatementReading();
+  records.forEach((record, i) => reading.add(record, i + 1));
+  return reading.finish();
 }

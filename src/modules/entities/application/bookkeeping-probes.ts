@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import type { DomainError } from '../../../../libs/shared-kernel/src';
 import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 
 /**
@@ -12,6 +13,11 @@ export interface BookkeepingProbe {
   hasRecords(entityId: string): Promise<boolean>;
   /** The earliest entry date of a Scheduled Entry, for the lock-date rule. */
   earliestScheduledEntryDate?(entityId: string): Promise<string | null>;
+  /**
+   * Why this lock date (null: cleared) may not be set, in the refusing module's own code (D90: the
+   * ledger's closings hold it), or null. Asked with the Entity row locked for update.
+   */
+  lockDateRefusal?(entityId: string, ledgerLockDate: string | null): Promise<DomainError | null>;
 }
 
 const BOOKKEEPING = discoverablePort<BookkeepingProbe>();
@@ -33,6 +39,15 @@ export class BookkeepingProbes {
       if (await probe.hasRecords(entityId)) return true;
     }
     return false;
+  }
+
+  /** The first refusal a probe gives for this lock date, or null. */
+  async lockDateRefusal(entityId: string, ledgerLockDate: string | null): Promise<DomainError | null> {
+    for (const probe of this.probes) {
+      const refusal = (await probe.lockDateRefusal?.(entityId, ledgerLockDate)) ?? null;
+      if (refusal) return refusal;
+    }
+    return null;
   }
 
   async earliestScheduledEntryDate(entityId: string): Promise<string | null> {

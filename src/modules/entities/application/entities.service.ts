@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost, Transactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { validationError } from '../../../../libs/shared-kernel/src';
+import { compareText, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { MembershipsService } from '../../organizations';
@@ -77,6 +77,43 @@ export class EntitiesService {
   }
 
   /**
+   * D91: the controlled tree of an Entity, the Entity first, then its descendants depth-first,
+   * siblings by name (then id). 404 when the Entity does not exist.
+   */
+  async controlledTree(entityId: string): Promise<LegalEntity[]> {
+    const all = await this.entities.withDescendants(entityId);
+    const root = all.find((e) => e.snapshot().id === entityId);
+    if (!root) throw entityNotFound(entityId);
+    const children = new Map<string, LegalEntity[]>();
+    for (const entity of all) {
+      const { id, parentEntityId } = entity.snapshot();
+      if (id === entityId || parentEntityId === null) continue;
+      children.set(parentEntityId, [...(children.get(parentEntityId) ?? []), entity]);
+    }
+    const ordered: LegalEntity[] = [];
+    const visit = (entity: LegalEntity) => {
+      ordered.push(entity);
+      const below = (children.get(entity.snapshot().id) ?? []).sort((a, b) => compareText(a.snapshot().name, b.snapshot().name) || compareText(a.snapshot().id, b.snapshot().id));
+      below.forEach(visit);
+    };
+    visit(root);
+    return ordered;
+  }
+
+  /**
+   * Whether the viewer reads every one of these Entities (as the tenant guard would let it read
+   * each): a key confined to one Entity reads only that one; staff read any; a client needs a
+   * Membership (any role: reading) in each Entity's Organization.
+   */
+  async readsEvery(viewer: EntityViewer, entities: LegalEntity[]): Promise<boolean> {
+    const ids = entities.map((e) => e.snapshot());
+    if (viewer.scopedEntityId !== null && ids.some((e) => e.id !== viewer.scopedEntityId)) return false;
+    if (viewer.role === 'staff') return true;
+    const organizations = new Set(await this.memberships.organizationIdsOf(viewer.userId));
+    return ids.every((e) => organizations.has(e.organizationId));
+  }
+
+  /**
    * What a posting needs of its Entity: the functional currency and the lock date, read under a
    * share lock so that a concurrent lock-date change waits for the posting (D24).
    */
@@ -106,7 +143,7 @@ export class EntitiesService {
     return entity;
   }
 
-  /** The lock date cannot reach a Scheduled Entry (ledger issue registers the probe). */
+  /** The lock date cannot reach a Scheduled Entry, nor move before an active closing (D90) (ledger probes). */
   @Transactional()
   async setLedgerLockDate(entityId: string, ledgerLockDate: string | null): Promise<LegalEntity> {
     const entity = await this.locked(entityId);
@@ -114,6 +151,9 @@ export class EntitiesService {
       const scheduled = await this.bookkeeping.earliestScheduledEntryDate(entityId);
       if (scheduled !== null && scheduled <= ledgerLockDate) throw lockDateOverScheduledEntry(ledgerLockDate, scheduled);
     }
+    // D90: not before an active closing's end, nor cleared while one is active (the ledger's code).
+    const refusal = await this.bookkeeping.lockDateRefusal(entityId, ledgerLockDate);
+    if (refusal) throw refusal;
     entity.setLedgerLockDate(ledgerLockDate, this.clock.now());
     await this.entities.save(entity);
     return entity;

@@ -12,6 +12,8 @@ export abstract class EntityRepository {
   abstract listInOrganizations(organizationIds: string[]): Promise<LegalEntity[]>;
   /** The chain of parents above an Entity, nearest first. */
   abstract ancestorIds(entityId: string): Promise<string[]>;
+  /** The Entity and every Entity below it through parentEntityId (any order); empty when it does not exist. */
+  abstract withDescendants(entityId: string): Promise<LegalEntity[]>;
   abstract summaries(organizationIds: string[]): Promise<Array<{ id: string; name: string; organizationId: string }>>;
   abstract countInOrganization(organizationId: string): Promise<number>;
 }

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { addDays, daysBetween, validationError } from '../../../../libs/shared-kernel/src';
 import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { Clock } from '../../../platform/clock/clock';
-import { EffectiveFxRate, effectiveRate, FxRate, MAX_SYNC_DAYS } from '../domain/fx-rate';
+import { averageRate, EffectiveFxRate, effectiveRate, FxRate, MAX_RATE_AGE_DAYS, MAX_SYNC_DAYS } from '../domain/fx-rate';
 import { FxRateProvider, FxRateRepository } from './fx-ports';
 
 /** D79: the FX list's parameters are all optional; the default range is the last 30 days. */
@@ -72,5 +72,16 @@ export class FxRatesService {
       return { date, currency, functionalCurrency, rate: '1', source: this.provider.source, requestedDate: date, rateDate: date, ageDays: 0 };
     }
     return effectiveRate(currency, date, await this.rates.latestOnOrBefore(currency, date, this.provider.source));
+  }
+
+  /**
+   * D91: the mean of the rate of every day `from`..`to` (each by the staleness rule of `rateOn`),
+   * rounded half up to 12 decimals; the same refusals as `rateOn` for a day without a rate. One
+   * read of the stored rates, whatever the length of the range.
+   */
+  async averageRateOver(currency: string, from: string, to: string): Promise<string> {
+    if (currency === this.provider.functionalCurrency) return '1';
+    const published = await this.rates.list({ from: addDays(from, -MAX_RATE_AGE_DAYS), to, currency, source: this.provider.source });
+    return averageRate(currency, from, to, published);
   }
 }

@@ -1,4 +1,5 @@
-import { daysBetween, errorCatalog } from '../../../../libs/shared-kernel/src';
+import Big from 'big.js';
+import { addDays, canonicalRate, daysBetween, errorCatalog } from '../../../../libs/shared-kernel/src';
 
 /**
  * Every code FX rates answers, with its HTTP status: the one place each is declared. The compiler
@@ -90,4 +91,24 @@ export function parseChileanDecimal(text: string): string | null {
   const whole = match[1].replace(/\./g, '').replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/**
+ * D91: the average rate of a range, the mean of the rate of every day `from`..`to`, each day's
+ * rate found by the staleness rule among `published` (the rates of the currency from
+ * MAX_RATE_AGE_DAYS before `from` to `to`, any order), rounded half up to 12 decimals, in the
+ * canonical form. A day without a rate refuses as `effectiveRate` does.
+ */
+export function averageRate(currency: string, from: string, to: string, published: FxRate[]): string {
+  const byDate = [...published].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  let sum = new Big(0);
+  let days = 0;
+  let next = 0;
+  let latest: FxRate | null = null;
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    while (next < byDate.length && byDate[next].date <= day) latest = byDate[next++];
+    sum = sum.plus(effectiveRate(currency, day, latest).rate);
+    days++;
+  }
+  return canonicalRate(sum.div(days).round(12, Big.roundHalfUp).toFixed(12));
 }

@@ -1,3 +1,4 @@
+import { IMPORT_MAX_BYTES } from '../../../platform/imports/import-limits';
 import type { DteDocument } from '../domain/dte';
 
 /**
@@ -6,8 +7,8 @@ import type { DteDocument } from '../domain/dte';
  * document and field. Pure: no database, no network (nothing external is ever fetched).
  */
 export abstract class DteXmlReader {
-  abstract read(body: Buffer): DteDocument[];
+  abstract read(body: Buffer): Promise<DteDocument[]>;
 }
 
-/** D65a: the largest file the import takes. */
-export const DTE_IMPORT_MAX_BYTES = 5_000_000;
+/** D65a, D2b: the largest file the import takes, 5 MB = 5,242,880 bytes (inclusive). */
+export const DTE_IMPORT_MAX_BYTES = IMPORT_MAX_BYTES;

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { DomainError, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { EntitiesService } from '../../entities';
-import { Dte, dteDirection } from '../domain/dte';
+import { Dte, DteDocument, dteDirection } from '../domain/dte';
 import { DtePageFilter, DteRepository } from '../domain/ports';
 import { DteXmlReader } from './dte-xml-reader';
 import { issueDatePage } from './issue-date-pages';
@@ -22,16 +24,26 @@ export class DtesService {
     private readonly reader: DteXmlReader,
     private readonly entities: EntitiesService,
     private readonly clock: Clock,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly auditRow: OfferedAuditRow,
   ) {}
 
   /**
-   * D63, D65a: the whole file in the caller's one transaction: every document is read and judged
-   * before anything is written; duplicates (issuer RUT, type, folio), already stored or repeated
-   * in the file, are skipped.
+   * D63, D65a: every document is read and judged before anything is written; duplicates (issuer
+   * RUT, type, folio), already stored or repeated in the file, are skipped. D2b: the file is
+   * parsed (a bounded stream, giving the event loop back) before the transaction opens, so no
+   * pooled connection waits on it; the writes and the request's audit row then commit together.
    */
-  @Transactional()
   async import(entityId: string, body: Buffer): Promise<DteImportResult> {
-    const documents = this.reader.read(body);
+    const documents = await this.reader.read(body);
+    return this.txHost.withTransaction(async () => {
+      const result = await this.store(entityId, documents);
+      await this.auditRow.record(entityId);
+      return result;
+    });
+  }
+
+  private async store(entityId: string, documents: DteDocument[]): Promise<DteImportResult> {
     const entity = (await this.entities.get(entityId)).snapshot();
     const seen = new Set<string>();
     const fresh: Array<(typeof documents)[number] & { id: string; direction: Dte['direction'] }> = [];

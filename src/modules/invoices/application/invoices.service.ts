@@ -75,6 +75,18 @@ export class InvoicesService {
     return { rows: await this.withDtes(entityId, page.rows), nextCursor: page.nextCursor };
   }
 
+  /** D93: the list's whole filtered range (no cursor), newest first, streamed to `send` in batches. */
+  async streamAll(entityId: string, filter: InvoiceListFilter & { search?: string }, signal: AbortSignal, send: (batches: AsyncIterable<InvoiceView[]>) => Promise<void>): Promise<void> {
+    const withDtes = (invoices: Invoice[]) => this.withDtes(entityId, invoices);
+    await this.invoices.readAll(entityId, filter, filter.search, signal, (batches) =>
+      send(
+        (async function* () {
+          for await (const batch of batches) yield await withDtes(batch);
+        })(),
+      ),
+    );
+  }
+
   async get(entityId: string, invoiceId: string): Promise<InvoiceView> {
     const invoice = await this.invoices.find(entityId, invoiceId);
     if (!invoice) throw invoiceNotFound({ invoiceId });

@@ -62,6 +62,8 @@ export abstract class InvoiceRepository {
   abstract list(entityId: string, filter: InvoiceListFilter): Promise<Invoice[]>;
   /** Keyset page in the list's order after `after`, at most `limit` + 1 rows. */
   abstract page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]>;
+  /** D93: every invoice of the filter in list order, in batches from a database cursor (cancelled when `signal` aborts). */
+  abstract readAll<R>(entityId: string, filter: InvoiceListFilter, search: string | undefined, signal: AbortSignal, use: (batches: AsyncIterable<Invoice[]>) => Promise<R>): Promise<R>;
   abstract hasAny(entityId: string): Promise<boolean>;
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
-import { SaxesParser } from 'saxes';
 import { clean as cleanRut, validate as validRut } from 'rut.js';
 import { DomainError, isIsoDate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
+import { readBoundedXml, XmlElement, XmlKeep, XmlKeepRule, XmlRefusal } from '../../../platform/imports/bounded-xml';
+import { LoopYielder } from '../../../platform/imports/event-loop';
 import { DteXmlReader } from '../application/dte-xml-reader';
 import { DteDocument, DteForeignTotals, DteReference, EXPORT_DTE_TYPES, LIQUIDACION_FACTURA } from '../domain/dte';
 
 /** Document types of the SII (phase2-anchors section 1). */
 const DTE_TYPES = new Set([33, 34, 39, 41, 43, 46, 52, 56, 61, 110, 111, 112]);
-/** EnvioDTE_v10.xsd and EnvioBOLETA_v11.xsd. */
-const MAX_DOCUMENTS = { EnvioDTE: 2000, EnvioBOLETA: 500 } as const;
 
 /**
  * ISO 4217 codes of the customs currency names of `TipMonType` (SiiTypes_v10.xsd) that name a
@@ -55,17 +54,50 @@ const EXCHANGE_RATE = /^[0-9]{1,6}(\.[0-9]{1,4})?$/;
 const invalid = (message: string, params: Record<string, unknown>) =>
   new DomainError('VALIDATION_ERROR', message, { ...params, errors: [{ path: String(params.path ?? 'body'), message }] });
 
+/** Names of ISO-8859-1 (Node's `latin1` is true ISO-8859-1). */
+const LATIN1_NAMES = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'iso_8859-1', 'iso_8859-1:1987', 'iso-ir-100', 'csisolatin1', 'ibm819', 'cp819']);
+const WINDOWS_1252_NAMES = new Set(['windows-1252', 'cp1252', 'x-cp1252']);
+const UTF8_NAMES = new Set(['utf-8', 'utf8']);
+/** The longest XML declaration read (`<?xml` to `?>`, spaces included); a longer one is refused. */
+const DECLARATION_MAX = 4096;
+
+/**
+ * The encoding the file's XML declaration names (issue 33: the whole declaration, however it is
+ * padded, read by the XML grammar: VersionInfo, EncodingDecl, SDDecl), `utf-8` without one. A
+ * file in UTF-16 or UTF-32 (a byte order mark, or NULs between the declaration's letters), a
+ * declaration that breaks the grammar and an encoding name that is not one are refused.
+ */
+function declaredEncoding(body: Buffer): string {
+  const utf16or32 =
+    (body.length >= 2 && ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff))) ||
+    (body.length >= 4 && ((body[0] === 0 && body[1] === 0) || (body[0] === 0x3c && body[1] === 0) || (body[0] === 0 && body[1] === 0x3c)));
+  if (utf16or32) throw invalid('The file is in UTF-16 or UTF-32: send ISO-8859-1, windows-1252 or UTF-8', { path: 'body', encoding: 'utf-16' });
+  const bom = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  if (body.subarray(bom, bom + 5).toString('latin1') !== '<?xml') return 'utf-8';
+  const end = body.subarray(bom, bom + DECLARATION_MAX).indexOf('?>');
+  if (end < 0) throw invalid(`The XML declaration does not end with ?> within ${DECLARATION_MAX} bytes`, { path: 'body', line: 1, column: 1 });
+  const declaration = body.subarray(bom, bom + end + 2).toString('latin1');
+  const grammar = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])([^"']*)\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\4)?[ \t\r\n]*\?>$/.exec(declaration);
+  if (!grammar) throw invalid('The XML declaration is malformed: <?xml version="1.0" encoding="..."?> is expected', { path: 'body', line: 1, column: 1 });
+  if (grammar[3] === undefined) return 'utf-8';
+  const name = grammar[3];
+  // EncName of the XML grammar; no registered charset name is longer than 40 characters.
+  if (!/^[A-Za-z][A-Za-z0-9._-]{0,39}$/.test(name)) {
+    throw invalid(`The XML declaration names no encoding ("${name.slice(0, 40)}${name.length > 40 ? '…' : ''}")`, { path: 'body', encoding: name.slice(0, 40) });
+  }
+  return name.toLowerCase();
+}
+
 /**
  * The text of the file in the encoding its XML declaration names (D65a, D65b): ISO-8859-1 as the
- * SII writes it (Node's `latin1` is true ISO-8859-1), windows-1252 as some issuers write it, or
- * UTF-8 (the XML default). Bytes that are not UTF-8 in a UTF-8 file are refused, never replaced.
+ * SII writes it, windows-1252 as some issuers write it, or UTF-8 (the XML default). Bytes that
+ * are not UTF-8 in a UTF-8 file are refused, never replaced.
  */
 function decode(body: Buffer): string {
-  const head = body.subarray(0, 200).toString('latin1');
-  const declared = /^(?:\uFEFF|ï»¿)?<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
-  if (['iso-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'iso_8859-1'].includes(declared)) return body.toString('latin1');
-  if (['windows-1252', 'cp1252'].includes(declared)) return new TextDecoder('windows-1252').decode(body);
-  if (declared === 'utf-8' || declared === 'utf8') {
+  const declared = declaredEncoding(body);
+  if (LATIN1_NAMES.has(declared)) return body.toString('latin1');
+  if (WINDOWS_1252_NAMES.has(declared)) return new TextDecoder('windows-1252').decode(body);
+  if (UTF8_NAMES.has(declared)) {
     try {
       return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
     } catch {
@@ -75,51 +107,110 @@ function decode(body: Buffer): string {
   throw invalid(`The file's encoding "${declared}" is not read: send ISO-8859-1, windows-1252 or UTF-8`, { path: 'body', encoding: declared });
 }
 
-/** An element as the reader keeps it: its local name (no prefix), child elements and text. */
-interface Element {
-  name: string;
-  children: Element[];
-  text: string;
+type Element = XmlElement;
+
+/** Free text of the SII's schemas (DTE_v10.xsd), refused beyond its length. */
+const text = (maxLength: number) => ({ maxLength });
+/** A typed field (amount, date, RUT, code): its own rule judges it; this only bounds what is read. */
+const TYPED = { maxLength: 40 };
+/** DTE_v10.xsd: a document holds at most 40 references. */
+export const MAX_REFERENCES = 40;
+const DOCUMENT_BODY: XmlKeepRule = {
+  children: {
+    Encabezado: {
+      children: {
+        IdDoc: { children: { TipoDTE: TYPED, Folio: TYPED, FchEmis: TYPED } },
+        Emisor: { children: { RUTEmisor: TYPED, RznSoc: text(100), RznSocEmisor: text(100) } },
+        Receptor: { children: { RUTRecep: TYPED, RznSocRecep: text(100) } },
+        Totales: { children: { MntNeto: TYPED, MntExe: TYPED, IVA: TYPED, MntTotal: TYPED, TpoMoneda: text(15) } },
+        OtraMoneda: { children: { TpoMoneda: text(15), MntExeOtrMnda: TYPED, MntTotOtrMnda: TYPED, TpoCambio: TYPED } },
+      },
+    },
+    Referencia: {
+      maxOccurs: MAX_REFERENCES,
+      children: { NroLinRef: TYPED, TpoDocRef: text(3), FolioRef: text(18), FchRef: TYPED, CodRef: TYPED, RazonRef: text(90) },
+    },
+  },
+};
+const DTE_RULE: XmlKeepRule = { children: { Documento: DOCUMENT_BODY, Exportaciones: DOCUMENT_BODY, Liquidacion: DOCUMENT_BODY } };
+/** EnvioDTE_v10.xsd and EnvioBOLETA_v11.xsd: at most 2,000 and 500 documents. */
+const KEEP: XmlKeep = {
+  DTE: DTE_RULE,
+  EnvioDTE: { children: { SetDTE: { children: { DTE: { ...DTE_RULE, maxOccurs: 2000 } } } } },
+  EnvioBOLETA: { children: { SetDTE: { children: { DTE: { ...DTE_RULE, maxOccurs: 500 } } } } },
+};
+/**
+ * D2b: the SII's schemas nest at most about 11 elements (EnvioDTE, SetDTE, DTE, Documento, TED,
+ * DD, CAF, DA, RSAPK, M; a signature's KeyInfo as deep): 24 leaves room and stops an unclosed
+ * flood at once.
+ */
+export const MAX_DEPTH = 24;
+/** D2b: at most 500,000 elements in a file (2,000 documents of 250 elements each; 5 MB holds fewer). */
+export const MAX_ELEMENTS = 500_000;
+
+/** Where a refusal happened: the document (its position, path and folio as read so far) and the field. */
+function placeOf(within: Element[]): { document: number | null; documentPath: string; folio: string | null; field: string | null } {
+  const root = within[0];
+  let i = 1;
+  let documentPath = root?.name ?? 'body';
+  let position: number | null = null;
+  if (root?.name === 'DTE') position = 1;
+  else if (within[1]?.name === 'SetDTE' && within[2]?.name === 'DTE') {
+    position = within[1].children.indexOf(within[2]) + 1 || within[1].children.length + 1;
+    documentPath = `${root.name}.SetDTE.DTE[${position - 1}]`;
+    i = 3;
+  } else return { document: null, documentPath, folio: null, field: within.slice(1).map((e) => e.name).join('.') || null };
+  const body = within[i];
+  if (!body) return { document: position, documentPath, folio: null, field: null };
+  documentPath = `${documentPath}.${body.name}`;
+  const folio = textOf(child(child(child(body, 'Encabezado'), 'IdDoc'), 'Folio')) || null;
+  const field = within
+    .slice(i + 1)
+    .map((element, k, path) => {
+      const parent = k === 0 ? body : path[k - 1];
+      if (element.name !== 'Referencia') return element.name;
+      const index = parent.children.filter((c) => c.name === 'Referencia').indexOf(element);
+      return `Referencia[${index < 0 ? parent.children.filter((c) => c.name === 'Referencia').length : index}]`;
+    })
+    .join('.');
+  return { document: position, documentPath, folio, field: field || null };
 }
 
-/**
- * Parses with saxes (strict XML, streaming, no DTD processing: predefined entities and character
- * references only; any other entity reference is a well-formedness error) into a small tree of
- * element names and texts. Attributes, comments and processing instructions are not kept.
- */
-function parse(text: string): Element {
-  const parser = new SaxesParser({ xmlns: false, position: true });
-  const root: Element = { name: '#document', children: [], text: '' };
-  const stack: Element[] = [root];
-  parser.on('opentag', (tag) => {
-    const colon = tag.name.indexOf(':');
-    const element: Element = { name: colon < 0 ? tag.name : tag.name.slice(colon + 1), children: [], text: '' };
-    stack[stack.length - 1].children.push(element);
-    stack.push(element);
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  const addText = (chunk: string) => {
-    stack[stack.length - 1].text += chunk;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('doctype', () => {
-    throw invalid('The file declares a DOCTYPE: document type declarations, entities and external references are refused', {
-      path: 'body',
-      line: parser.line,
-      column: parser.column,
-    });
-  });
-  try {
-    parser.write(text).close();
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    const message = (error as Error).message.replace(/^[^:]*:\d+:\d+: /, '');
-    throw invalid(`The XML is not well-formed at line ${parser.line}, column ${parser.column}: ${message}`, { path: 'body', line: parser.line, column: parser.column });
+function refusal(r: XmlRefusal): DomainError {
+  const place = placeOf(r.within);
+  const where = place.document === null ? '' : `document ${place.document}${place.folio ? ` (folio ${place.folio})` : ''}: `;
+  const documentParams = place.document === null ? {} : { document: place.document, folio: place.folio };
+  const position = { line: r.line, column: r.column };
+  switch (r.reason) {
+    case 'malformed':
+      return invalid(`The XML is not well-formed at line ${r.line}, column ${r.column}: ${r.message}`, { path: 'body', ...position });
+    case 'doctype':
+      return invalid('The file declares a DOCTYPE: document type declarations, entities and external references are refused', { path: 'body', ...position });
+    case 'depth':
+      return invalid(`${where}elements nest deeper than ${r.limit} levels at line ${r.line}, column ${r.column} (the SII's schemas nest far less)`, {
+        path: place.document === null ? 'body' : place.documentPath,
+        ...documentParams,
+        limit: r.limit,
+        ...position,
+      });
+    case 'elements':
+      return invalid(`The file holds more than ${r.limit.toLocaleString('en-US')} elements (line ${r.line}, column ${r.column})`, { path: 'body', ...documentParams, limit: r.limit, ...position });
+    case 'length':
+    case 'occurrences': {
+      const field = place.field ?? r.within[r.within.length - 1]?.name ?? 'body';
+      if (r.reason === 'occurrences' && r.within[r.within.length - 1]?.name === 'DTE') {
+        // Documents beyond an EnvioDTE's or EnvioBOLETA's limit.
+        const name = r.within[0]?.name ?? 'body';
+        return invalid(`${name} holds more than ${r.limit} documents; at most ${r.limit} are taken`, { path: `${name}.SetDTE.DTE`, limit: r.limit, ...position });
+      }
+      const message =
+        r.reason === 'length'
+          ? `${field} is longer than ${r.limit} characters (DTE_v10.xsd)`
+          : `${field.replace(/\[\d+\]$/, '')} appears more than ${r.limit} times (DTE_v10.xsd: at most ${r.limit})`;
+      const named = r.reason === 'length' ? field : field.replace(/\[\d+\]$/, '');
+      return invalid(`${where}${message}`, { path: `${place.documentPath}.${named}`, ...documentParams, field: named, limit: r.limit, ...position });
+    }
   }
-  return root;
 }
 
 type Node = Element | undefined;
@@ -152,9 +243,16 @@ class DocumentFields {
     return value;
   }
 
+  /**
+   * D63a: a folio is an integer; leading zeros are ignored (`09270702` is folio 9270702, so a
+   * file repeating it with zeros is a duplicate), and 0 or anything but digits is refused.
+   */
   folioOf(node: Node, field: string): string {
-    const folio = this.text(node, field, true);
-    if (!/^[0-9]{1,18}$/.test(folio)) this.fail(field, 'must be a positive integer (digits only)');
+    const written = this.text(node, field, true);
+    if (!/^[0-9]{1,18}$/.test(written)) this.fail(field, 'must be a positive integer (digits only)');
+    const folio = written.replace(/^0+/, '');
+    this.folio = written;
+    if (folio === '') this.fail(field, 'must be a positive integer, not 0');
     this.folio = folio;
     return folio;
   }
@@ -303,13 +401,15 @@ function exportAmounts(fields: DocumentFields, totals: Node, other: Node): Amoun
 }
 
 /**
- * saxes, strict and without DTD processing. The file is refused before any parsing when it
- * carries a DOCTYPE or entity declarations (the only way to external references and entity
- * expansion), and when it is not well-formed (the validator's line and column).
+ * D2b: saxes as a bounded stream (readBoundedXml): strict, without DTD processing, keeping only
+ * the fields read, within the SII schema's bounds (depth, element count, field lengths, at most
+ * 40 references a document), giving the event loop back while it reads. The file is refused
+ * before any parsing when it carries a DOCTYPE or entity declarations (the only way to external
+ * references and entity expansion), and when it is not well-formed (the parser's line and column).
  */
 @Injectable()
 export class SiiDteXmlReader extends DteXmlReader {
-  read(body: Buffer): DteDocument[] {
+  async read(body: Buffer): Promise<DteDocument[]> {
     if (body.length === 0) throw invalid('The body is empty: send the DTE XML', { path: 'body' });
     const text = decode(body);
     const forbidden = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)\b/i.exec(text);
@@ -321,16 +421,22 @@ export class SiiDteXmlReader extends DteXmlReader {
         column: before[before.length - 1].length + 1,
       });
     }
-    const documentRoot = parse(text).children[0];
+    return this.documentsOf((await readBoundedXml(text, { keep: KEEP, maxDepth: MAX_DEPTH, maxElements: MAX_ELEMENTS }, refusal)).children[0]);
+  }
+
+  private async documentsOf(documentRoot: Element | undefined): Promise<DteDocument[]> {
     const rootName = documentRoot?.name;
     if (rootName === 'DTE') return [readDocument(documentRoot!, 1, 'DTE')];
     if (rootName === 'EnvioDTE' || rootName === 'EnvioBOLETA') {
       const documents = childrenNamed(child(documentRoot, 'SetDTE'), 'DTE');
       if (documents.length === 0) throw invalid(`${rootName} holds no DTE`, { path: `${rootName}.SetDTE.DTE` });
-      if (documents.length > MAX_DOCUMENTS[rootName]) {
-        throw invalid(`${rootName} holds ${documents.length} documents; at most ${MAX_DOCUMENTS[rootName]} are taken`, { path: `${rootName}.SetDTE.DTE` });
+      const yielder = new LoopYielder();
+      const read: DteDocument[] = [];
+      for (const [i, dte] of documents.entries()) {
+        read.push(readDocument(dte, i + 1, `${rootName}.SetDTE.DTE[${i}]`));
+        await yielder.maybeYield();
       }
-      return documents.map((dte, i) => readDocument(dte, i + 1, `${rootName}.SetDTE.DTE[${i}]`));
+      return read;
     }
     throw invalid(`The root element is ${rootName ?? 'missing'}: send a DTE, an EnvioDTE or an EnvioBOLETA`, { path: 'body', root: rootName ?? null });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
+import { ledgerError } from '../domain/ledger-errors';
 import { Book, bookAlreadyExists, bookNameAlreadyExists, bookNotFound, resolveBook } from '../domain/books-dimensions';
 import { BookRepository } from '../domain/ledger-ports';
 
@@ -38,5 +39,23 @@ export class BooksService {
    */
   async resolve(entityId: string, bookId: string | undefined | null): Promise<string | null> {
     return resolveBook(await this.books.list(entityId), bookId);
+  }
+
+  /**
+   * A Book named by its name, for reads over several Entities (consolidation, D91): null for an
+   * Entity without Books (its one set of books); an Entity with Books needs `bookName` (409
+   * BOOK_REQUIRED_ERROR) and a Book of that name (404 BOOK_NOT_FOUND_ERROR), both naming the
+   * Entity in `params.entityId`. The name matches exactly (trimmed), else ignoring case.
+   */
+  async resolveByName(entityId: string, bookName: string | undefined | null): Promise<string | null> {
+    const books = await this.books.list(entityId);
+    if (books.length === 0) return null;
+    if (bookName === undefined || bookName === null || bookName.trim() === '') {
+      throw ledgerError('BOOK_REQUIRED_ERROR', 'The Entity keeps Books: name the Book with bookName', { entityId });
+    }
+    const wanted = bookName.trim().normalize('NFC');
+    const book = books.find((b) => b.name.normalize('NFC') === wanted) ?? books.find((b) => b.name.normalize('NFC').toLowerCase() === wanted.toLowerCase());
+    if (!book) throw ledgerError('BOOK_NOT_FOUND_ERROR', 'The Entity has no Book with this name', { entityId, bookName });
+    return book.id;
   }
 }

@@ -36,6 +36,10 @@ export class LedgerEntriesService {
     return this.queries.list(...args);
   }
 
+  streamEntries(...args: Parameters<EntryQueries['streamEntries']>): Promise<void> {
+    return this.queries.streamEntries(...args);
+  }
+
   streamLines(...args: Parameters<EntryQueries['streamLines']>): Promise<void> {
     return this.queries.streamLines(...args);
   }

@@ -156,6 +156,8 @@ export abstract class EntryRepository {
   /** Replaces the whole line set of a (scheduled) entry. */
   abstract replaceLines(entry: LedgerEntry): Promise<void>;
   abstract list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]>;
+  /** D93: every entry of the filter in list order, in batches from a cursor (cancelled when `signal` aborts). */
+  abstract readEntries<R>(entityId: string, filter: Omit<EntryListFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<LedgerEntry[]>) => Promise<R>): Promise<R>;
   /** D2a: `use` gets the count (up to `filter.limit`) and then the lines in batches, from a cursor. */
   abstract readLines<R>(entityId: string, filter: LineListFilter, signal: AbortSignal, use: (count: number, batches: AsyncIterable<ListedLine[]>) => Promise<R>): Promise<R>;
   abstract findLine(entityId: string, lineId: string): Promise<ListedLine | null>;

@@ -346,6 +346,8 @@ export class LedgerEntry {
         reversalDate: input.reversalDate,
       });
     }
+    // D90: a closing entry changes only by reopening its closing; it stays in the locked period.
+    if (this.state.source === 'closing') assertOpenPeriod(this.state.entryDate, input.ledgerLockDate);
     assertOpenPeriod(input.reversalDate, input.ledgerLockDate);
     const mirror = new LedgerEntry({
       entityId: this.state.entityId,

@@ -7,6 +7,12 @@ import { organizationNotFound } from '../domain/organization-errors';
 import { MembershipRepository, OrganizationRepository, UserDirectory } from '../domain/organization-ports';
 import { organizationError } from '../domain/organization-errors';
 
+export interface UserMembership {
+  organizationId: string;
+  organizationName: string;
+  role: MembershipRole;
+}
+
 export interface OrganizationMember {
   userId: string;
   name: string;
@@ -52,6 +58,16 @@ export class MembershipsService {
     return rows
       .map((row) => ({ userId: row.userId, role: row.role, name: people.get(row.userId)?.name ?? '', email: people.get(row.userId)?.email ?? '' }))
       .sort((a, b) => compareText(a.name, b.name) || compareText(a.userId, b.userId));
+  }
+
+  /** Issue 33: the Memberships a User holds, by Organization name (404 for a User that does not exist). */
+  async membershipsOf(userId: string): Promise<UserMembership[]> {
+    if (!(await this.users.exists(userId))) throw organizationError('USER_NOT_FOUND_ERROR', 'No User matches', { userId });
+    const rows = await this.memberships.listForUser(userId);
+    const organizations = await this.organizations.listByIds(rows.map((row) => row.organizationId));
+    const roleIn = new Map(rows.map((row) => [row.organizationId, row.role]));
+    // listByIds answers by name.
+    return organizations.map((organization) => ({ organizationId: organization.id, organizationName: organization.name, role: roleIn.get(organization.id)! }));
   }
 
   /** `hold`: the write is about to point at the Organization (see OrganizationRepository.holdForReference). */

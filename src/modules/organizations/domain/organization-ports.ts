@@ -32,6 +32,7 @@ export abstract class MembershipRepository {
   abstract delete(userId: string, organizationId: string): Promise<void>;
   abstract roleOf(userId: string, organizationId: string): Promise<MembershipRole | null>;
   abstract listForOrganization(organizationId: string): Promise<MembershipRow[]>;
+  abstract listForUser(userId: string): Promise<MembershipRow[]>;
   abstract organizationIdsOf(userId: string, roles?: MembershipRole[]): Promise<string[]>;
 }
 

@@ -84,4 +84,12 @@ export abstract class PartnerRepository {
   /** Which of these partners exist, key-share-locked (in id order) for the rest of the transaction: lines about to name them are being written. */
   abstract holdExisting(entityId: string, partnerIds: string[]): Promise<Set<string>>;
   abstract defaultPurchaseAccountIds(entityId: string, accountIds?: string[]): Promise<Set<string>>;
+  /** The name and tax id of each of these partners that exists, by id (one query). */
+  abstract identities(entityId: string, partnerIds: string[]): Promise<Map<string, PartnerIdentity>>;
+}
+
+/** What a document shows of its partner (the tax books, issue 37). */
+export interface PartnerIdentity {
+  name: string;
+  taxId: string;
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { addDays, convertMinorUnitsExact, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, convertMinorUnitsExact, decodeDateIdCursor, encodeDateIdCursor, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { BankAccountsService } from '../../banking';
 import { InvoiceQueries } from '../../invoices';
 import { ReferenceDataService } from '../../reference';
 import { monthSpans, RevenueCell, revenueCells, RevenueInvoice } from '../domain/revenue-realization';
-import { DashboardQueries } from './dashboard-ports';
+import { DashboardQueries, RealizationInvoiceRow, RealizationMonthFigures } from './dashboard-ports';
 import { monthStart } from '../../ledger';
 import { OneSnapshot, Presentation, ReportsService } from './reports.service';
 
@@ -15,6 +15,10 @@ const HOME_MONTHS = 6;
 const HOME_DAYS = 60;
 /** The longest revenue realization range, in months (a bound on the work of one answer). */
 const MAX_REALIZATION_MONTHS = 240;
+/** D82c: revenue realization's `invoices` rows per answer by default. */
+const REVENUE_INVOICE_PAGE = 200;
+/** Rows read past a page: a selected invoice may have no figure in the range (then it is no row). */
+const REVENUE_PAGE_SLACK = 20;
 
 function monthsBefore(month: string, count: number): string {
   const [y, m] = month.split('-').map(Number);
@@ -95,90 +99,134 @@ export class DashboardsService {
   }
 
   @OneSnapshot()
-  async revenueRealization(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
+  async revenueRealization(entityId: string, query: { from: string; to: string; bookId?: string; invoiceLimit?: number; invoiceCursor?: string } & Presentation) {
     if (query.to < query.from) throw validationError('to', 'must be on or after from');
+    const after = query.invoiceCursor === undefined ? null : decodeDateIdCursor(query.invoiceCursor);
+    if (query.invoiceCursor !== undefined && after === null) throw validationError('invoiceCursor', 'is not a cursor of this list');
+    const invoiceLimit = query.invoiceLimit ?? REVENUE_INVOICE_PAGE;
     if (monthsBetween(query.from, query.to) > MAX_REALIZATION_MONTHS) {
       throw validationError('to', `must be at most ${MAX_REALIZATION_MONTHS} months after from`);
     }
     const scope = await this.reports.scope(entityId, query.bookId, query);
     const functionalExponent = this.reference.findCurrency(scope.currency)?.minorUnits ?? 0;
-    const rows = await this.queries.realizationInvoices(entityId, scope.bookId, query.from, query.to);
-
-    const invoices: RevenueInvoice[] = rows.map((r) => {
-      const base = r.netAmount + r.exemptAmount;
-      const foreign = r.currency !== scope.currency && r.exchangeRate !== null;
-      // The functional amount of net + exempt, as the booking converted it (D7).
-      const amount = foreign ? convertMinorUnitsExact(base, r.exchangeRate!, this.reference.findCurrency(r.currency)?.minorUnits ?? 0, functionalExponent) : base;
-      const sign: 1 | -1 = r.receivableSide === 'credit' || CREDIT_NOTE_KINDS.has(r.documentKind) ? -1 : 1;
-      return {
-        invoiceId: r.invoiceId,
-        sign,
-        issueDate: r.issueDate,
-        periodStart: r.servicePeriodStart ?? r.issueDate,
-        periodEnd: r.servicePeriodEnd ?? r.issueDate,
-        amount,
-        receivableAmount: r.receivableAmount,
-        bookedOn: r.bookedOn,
-        settlements: r.settlements,
-      };
-    });
-
-    // Each (invoice, month) cell is a leaf: converted once (D57), every row a sum of leaves.
-    const convert = (value: bigint) => (scope.presentation ? scope.convert(value) : value); // exact at any size (D6a)
-    const cells: RevenueCell[] = revenueCells(invoices, query.from, query.to).map((c) => ({
-      ...c,
-      recognized: convert(c.recognized),
-      billed: convert(c.billed),
-      collected: convert(c.collected),
-      outstanding: convert(c.outstanding),
-    }));
     const spans = monthSpans(query.from, query.to);
     const lastMonth = spans[spans.length - 1].month;
-    const sum = (list: RevenueCell[], field: 'recognized' | 'billed' | 'collected' | 'outstanding') => list.reduce((s, c) => s + c[field], 0n);
-
-    const byMonth = new Map<string, RevenueCell[]>();
-    const byInvoice = new Map<string, RevenueCell[]>();
-    const push = (map: Map<string, RevenueCell[]>, key: string, c: RevenueCell) => {
-      const list = map.get(key);
-      if (list) list.push(c);
-      else map.set(key, [c]);
-    };
-    for (const c of cells) {
-      push(byMonth, c.month, c);
-      push(byInvoice, c.invoiceId, c);
-    }
-    const months = spans.map((span) => {
-      const list = byMonth.get(span.month) ?? [];
-      return {
-        month: span.month,
-        from: span.from,
-        to: span.to,
-        recognized: exactAmount(sum(list, 'recognized'), 'months.recognized'),
-        billed: exactAmount(sum(list, 'billed'), 'months.billed'),
-        collected: exactAmount(sum(list, 'collected'), 'months.collected'),
-        outstanding: exactAmount(sum(list, 'outstanding'), 'months.outstanding'),
-      };
-    });
-    const invoiceRows = rows
-      .map((r, index) => {
-        const list = byInvoice.get(r.invoiceId) ?? [];
-        const invoice = invoices[index];
+    // Each (invoice, month) cell is a leaf: converted once (D57), every row a sum of leaves.
+    const convert = (value: bigint) => (scope.presentation ? scope.convert(value) : value); // exact at any size (D6a)
+    const toInvoices = (rows: RealizationInvoiceRow[]): RevenueInvoice[] =>
+      rows.map((r) => {
+        const base = r.netAmount + r.exemptAmount;
+        const foreign = r.currency !== scope.currency && r.exchangeRate !== null;
+        // The functional amount of net + exempt, as the booking converted it (D7).
+        const amount = foreign ? convertMinorUnitsExact(base, r.exchangeRate!, this.reference.findCurrency(r.currency)?.minorUnits ?? 0, functionalExponent) : base;
+        const sign: 1 | -1 = r.receivableSide === 'credit' || CREDIT_NOTE_KINDS.has(r.documentKind) ? -1 : 1;
         return {
           invoiceId: r.invoiceId,
-          documentKind: r.documentKind,
-          documentNumber: r.documentNumber,
-          partnerId: r.partnerId,
+          sign,
           issueDate: r.issueDate,
-          servicePeriodStart: invoice.periodStart,
-          servicePeriodEnd: invoice.periodEnd,
-          revenueAmount: exactAmount(convert(BigInt(invoice.sign) * invoice.amount), 'invoices.revenueAmount'),
-          recognized: exactAmount(sum(list, 'recognized'), 'invoices.recognized'),
-          billed: exactAmount(sum(list, 'billed'), 'invoices.billed'),
-          collected: exactAmount(sum(list, 'collected'), 'invoices.collected'),
-          outstanding: exactAmount(list.find((c) => c.month === lastMonth)?.outstanding ?? 0n, 'invoices.outstanding'),
+          periodStart: r.servicePeriodStart ?? r.issueDate,
+          periodEnd: r.servicePeriodEnd ?? r.issueDate,
+          amount,
+          receivableAmount: r.receivableAmount,
+          bookedOn: r.bookedOn,
+          settlements: r.settlements,
         };
-      })
-      .filter((r) => byInvoice.has(r.invoiceId));
+      });
+    const cellsOf = (invoices: RevenueInvoice[]): RevenueCell[] =>
+      revenueCells(invoices, query.from, query.to).map((c) => ({
+        ...c,
+        recognized: convert(c.recognized),
+        billed: convert(c.billed),
+        collected: convert(c.collected),
+        outstanding: convert(c.outstanding),
+      }));
+    const sum = (list: RevenueCell[], field: 'recognized' | 'billed' | 'collected' | 'outstanding') => list.reduce((s, c) => s + c[field], 0n);
+    const byInvoiceOf = (cells: RevenueCell[]) => {
+      const map = new Map<string, RevenueCell[]>();
+      for (const c of cells) {
+        const list = map.get(c.invoiceId);
+        if (list) list.push(c);
+        else map.set(c.invoiceId, [c]);
+      }
+      return map;
+    };
+
+    let monthFigures: RealizationMonthFigures[];
+    // D82c: the page of invoice rows with a figure, by issueDate then invoice id.
+    const page: Array<{ row: RealizationInvoiceRow; invoice: RevenueInvoice; cells: RevenueCell[] }> = [];
+    let more = false;
+    if (scope.presentation) {
+      // Converted cell by cell (D57): every invoice of the range read and spread here.
+      const rows = await this.queries.realizationInvoices(entityId, scope.bookId, query.from, query.to);
+      const invoices = toInvoices(rows);
+      const cells = cellsOf(invoices);
+      const byMonth = new Map<string, RevenueCell[]>();
+      for (const c of cells) {
+        const list = byMonth.get(c.month);
+        if (list) list.push(c);
+        else byMonth.set(c.month, [c]);
+      }
+      monthFigures = spans.map((span) => {
+        const list = byMonth.get(span.month) ?? [];
+        return { recognized: sum(list, 'recognized'), billed: sum(list, 'billed'), collected: sum(list, 'collected'), outstanding: sum(list, 'outstanding') };
+      });
+      const byInvoice = byInvoiceOf(cells);
+      const isAfter = (r: RealizationInvoiceRow) => after === null || r.issueDate > after.date || (r.issueDate === after.date && r.invoiceId > after.id);
+      rows.forEach((row, index) => {
+        if (!byInvoice.has(row.invoiceId) || !isAfter(row)) return;
+        if (page.length === invoiceLimit) more = true;
+        else page.push({ row, invoice: invoices[index], cells: byInvoice.get(row.invoiceId)! });
+      });
+    } else {
+      // Additive figures: the months summed in SQL over every invoice; only the page's invoices read and spread here.
+      const exponents = Object.fromEntries(this.reference.listCurrencies().map((c) => [c.code, c.minorUnits]));
+      monthFigures = await this.queries.realizationMonths(entityId, scope.bookId, query.from, query.to, spans, {
+        functionalCurrency: scope.currency,
+        functionalExponent,
+        exponents,
+      });
+      // Rows of the selection with no figure in the range are skipped: read a little past the page, and on while short.
+      let key = after;
+      for (;;) {
+        const batch = invoiceLimit + 1 + REVENUE_PAGE_SLACK;
+        const rows = await this.queries.realizationInvoices(entityId, scope.bookId, query.from, query.to, { after: key, limit: batch });
+        const invoices = toInvoices(rows);
+        const byInvoice = byInvoiceOf(cellsOf(invoices));
+        rows.forEach((row, index) => {
+          if (more || !byInvoice.has(row.invoiceId)) return;
+          if (page.length === invoiceLimit) more = true;
+          else page.push({ row, invoice: invoices[index], cells: byInvoice.get(row.invoiceId)! });
+        });
+        if (more || rows.length < batch) break;
+        key = { date: rows[rows.length - 1].issueDate, id: rows[rows.length - 1].invoiceId };
+      }
+    }
+
+    const months = spans.map((span, k) => ({
+      month: span.month,
+      from: span.from,
+      to: span.to,
+      recognized: exactAmount(monthFigures[k].recognized, 'months.recognized'),
+      billed: exactAmount(monthFigures[k].billed, 'months.billed'),
+      collected: exactAmount(monthFigures[k].collected, 'months.collected'),
+      outstanding: exactAmount(monthFigures[k].outstanding, 'months.outstanding'),
+    }));
+    const total = (field: 'recognized' | 'billed' | 'collected') => monthFigures.reduce((s, m) => s + m[field], 0n);
+    const invoiceRows = page.map(({ row: r, invoice, cells: list }) => ({
+      invoiceId: r.invoiceId,
+      documentKind: r.documentKind,
+      documentNumber: r.documentNumber,
+      partnerId: r.partnerId,
+      issueDate: r.issueDate,
+      servicePeriodStart: invoice.periodStart,
+      servicePeriodEnd: invoice.periodEnd,
+      revenueAmount: exactAmount(convert(BigInt(invoice.sign) * invoice.amount), 'invoices.revenueAmount'),
+      recognized: exactAmount(sum(list, 'recognized'), 'invoices.recognized'),
+      billed: exactAmount(sum(list, 'billed'), 'invoices.billed'),
+      collected: exactAmount(sum(list, 'collected'), 'invoices.collected'),
+      outstanding: exactAmount(list.find((c) => c.month === lastMonth)?.outstanding ?? 0n, 'invoices.outstanding'),
+    }));
+    const lastListed = page.length > 0 ? page[page.length - 1].row : null;
     return {
       from: query.from,
       to: query.to,
@@ -186,13 +234,14 @@ export class DashboardsService {
       bookId: scope.bookId,
       presentation: scope.presentation,
       totals: {
-        recognized: exactAmount(sum(cells, 'recognized'), 'totals.recognized'),
-        billed: exactAmount(sum(cells, 'billed'), 'totals.billed'),
-        collected: exactAmount(sum(cells, 'collected'), 'totals.collected'),
+        recognized: exactAmount(total('recognized'), 'totals.recognized'),
+        billed: exactAmount(total('billed'), 'totals.billed'),
+        collected: exactAmount(total('collected'), 'totals.collected'),
         outstanding: months[months.length - 1].outstanding,
       },
       months,
       invoices: invoiceRows,
+      nextInvoiceCursor: more && lastListed ? encodeDateIdCursor({ date: lastListed.issueDate, id: lastListed.invoiceId }) : null,
     };
   }
 }

@@ -13,6 +13,7 @@ import { ReferenceDataService } from '../../reference';
 import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentationConverter } from '../domain/statements';
 import { ReportQueries } from '../infrastructure/persistence/report-queries';
 import { reportDimensionNotFound } from '../domain/report-errors';
+import { journalRow } from './journal-rows';
 
 export interface Presentation {
   presentationCurrency?: string;
@@ -223,22 +224,7 @@ export class ReportsService {
       after,
       limit: limit + 1,
     });
-    const page = rows.slice(0, limit).map((r) => ({
-      entryId: r.entry_id as string,
-      entryDate: r.entry_date as string,
-      memo: r.memo as string,
-      status: r.status as string,
-      bookId: r.book_id as string | null,
-      lineId: r.line_id as string,
-      side: r.side as string,
-      amount: Number(r.amount),
-      accountId: r.account_id as string,
-      accountCode: r.account_code as string,
-      accountName: r.account_name as string,
-      partnerId: r.partner_id as string | null,
-      partnerName: r.partner_name as string | null,
-      description: r.description as string | null,
-    }));
+    const page = rows.slice(0, limit).map(journalRow);
     const last = page[page.length - 1];
     return { rows: page, nextCursor: rows.length > limit && last ? `${last.entryDate}~${last.entryId}~${last.lineId}` : null };
   }

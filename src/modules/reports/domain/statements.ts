@@ -115,14 +115,18 @@ export interface IncomeStatement {
   netResult: bigint;
 }
 
-/** D52: sections in normal sign; profit positive. */
-export function incomeStatement(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert): IncomeStatement {
-  const section = (type: AccountType) => buildSection(accounts.filter((a) => a.type === type), groups.filter((g) => sameFamily(g.type, type)), convert);
-  const income = section('income');
-  const costOfGoodsSold = section('cost_of_goods_sold');
-  const operatingExpense = section('operating_expense');
-  const otherIncome = section('other_income');
-  const otherExpense = section('other_expense');
+/** The five sections of D52, whatever their rows (grouped here, flat in a consolidation). */
+export interface IncomeSections<S extends { total: bigint }> {
+  income: S;
+  costOfGoodsSold: S;
+  operatingExpense: S;
+  otherIncome: S;
+  otherExpense: S;
+}
+
+/** D52: the sections in their order with the results between them, profit positive. */
+export function withResults<S extends { total: bigint }>(sections: IncomeSections<S>) {
+  const { income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense } = sections;
   const grossProfit = income.total - costOfGoodsSold.total;
   const operatingResult = grossProfit - operatingExpense.total;
   return {
@@ -135,6 +139,18 @@ export function incomeStatement(accounts: AccountFigures[], groups: GroupInfo[],
     otherExpense,
     netResult: operatingResult + otherIncome.total - otherExpense.total,
   };
+}
+
+/** D52: sections in normal sign; profit positive. */
+export function incomeStatement(accounts: AccountFigures[], groups: GroupInfo[], convert: Convert): IncomeStatement {
+  const section = (type: AccountType) => buildSection(accounts.filter((a) => a.type === type), groups.filter((g) => sameFamily(g.type, type)), convert);
+  return withResults({
+    income: section('income'),
+    costOfGoodsSold: section('cost_of_goods_sold'),
+    operatingExpense: section('operating_expense'),
+    otherIncome: section('other_income'),
+    otherExpense: section('other_expense'),
+  });
 }
 
 export interface EightColumnRow {

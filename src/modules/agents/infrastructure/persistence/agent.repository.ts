@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { AgentRepository } from '../../domain/agent-ports';
 import type { ApplyClaim, Conversation, Message, Proposal } from '../../domain/conversation';
 import { AgentProposalRecord } from './agent.records';
+import { entityFactsSql } from '../../../entities';
 
 /** The primary key (entity_id, id) of agent_messages (migration AgentGateway). */
 const MESSAGES_PRIMARY_KEY = 'PK_4336ffc8d32977cec8f5870f717';
@@ -113,7 +114,7 @@ export class TypeOrmAgentRepository extends AgentRepository {
          )
          SELECT (SELECT count(*) FROM claimed)::int AS claimed, coalesce((SELECT array_agg(api_key_id) FROM expired), '{}') AS expired,
                 e.name AS entity_name, e.currency AS entity_currency
-           FROM entities e WHERE e.id = $1`,
+           FROM ${entityFactsSql('$1')} e`,
         [turn.entityId, turn.conversationId, turn.messageId, turn.userId, now, staleBefore],
       ),
     ) as Array<{ claimed: number; expired: string[]; entity_name: string; entity_currency: string }>;

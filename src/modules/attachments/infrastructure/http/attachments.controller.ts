@@ -76,7 +76,7 @@ function attachmentsControllerFor(kind: RecordHostKind, hostPath: string, param:
 
     @Delete(':attachmentId')
     @HttpCode(204)
-    @Audit('attachment.delete', 'attachment')
+    @Audit('attachment.delete', 'attachment', { ownTransaction: true })
     @ApiNoContentResponse({ description: 'The object and the attachment are removed' })
     @ApiNotFoundResponse({ description: `${HOST_404} or ATTACHMENT_NOT_FOUND_ERROR` })
     async delete(

@@ -6,6 +6,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } fr
 @Index('attachments_sweep_idx', ['expiresAt'], { where: `"state" <> 'confirmed'` })
 @Check('attachments_host_kind_check', `"host_kind" IN ('invoice', 'bank_movement', 'ledger_entry')`)
 @Check('attachments_state_check', `"state" IN ('pending', 'confirmed', 'discarded')`)
+@Check('attachments_confirm_claim_check', `("confirm_claim" IS NULL) = ("confirm_claimed_until" IS NULL) AND ("confirm_claim" IS NULL OR "state" = 'pending')`)
 @Check('attachments_byte_size_check', `"byte_size" BETWEEN 1 AND 26214400`)
 export class AttachmentRecord {
   @PrimaryColumn('uuid')
@@ -47,4 +48,11 @@ export class AttachmentRecord {
 
   @Column('timestamptz')
   updatedAt: Date;
+
+  /** Issue 33: the confirmation copying the upload to `objectKey` (see AttachmentsService.confirm). */
+  @Column('uuid', { nullable: true })
+  confirmClaim: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  confirmClaimedUntil: Date | null;
 }

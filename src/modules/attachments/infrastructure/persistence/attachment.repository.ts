@@ -8,7 +8,8 @@ import type { Attachment } from '../../domain/attachment';
 import { AttachmentRepository, HostHoldQuery } from '../../domain/attachment-repository';
 
 const COLUMNS = `entity_id AS "entityId", id, host_kind AS "hostKind", host_id AS "hostId", object_key AS "objectKey", filename,
-  content_type AS "contentType", byte_size AS "byteSize", state, expires_at AS "expiresAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  content_type AS "contentType", byte_size AS "byteSize", state, expires_at AS "expiresAt", created_at AS "createdAt", updated_at AS "updatedAt",
+  confirm_claimed_until AS "confirmClaimedUntil"`;
 
 /** Plain SQL: presign and confirm are on the hot path of uploads. */
 @Injectable()
@@ -42,6 +43,28 @@ export class SqlAttachmentRepository extends AttachmentRepository {
     return row.written === 1;
   }
 
+  async claimConfirmation(
+    slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
+    stored: { byteSize: number; contentType: string },
+    claim: string,
+    now: Date,
+    until: Date,
+  ): Promise<boolean> {
+    const rows = await preparedQuery<{ id: string }>(
+      this.txHost.tx,
+      `UPDATE attachments SET confirm_claim = $5, confirm_claimed_until = $7
+        WHERE entity_id = $1 AND id = $3 AND host_kind = $4 AND host_id = $2 AND state = 'pending' AND expires_at > $6
+          AND byte_size = $8 AND content_type = $9 AND (confirm_claim IS NULL OR confirm_claimed_until <= $6)
+        RETURNING id`,
+      [slot.entityId, slot.hostId, slot.id, slot.hostKind, claim, now, until, stored.byteSize, stored.contentType],
+    );
+    return rows.length === 1;
+  }
+
+  async releaseClaim(entityId: string, id: string, claim: string): Promise<void> {
+    await this.query(`UPDATE attachments SET confirm_claim = NULL, confirm_claimed_until = NULL WHERE entity_id = $1 AND id = $2 AND confirm_claim = $3`, [entityId, id, claim]);
+  }
+
   async confirmOnHost(
     slot: { entityId: string; hostKind: RecordHostKind; hostId: string; id: string },
     stored: { objectKey: string; byteSize: number; contentType: string },
@@ -49,19 +72,20 @@ export class SqlAttachmentRepository extends AttachmentRepository {
     now: Date,
     hostHold: HostHoldQuery,
     audit: AuditRecord | null,
+    claim: string,
   ): Promise<{ hostFound: boolean; confirmed: Attachment | null }> {
-    const auditCte = this.auditCte(audit, 10, 'EXISTS (SELECT 1 FROM done)');
+    const auditCte = this.auditCte(audit, 11, 'EXISTS (SELECT 1 FROM done)');
     const [row] = await preparedQuery<Attachment & { hosts: number }>(
       this.txHost.tx,
       `WITH host AS (${hostHold}),
        done AS (
-         UPDATE attachments SET state = 'confirmed', filename = $8, created_at = $9, updated_at = $9
+         UPDATE attachments SET state = 'confirmed', filename = $8, created_at = $9, updated_at = $9, confirm_claim = NULL, confirm_claimed_until = NULL
           WHERE entity_id = $1 AND id = $3 AND host_kind = $4 AND host_id = $2 AND state = 'pending' AND expires_at > $9
-            AND object_key = $5 AND byte_size = $6 AND content_type = $7 AND EXISTS (SELECT 1 FROM host)
+            AND object_key = $5 AND byte_size = $6 AND content_type = $7 AND confirm_claim = $10 AND EXISTS (SELECT 1 FROM host)
          RETURNING ${COLUMNS}
        )${auditCte.sql}
        SELECT (SELECT count(*) FROM host)::int AS hosts, done.* FROM (SELECT) AS one LEFT JOIN done ON true`,
-      [slot.entityId, slot.hostId, slot.id, slot.hostKind, stored.objectKey, stored.byteSize, stored.contentType, filename, now, ...auditCte.values],
+      [slot.entityId, slot.hostId, slot.id, slot.hostKind, stored.objectKey, stored.byteSize, stored.contentType, filename, now, claim, ...auditCte.values],
     );
     const { hosts, ...confirmed } = row;
     return { hostFound: hosts > 0, confirmed: confirmed.id ? (confirmed as Attachment) : null };
@@ -94,13 +118,17 @@ export class SqlAttachmentRepository extends AttachmentRepository {
     );
   }
 
+  async discard(entityId: string, id: string, now: Date): Promise<void> {
+    await this.query(`UPDATE attachments SET state = 'discarded', updated_at = $3, confirm_claim = NULL, confirm_claimed_until = NULL WHERE entity_id = $1 AND id = $2`, [entityId, id, now]);
+  }
+
   async delete(entityId: string, id: string): Promise<void> {
     await this.query(`DELETE FROM attachments WHERE entity_id = $1 AND id = $2`, [entityId, id]);
   }
 
   async discardOfHosts(entityId: string, hostKind: RecordHostKind, hostIds: string[], now: Date): Promise<void> {
     await this.query(
-      `UPDATE attachments SET state = 'discarded', updated_at = $4 WHERE entity_id = $1 AND host_kind = $2 AND host_id = ANY($3::uuid[]) AND state <> 'discarded'`,
+      `UPDATE attachments SET state = 'discarded', updated_at = $4, confirm_claim = NULL, confirm_claimed_until = NULL WHERE entity_id = $1 AND host_kind = $2 AND host_id = ANY($3::uuid[]) AND state <> 'discarded'`,
       [entityId, hostKind, hostIds, now],
     );
   }

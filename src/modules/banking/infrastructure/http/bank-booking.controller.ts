@@ -19,7 +19,7 @@ export class BankBookingController {
 
   @Post('book')
   @HttpCode(200)
-  @Audit('bank_movement.book', 'bank_movement')
+  @Audit('bank_movement.book', 'bank_movement', { ownTransaction: true })
   @ApiOkResponse({ type: BookingResponse, description: 'The movement booked: bank account against the counter account, dated the movement date' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR, or a refusal of the posting (paths named as in this body)' })
   @ApiNotFoundResponse({ description: 'BANK_MOVEMENT_NOT_FOUND_ERROR, LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, BOOK_NOT_FOUND_ERROR, DIMENSION_VALUE_NOT_FOUND_ERROR' })

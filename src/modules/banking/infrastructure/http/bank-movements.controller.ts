@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -9,14 +10,24 @@ import {
   ApiOkResponse,
   ApiPayloadTooLargeResponse,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { validationError } from '../../../../../libs/shared-kernel/src';
+import { HeavyImport } from '../../../../platform/imports/heavy-import';
+import { IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
 import { BankMovementsService } from '../../application/bank-movements.service';
 import { BankMovementResponse, CreateMovementBody, ImportResultResponse, MovementPageResponse, MovementsQuery } from './banking.dto';
 import { presentMovement } from './presenters';
+import { EntitiesService } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
+import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { exportFileName } from '../../../../platform/exports/table';
+import { HeavyExport } from '../../../../platform/http/heavy-reads';
+import { streamJson } from '../../../../platform/http/json-stream';
+import { movementColumns } from './movement-exports';
 import type { StatementUploadRequest } from './statement-upload.middleware';
 
 export const IMPORT_ROUTE = 'entities/:entityId/bank-accounts/:bankAccountId/movements/import';
@@ -25,16 +36,38 @@ export const IMPORT_ROUTE = 'entities/:entityId/bank-accounts/:bankAccountId/mov
 @Authenticated()
 @Controller('entities/:entityId')
 export class BankMovementsController {
-  constructor(private readonly movements: BankMovementsService) {}
+  constructor(
+    private readonly movements: BankMovementsService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
+  ) {}
 
   @Get('bank-accounts/:bankAccountId/movements')
-  @ApiOkResponse({ type: MovementPageResponse, description: 'Movements of the bank account, newest first (keyset pages)' })
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: MovementPageResponse, description: 'Movements of the bank account, newest first (keyset pages); D93 exports: every movement of the filter (no cursor), the side as debit and credit, streamed' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (a filter or the cursor)' })
   @ApiNotFoundResponse({ description: 'BANK_ACCOUNT_NOT_FOUND_ERROR' })
-  async page(@Param('entityId') entityId: string, @Param('bankAccountId') bankAccountId: string, @Query() query: MovementsQuery): Promise<MovementPageResponse> {
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (exports only, D2a)' })
+  async page(@Param('entityId') entityId: string, @Param('bankAccountId') bankAccountId: string, @Query() query: MovementsQuery, @Res() res: Response): Promise<void> {
     const booked = query.booked === undefined ? undefined : query.booked === 'true';
+    const format = fileFormat(query.format);
+    if (format) {
+      await streamJson(res, (signal) =>
+        this.movements.streamAll(entityId, bankAccountId, { from: query.from, to: query.to, booked }, signal, async (currency, batches) => {
+          const entity = (await this.entities.get(entityId)).snapshot();
+          const rows = (async function* () {
+            for await (const batch of batches) yield batch.map(presentMovement);
+          })();
+          const exponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
+          await sendTableExport(res, format, { fileName: exportFileName('bank-movements', entity.taxId, query), sheetName: 'bank movements', columns: movementColumns(exponent), rows });
+        }),
+      );
+      return;
+    }
     const page = await this.movements.page(entityId, bankAccountId, { ...query, booked });
-    return { rows: page.rows.map(presentMovement), nextCursor: page.nextCursor };
+    const body: MovementPageResponse = { rows: page.rows.map(presentMovement), nextCursor: page.nextCursor };
+    res.status(200).json(body);
   }
 
   @Post('bank-accounts/:bankAccountId/movements')
@@ -48,16 +81,17 @@ export class BankMovementsController {
   }
 
   @Post('bank-accounts/:bankAccountId/movements/import')
-  @Audit('bank_movement.import', 'bank_account')
+  @Audit('bank_movement.import', 'bank_account', { ownTransaction: true })
+  @HeavyImport()
   @ApiConsumes('multipart/form-data', 'text/csv')
   @ApiBody({
-    description: 'A CSV statement (D78): header date,description,amount[,reference]; as the `file` field of a form or as the body; up to 5 MB',
+    description: `A CSV statement (D78): header date,description,amount[,reference]; as the file field of a form or as the body; up to ${IMPORT_MAX_TEXT}`,
     schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
   })
   @ApiCreatedResponse({ type: ImportResultResponse, description: 'Rows landed, and rows skipped because the account already had their content' })
   @ApiBadRequestResponse({ description: 'BANK_IMPORT_ROW_INVALID_ERROR with params { row, reason }, or VALIDATION_ERROR (no file, an empty file)' })
   @ApiNotFoundResponse({ description: 'BANK_ACCOUNT_NOT_FOUND_ERROR' })
-  @ApiPayloadTooLargeResponse({ description: 'PAYLOAD_TOO_LARGE_ERROR: the file is over 5 MB' })
+  @ApiPayloadTooLargeResponse({ description: `PAYLOAD_TOO_LARGE_ERROR: the file is over ${IMPORT_MAX_TEXT}` })
   async import(
     @Param('entityId') entityId: string,
     @Param('bankAccountId') bankAccountId: string,

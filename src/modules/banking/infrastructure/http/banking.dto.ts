@@ -1,3 +1,5 @@
+import { ExportFormatParam } from '../../../../platform/exports/export-response';
+import type { ExportFormat } from '../../../../platform/exports/table';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
@@ -59,6 +61,7 @@ export class MovementsQuery {
 
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
+  @ExportFormatParam() format?: ExportFormat;
 }
 
 export class CreateMovementBody {

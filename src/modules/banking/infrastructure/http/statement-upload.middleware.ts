@@ -2,15 +2,17 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { raw, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { DomainError, validationError } from '../../../../../libs/shared-kernel/src';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 
 /**
  * A statement file is larger than a JSON body can be (D2's 1 MB): a 50,000-row statement is
- * about 2.5 MB. The import takes up to 5 MB, as the DTE import does (D65a); past it, 413.
+ * about 2.5 MB. The import takes up to 5 MB = 5,242,880 bytes (D2b), as the DTE import does
+ * (D65a); past it, 413.
  */
-export const STATEMENT_MAX_BYTES = 5_000_000;
+export const STATEMENT_MAX_BYTES = IMPORT_MAX_BYTES;
 
 const tooLarge = () =>
-  new DomainError('PAYLOAD_TOO_LARGE_ERROR', 'The statement file is larger than the limit of 5 MB', { limitBytes: STATEMENT_MAX_BYTES });
+  new DomainError('PAYLOAD_TOO_LARGE_ERROR', `The statement file is larger than the limit of ${IMPORT_MAX_TEXT}`, { limitBytes: STATEMENT_MAX_BYTES });
 
 export interface StatementUploadRequest extends Request {
   statementFile?: Buffer;

@@ -4,7 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { exactAmount } from '../../../../../libs/shared-kernel/src';
 import { BankAccountRepository } from '../../application/banking-ports';
 import type { BankAccount, BankAccountSummary } from '../../domain/bank-account';
-import { NIL_BOOK } from '../../../ledger';
+import { LedgerReadSql } from '../../../ledger';
+import { entityFactsSql } from '../../../entities';
 
 
 export const ACCOUNT_COLUMNS = `a.entity_id, a.id, a.name, a.kind, a.ledger_account_id, a.currency, a.feed_bank_connection_id,
@@ -66,10 +67,10 @@ export class SqlBankAccountRepository extends BankAccountRepository {
     const rows = await this.query<AccountRow & { raw: string; debit_normal: boolean; unreconciled_count: number }>(
       `SELECT ${ACCOUNT_COLUMNS}, a.unreconciled_count,
               la.type IN ('asset', 'cost_of_goods_sold', 'operating_expense', 'other_expense') AS debit_normal,
-              coalesce((SELECT sum(t.debit - t.credit) FROM ledger_account_monthly_totals t
-                         WHERE t.entity_id = $1 AND t.account_id = a.ledger_account_id AND t.book_key = '${NIL_BOOK}'), 0)::text AS raw
+              coalesce((SELECT sum(t.debit - t.credit) FROM ${LedgerReadSql.accountMonthlyTotals({ entity: '$1', book: 'NULL::uuid' })} t
+                         WHERE t.account_id = a.ledger_account_id), 0)::text AS raw
          FROM bank_accounts a
-         JOIN ledger_accounts la ON la.entity_id = a.entity_id AND la.id = a.ledger_account_id
+         JOIN ${LedgerReadSql.chartAccounts('$1')} la ON la.id = a.ledger_account_id
         WHERE a.entity_id = $1 AND ($2::uuid IS NULL OR a.id = $2::uuid)
         ORDER BY a.name, a.id`,
       [entityId, bankAccountId ?? null],
@@ -118,7 +119,7 @@ export class SqlBankAccountRepository extends BankAccountRepository {
   }
 
   async functionalCurrency(entityId: string): Promise<string> {
-    return (await this.query<{ currency: string }>(`SELECT currency FROM entities WHERE id = $1`, [entityId]))[0].currency;
+    return (await this.query<{ currency: string }>(`SELECT e.currency FROM ${entityFactsSql('$1')} e`, [entityId]))[0].currency;
   }
 
   async currencies(entityId: string, bankAccountIds: string[]): Promise<Map<string, string>> {

@@ -3,7 +3,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BankMovementRepository, MovementFilter } from '../../application/banking-ports';
 import type { BankMovement } from '../../domain/bank-movement';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { StatementRow } from '../../domain/statement';
+import type { StatementPart } from '../../../../platform/database/statement-parts';
+import { LedgerReadSql } from '../../../ledger';
 
 const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
   ${t}.amount::text AS amount, ${t}.side, ${t}.reference, ${t}.counterparty_name, ${t}.counterparty_tax_id, ${t}.source, ${t}.provider_movement_id,
@@ -69,16 +72,30 @@ export class SqlBankMovementRepository extends BankMovementRepository {
     return ((await this.txHost.tx.query(sql, parameters)) as MovementRow[]).map(toMovement);
   }
 
-  /** Newest first, keyset on (movement_date, id) over bank_movements_account_date_idx (or its unbooked twin). */
-  page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]> {
+  /** The list's statement (newest first, keyset on (movement_date, id)); $7 the limit (null: every row). */
+  private static listSql(filter: Pick<MovementFilter, 'booked'>): string {
     const booked = filter.booked === undefined ? '' : filter.booked ? 'AND ledger_entry_id IS NOT NULL' : 'AND ledger_entry_id IS NULL';
-    return this.rows(
-      `SELECT ${COLUMNS} FROM bank_movements
+    return `SELECT ${COLUMNS} FROM bank_movements
         WHERE entity_id = $1 AND bank_account_id = $2
           AND ($3::date IS NULL OR movement_date >= $3::date) AND ($4::date IS NULL OR movement_date <= $4::date)
           AND ($5::date IS NULL OR (movement_date, id) < ($5::date, $6::uuid)) ${booked}
-        ORDER BY movement_date DESC, id DESC LIMIT $7`,
-      [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, filter.after?.date ?? null, filter.after?.id ?? null, filter.limit + 1],
+        ORDER BY movement_date DESC, id DESC LIMIT $7`;
+  }
+
+  /** Newest first, keyset on (movement_date, id) over bank_movements_account_date_idx (or its unbooked twin). */
+  page(entityId: string, bankAccountId: string, filter: MovementFilter): Promise<BankMovement[]> {
+    return this.rows(SqlBankMovementRepository.listSql(filter), [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, filter.after?.date ?? null, filter.after?.id ?? null, filter.limit + 1]);
+  }
+
+  /** D93: every movement of the filter (no cursor), newest first, in batches from a database cursor (cancelled when `signal` aborts). */
+  readAll<R>(entityId: string, bankAccountId: string, filter: Omit<MovementFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<BankMovement[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, (cursor) =>
+      use(
+        (async function* () {
+          const values = [entityId, bankAccountId, filter.from ?? null, filter.to ?? null, null, null, null];
+          for await (const rows of cursor.batches<MovementRow>(SqlBankMovementRepository.listSql(filter), values, 1000)) yield rows.map(toMovement);
+        })(),
+      ),
     );
   }
 
@@ -88,6 +105,37 @@ export class SqlBankMovementRepository extends BankMovementRepository {
 
   async lock(entityId: string, movementId: string): Promise<BankMovement | null> {
     return (await this.rows(`SELECT ${COLUMNS} FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE`, [entityId, movementId]))[0] ?? null;
+  }
+
+  async readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null> {
+    const rows = (await this.txHost.tx.query(
+      `SELECT ${COLUMNS}, xmin::text AS version FROM bank_movements WHERE entity_id = $1 AND id = $2${locked ? ' FOR UPDATE' : ''}`,
+      [entityId, movementId],
+    )) as Array<MovementRow & { version: string }>;
+    return rows[0] ? { movement: toMovement(rows[0]), version: rows[0].version } : null;
+  }
+
+  bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart {
+    // xmin changes with every write to the row: no change can slip between the read and the booking.
+    return {
+      sql: `SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND ledger_entry_id IS NULL FOR UPDATE`,
+      values: [entityId, movementId, version],
+    };
+  }
+
+  bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[] {
+    // The movement was unreconciled (checked under its row lock: the precondition, or the locked
+    // read): its bank account counts one fewer (D94), in the same statement.
+    return [
+      {
+        sql: `UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+        values: [movement.entityId, movement.id, entryId, now],
+      },
+      {
+        sql: `UPDATE bank_accounts SET unreconciled_count = unreconciled_count - 1 WHERE entity_id = $1 AND id = $2 AND ${when}`,
+        values: [movement.entityId, movement.bankAccountId],
+      },
+    ];
   }
 
   async insert(m: BankMovement): Promise<void> {
@@ -215,10 +263,10 @@ export class SqlBankMovementRepository extends BankMovementRepository {
   async bankLinesOfBookings(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
     const rows = (await this.txHost.tx.query(
-      `SELECT l.id FROM ledger_lines l
-         JOIN bank_movements m ON m.entity_id = l.entity_id AND m.ledger_entry_id = l.entry_id
+      `SELECT l.id FROM ${LedgerReadSql.entityLines('$1')} l
+         JOIN bank_movements m ON m.entity_id = $1 AND m.ledger_entry_id = l.entry_id
          JOIN bank_accounts a ON a.entity_id = m.entity_id AND a.id = m.bank_account_id
-        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
+        WHERE l.id = ANY($2::uuid[]) AND l.account_id = a.ledger_account_id`,
       [entityId, lineIds],
     )) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));

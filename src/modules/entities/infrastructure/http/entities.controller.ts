@@ -103,7 +103,7 @@ export class EntitiesController {
   @Audit('entity.set_ledger_lock_date', 'entity')
   @ApiOkResponse({ type: EntityResponse, description: 'The Entity with its new lock date' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiConflictResponse({ description: 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR' })
+  @ApiConflictResponse({ description: 'ENTITY_LOCK_DATE_OVER_SCHEDULED_ENTRY_ERROR, LEDGER_LOCK_DATE_BEFORE_CLOSING_ERROR (D90: not before an active closing, nor cleared while one is active)' })
   async setLedgerLockDate(@Param('entityId') entityId: string, @Body() body: LedgerLockDateBody): Promise<Entity> {
     return presentEntity(await this.entities.setLedgerLockDate(entityId, body.ledgerLockDate));
   }

@@ -6,6 +6,7 @@ import { TenantAccess, TenantScope } from '../../../../platform/auth/ports';
 import { EntityRepository } from '../../domain/entity-ports';
 import { LegalEntity } from '../../domain/legal-entity';
 import { EntityRecord } from './entity.records';
+import { membershipRoleSql } from '../../../organizations';
 
 
 const toEntity = (record: EntityRecord) => {
@@ -73,6 +74,20 @@ export class TypeOrmEntityRepository extends EntityRepository {
     return rows.map((row) => row.id);
   }
 
+  async withDescendants(entityId: string): Promise<LegalEntity[]> {
+    const rows: Array<{ id: string }> = await this.txHost.tx.query(
+      `WITH RECURSIVE tree(id, depth) AS (
+         SELECT id, 0 FROM entities WHERE id = $1
+         UNION ALL
+         SELECT e.id, t.depth + 1 FROM entities e JOIN tree t ON e.parent_entity_id = t.id WHERE t.depth < 1000
+       )
+       SELECT id FROM tree`,
+      [entityId],
+    );
+    if (rows.length === 0) return [];
+    return (await this.records.findBy({ id: In(rows.map((r) => r.id)) })).map(toEntity);
+  }
+
   async summaries(organizationIds: string[]): Promise<Array<{ id: string; name: string; organizationId: string }>> {
     if (organizationIds.length === 0) return [];
     return this.records.find({
@@ -100,10 +115,7 @@ export class PgTenantAccess extends TenantAccess {
 
   async scopeFor(entityId: string, userId: string): Promise<TenantScope | null> {
     const rows: Array<{ organization_id: string; role: TenantScope['membershipRole'] }> = await this.txHost.tx.query(
-      `SELECT e.organization_id, m.role
-         FROM entities e
-         LEFT JOIN memberships m ON m.organization_id = e.organization_id AND m.user_id = $2
-        WHERE e.id = $1`,
+      `SELECT e.organization_id, ${membershipRoleSql('e.organization_id', '$2')} AS role FROM entities e WHERE e.id = $1`,
       [entityId, userId],
     );
     return rows[0] ? { organizationId: rows[0].organization_id, membershipRole: rows[0].role } : null;

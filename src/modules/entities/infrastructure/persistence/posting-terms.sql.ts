@@ -8,3 +8,12 @@
 export function postingTermsSql(entityId: string, share: boolean): string {
   return `(SELECT e.id, e.currency, e.ledger_lock_date FROM entities e WHERE e.id = ${entityId}${share ? ' FOR SHARE' : ''})`;
 }
+
+/**
+ * Read seam (issue 32): an Entity's facts other modules' statements need (`id, organization_id,
+ * name, country, tax_id, currency, ledger_lock_date, parent_entity_id`), as a subquery over the
+ * caller's SQL expression of its id.
+ */
+export function entityFactsSql(entityId: string): string {
+  return `(SELECT ef.id, ef.organization_id, ef.name, ef.country, ef.tax_id, ef.currency, ef.ledger_lock_date, ef.parent_entity_id FROM entities ef WHERE ef.id = ${entityId})`;
+}

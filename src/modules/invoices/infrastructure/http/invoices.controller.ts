@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -7,12 +8,20 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { validationError } from '../../../../../libs/shared-kernel/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { NoBody } from '../../../../platform/http/validation';
 import { LedgerReads } from '../../../ledger';
+import { EntitiesService } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
+import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { exportFileName, type FileFormat } from '../../../../platform/exports/table';
+import { HeavyExport } from '../../../../platform/http/heavy-reads';
+import { streamJson } from '../../../../platform/http/json-stream';
+import { invoiceColumns } from './invoice-exports';
 import { InvoicesService, InvoiceView } from '../../application/invoices.service';
 import { InvoiceBookingService } from '../../application/invoice-booking.service';
 import { presentInvoice } from './invoice-presenter';
@@ -37,7 +46,23 @@ export class InvoicesController {
     private readonly invoices: InvoicesService,
     private readonly ledger: LedgerReads,
     private readonly booking: InvoiceBookingService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
   ) {}
+
+  /** D93: every invoice of the filter (no cursor), newest first, streamed from a database cursor. */
+  private async exportInvoices(entityId: string, query: InvoicePageQuery, format: FileFormat, res: Response): Promise<void> {
+    await streamJson(res, (signal) =>
+      this.invoices.streamAll(entityId, query, signal, async (batches) => {
+        const entity = (await this.entities.get(entityId)).snapshot();
+        const rows = (async function* () {
+          for await (const batch of batches) yield batch.map(presentInvoice);
+        })();
+        const exponentOf = (currency: string) => this.reference.findCurrency(currency)?.minorUnits ?? 0;
+        await sendTableExport(res, format, { fileName: exportFileName('invoices', entity.taxId, query), sheetName: 'invoices', columns: invoiceColumns(exponentOf), rows });
+      }),
+    );
+  }
 
   /** D64: detail, PATCH and the DTE link routes answer the invoice with its entry. */
   private async detail(entityId: string, view: InvoiceView): Promise<InvoiceDetailResponse> {
@@ -46,18 +71,29 @@ export class InvoicesController {
   }
 
   @Get()
-  @ApiOkResponse({ type: InvoiceResponse, isArray: true, description: 'Every invoice matching the filters, newest issue date first' })
-  async list(@Param('entityId') entityId: string, @Query() query: InvoiceListQuery): Promise<InvoiceResponse[]> {
-    return (await this.invoices.list(entityId, query)).map(presentInvoice);
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: InvoiceResponse, isArray: true, description: 'Every invoice matching the filters, newest issue date first; D93 exports: a row per invoice, streamed' })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (exports only, D2a)' })
+  async list(@Param('entityId') entityId: string, @Query() query: InvoiceListQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (format) return this.exportInvoices(entityId, query, format, res);
+    res.status(200).json((await this.invoices.list(entityId, query)).map(presentInvoice));
   }
 
   /** Declared before `:invoiceId` so that `/pages` is not read as an id. */
   @Get('pages')
-  @ApiOkResponse({ type: InvoicePageResponse, description: 'Keyset page, newest issue date first' })
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: InvoicePageResponse, description: 'Keyset page, newest issue date first; D93 exports: every invoice of the filter (no cursor), a row each, streamed' })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (a filter, the cursor or the limit)' })
-  async pages(@Param('entityId') entityId: string, @Query() query: InvoicePageQuery): Promise<InvoicePageResponse> {
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (exports only, D2a)' })
+  async pages(@Param('entityId') entityId: string, @Query() query: InvoicePageQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (format) return this.exportInvoices(entityId, query, format, res);
     const page = await this.invoices.page(entityId, query);
-    return { rows: page.rows.map(presentInvoice), nextCursor: page.nextCursor };
+    const body: InvoicePageResponse = { rows: page.rows.map(presentInvoice), nextCursor: page.nextCursor };
+    res.status(200).json(body);
   }
 
   @Post()

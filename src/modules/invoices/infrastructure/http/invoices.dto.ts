@@ -1,3 +1,5 @@
+import { ExportFormatParam } from '../../../../platform/exports/export-response';
+import type { ExportFormat } from '../../../../platform/exports/table';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
@@ -64,6 +66,7 @@ export class InvoiceListQuery {
   @ApiPropertyOptional({ enum: BOOK_STATUSES }) @IsOptional() @IsIn(BOOK_STATUSES) bookStatus?: BookStatus;
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or after (inclusive)' }) @IsOptional() @IsIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date', description: 'Issue date on or before (inclusive)' }) @IsOptional() @IsIsoDate() to?: string;
+  @ExportFormatParam() format?: ExportFormat;
 }
 
 export class InvoicePageQuery extends InvoiceListQuery {

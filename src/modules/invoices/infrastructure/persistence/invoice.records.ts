@@ -104,6 +104,8 @@ const KIND_CHECK = `"document_kind" IN ('invoice', 'exempt_invoice', 'receipt', 
 // Issue 22: home counts the unbooked invoices per direction from this index alone, not by a scan of every invoice.
 @Index('invoices_unbooked_idx', ['entityId', 'direction'], { where: `"book_status" = 'unbooked'` })
 @Index('invoices_open_item_line_idx', ['entityId', 'openItemLineId'], { where: `"open_item_line_id" IS NOT NULL` })
+// Issue 37: the foreign-currency invoices of a tax period, converted one by one (the rest is in invoice_month_totals).
+@Index('invoices_foreign_issue_date_idx', ['entityId', 'issueDate'], { where: `"exchange_rate" IS NOT NULL` })
 @Check('invoices_direction_check', `"direction" IN ('ar', 'ap')`)
 @Check('invoices_document_kind_check', KIND_CHECK)
 @Check('invoices_book_status_check', `"book_status" IN ('unbooked', 'booked')`)
@@ -255,4 +257,50 @@ export class InvoiceSeveredBookingRecord {
   bookedTerms: Record<string, unknown>;
 }
 
-export const INVOICE_RECORDS = [DteRecord, InvoiceRecord, InvoiceSeveredBookingRecord];
+/**
+ * Issue 37 (D92): the invoices in the Entity's currency (no exchangeRate) summed per month,
+ * direction and document kind, kept by the statements that write invoices (the repository's
+ * insert, save and delete: MONTH_TOTALS_UPSERT), in the same statement; no trigger (D94). Each
+ * invoice adds into one of 16 slots (by its id), so concurrent writers of one month seldom wait on
+ * one row; readers sum the slots. The tax books' F29 reads a month from here instead of every
+ * invoice of the month.
+ */
+@Entity('invoice_month_totals')
+export class InvoiceMonthTotalRecord {
+  @PrimaryColumn('uuid')
+  entityId: string;
+
+  /** The first day of the month of the invoices' issueDate. */
+  @PrimaryColumn('date')
+  month: string;
+
+  @PrimaryColumn('text')
+  direction: string;
+
+  @PrimaryColumn('text')
+  documentKind: string;
+
+  @PrimaryColumn('smallint')
+  slot: number;
+
+  @ManyToOne('EntityRecord', { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id', foreignKeyConstraintName: 'invoice_month_totals_entity_fk' })
+  entity?: object;
+
+  @Column('integer')
+  invoiceCount: number;
+
+  @Column('bigint')
+  exemptAmount: string;
+
+  @Column('bigint')
+  netAmount: string;
+
+  @Column('bigint')
+  taxAmount: string;
+
+  @Column('bigint')
+  totalAmount: string;
+}
+
+export const INVOICE_RECORDS = [DteRecord, InvoiceRecord, InvoiceSeveredBookingRecord, InvoiceMonthTotalRecord];

@@ -5,8 +5,12 @@ import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
+import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
 import { BookingContext, InvoiceLinkSummary, InvoicePageKey, InvoiceRepository, SeveredBooking } from '../../domain/ports';
+import { LedgerReadSql } from '../../../ledger';
+import { partnerFactsSql } from '../../../partners';
+import { entityFactsSql } from '../../../entities';
 
 /**
  * The invoice's fields that a booked invoice may not change (all but description and due date,
@@ -117,6 +121,34 @@ function writableValues(i: Invoice): unknown[] {
   ];
 }
 
+/**
+ * Issue 37: an invoice's image as invoice_month_totals reads it, from a relation of invoices
+ * (`RETURNING` of a write), with the sign it moves the totals by.
+ */
+const MONTH_IMAGE = (sign: 1 | -1) =>
+  `entity_id, id, issue_date, direction, document_kind, exchange_rate, exempt_amount, net_amount, tax_amount, total_amount, ${sign} AS sign`;
+
+/**
+ * The upsert moving invoice_month_totals (invoice.records.ts) by the signed invoice images of
+ * `moves`, as the last CTE of the statement that writes them: the invoices in the Entity's
+ * currency only (no exchange rate), each on the slot of its id, groups that net to nothing
+ * skipped (an edit of the description or the due date moves nothing), rows in key order.
+ */
+const MONTH_TOTALS_UPSERT = (moves: string) => `INSERT INTO invoice_month_totals (entity_id, month, direction, document_kind, slot, invoice_count, exempt_amount, net_amount, tax_amount, total_amount)
+  SELECT m.entity_id, date_trunc('month', m.issue_date)::date, m.direction, m.document_kind, hashtext(m.id::text) & 15,
+         sum(m.sign), sum(m.sign * m.exempt_amount), sum(m.sign * m.net_amount), sum(m.sign * m.tax_amount), sum(m.sign * m.total_amount)
+    FROM ${moves} m
+   WHERE m.exchange_rate IS NULL
+   GROUP BY 1, 2, 3, 4, 5
+  HAVING sum(m.sign) <> 0 OR sum(m.sign * m.exempt_amount) <> 0 OR sum(m.sign * m.net_amount) <> 0 OR sum(m.sign * m.tax_amount) <> 0 OR sum(m.sign * m.total_amount) <> 0
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (entity_id, month, direction, document_kind, slot) DO UPDATE SET
+    invoice_count = invoice_month_totals.invoice_count + EXCLUDED.invoice_count,
+    exempt_amount = invoice_month_totals.exempt_amount + EXCLUDED.exempt_amount,
+    net_amount = invoice_month_totals.net_amount + EXCLUDED.net_amount,
+    tax_amount = invoice_month_totals.tax_amount + EXCLUDED.tax_amount,
+    total_amount = invoice_month_totals.total_amount + EXCLUDED.total_amount`;
+
 const NUMBER_KEY = 'invoices_document_number_key';
 /** The primary key's name, as TypeORM wrote it in the migration. */
 const INVOICES_PKEY = 'PK_1105f999d9ff3ab69a26430a22d';
@@ -149,12 +181,12 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       this.txHost.tx,
       `SELECT ${COLUMNS}, i.xmin::text AS version, p.name AS partner_name, p.default_purchase_account_id, e.currency AS entity_currency,
               CASE WHEN $3::boolean THEN ARRAY(
-                SELECT a.id FROM ledger_accounts a
-                 WHERE a.entity_id = $1 AND a.subtype = CASE WHEN i.direction = 'ar' THEN 'receivable' ELSE 'payable' END
+                SELECT a.id FROM ${LedgerReadSql.chartAccounts('$1')} a
+                 WHERE a.subtype = CASE i.direction WHEN 'ar' THEN 'receivable' ELSE 'payable' END
                  ORDER BY a.code, a.id LIMIT 2) END AS open_item_account_ids
          FROM invoices i
-         JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
-         JOIN entities e ON e.id = i.entity_id
+         JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
+         JOIN ${entityFactsSql('$1')} e ON e.id = i.entity_id
         WHERE i.entity_id = $1 AND i.id = $2${lock ? `
           FOR UPDATE OF i` : ''}`,
       [entityId, invoiceId, withOpenItemAccounts],
@@ -196,20 +228,31 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     const columns = ['entity_id', 'id', 'direction', 'book_status', 'ledger_entry_id', 'created_at', ...WRITABLE];
     const values = [invoice.entityId, invoice.id, invoice.direction, invoice.bookStatus, invoice.ledgerEntryId, invoice.createdAt, ...writableValues(invoice)];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
-    return this.guarded(() => this.txHost.tx.query(`INSERT INTO invoices (${columns.join(', ')}) VALUES (${placeholders})`, values), 'inserted');
+    const sql = `WITH written AS (INSERT INTO invoices (${columns.join(', ')}) VALUES (${placeholders}) RETURNING ${MONTH_IMAGE(1)}),
+      month_totals AS (${MONTH_TOTALS_UPSERT('written')})
+      SELECT 1`;
+    return this.guarded(() => this.txHost.tx.query(sql, values), 'inserted');
   }
 
   async save(invoice: Invoice): Promise<'saved' | 'number_taken'> {
     const sets = WRITABLE.map((column, i) => `${column} = $${i + 3}`).join(', ');
-    const result = await this.guarded(
-      () => this.txHost.tx.query(`UPDATE invoices SET ${sets} WHERE entity_id = $1 AND id = $2`, [invoice.entityId, invoice.id, ...writableValues(invoice)]),
-      'saved',
-    );
+    // The row locked first: in READ COMMITTED that yields its latest committed version, so the
+    // image taken out of the month totals is the one the UPDATE replaces.
+    const sql = `WITH before AS (SELECT ${MONTH_IMAGE(-1)} FROM invoices WHERE entity_id = $1 AND id = $2 FOR NO KEY UPDATE),
+      after AS (UPDATE invoices SET ${sets} WHERE entity_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM before) RETURNING ${MONTH_IMAGE(1)}),
+      month_totals AS (${MONTH_TOTALS_UPSERT('(SELECT * FROM before WHERE EXISTS (SELECT 1 FROM after) UNION ALL SELECT * FROM after)')})
+      SELECT 1`;
+    const result = await this.guarded(() => this.txHost.tx.query(sql, [invoice.entityId, invoice.id, ...writableValues(invoice)]), 'saved');
     return result === 'id_taken' ? 'number_taken' : result;
   }
 
   async delete(entityId: string, invoiceId: string): Promise<void> {
-    await this.txHost.tx.query(`DELETE FROM invoices WHERE entity_id = $1 AND id = $2`, [entityId, invoiceId]);
+    await this.txHost.tx.query(
+      `WITH removed AS (DELETE FROM invoices WHERE entity_id = $1 AND id = $2 RETURNING ${MONTH_IMAGE(-1)}),
+       month_totals AS (${MONTH_TOTALS_UPSERT('removed')})
+       SELECT 1`,
+      [entityId, invoiceId],
+    );
   }
 
   private where(entityId: string, filter: InvoiceListFilter, values: unknown[]): string {
@@ -234,6 +277,15 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values);
   }
 
+  /** The page's `search` condition on `values` (its pattern appended), matched ignoring case for every letter. */
+  private async searchCondition(search: string, values: unknown[], query: (text: string) => Promise<Array<{ collname: string }>>): Promise<string> {
+    // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
+    values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+    const like = `CAST($${values.length} AS text)${await unicodeCollateClause(query)}`;
+    return ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
+        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
+  }
+
   async page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]> {
     const values: unknown[] = [];
     let where = this.where(entityId, filter, values);
@@ -241,15 +293,23 @@ export class SqlInvoiceRepository extends InvoiceRepository {
       values.push(after.issueDate, after.id);
       where += ` AND (i.issue_date, i.id) < ($${values.length - 1}::date, $${values.length}::uuid)`;
     }
-    if (search) {
-      // Case-insensitive for every letter (`ÑANDÚ` finds `Ñandú`), whatever the database's locale.
-      values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
-      const like = `CAST($${values.length} AS text)${await unicodeCollateClause((text) => this.txHost.tx.query(text))}`;
-      where += ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
-        SELECT 1 FROM partners p WHERE p.entity_id = i.entity_id AND p.id = i.partner_id AND p.name ILIKE ${like}))`;
-    }
+    if (search) where += await this.searchCondition(search, values, (text) => this.txHost.tx.query(text));
     values.push(limit + 1);
     return this.rows(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC LIMIT $${values.length}`, values);
+  }
+
+  /** D93: every invoice of the list's filter (no cursor), in its order, in batches from a database cursor (cancelled when `signal` aborts). */
+  async readAll<R>(entityId: string, filter: InvoiceListFilter, search: string | undefined, signal: AbortSignal, use: (batches: AsyncIterable<Invoice[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const values: unknown[] = [];
+      let where = this.where(entityId, filter, values);
+      if (search) where += await this.searchCondition(search, values, (text) => cursor.query<{ collname: string }>(text, []));
+      return use(
+        (async function* () {
+          for await (const rows of cursor.batches<Row>(`SELECT ${COLUMNS} FROM invoices i WHERE ${where} ORDER BY i.issue_date DESC, i.id DESC`, values, 500)) yield rows.map(toInvoice);
+        })(),
+      );
+    });
   }
 
   async hasAny(entityId: string): Promise<boolean> {
@@ -269,7 +329,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     if (invoiceIds.length === 0) return [];
     const rows = (await this.txHost.tx.query(
       `SELECT i.id, i.direction, i.document_kind, i.document_number, p.name AS partner_name
-         FROM invoices i LEFT JOIN partners p ON p.entity_id = i.entity_id AND p.id = i.partner_id
+         FROM invoices i LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = i.partner_id
         WHERE i.entity_id = $1 AND i.id = ANY($2::uuid[]) ORDER BY i.id`,
       [entityId, [...new Set(invoiceIds)]],
     )) as Array<{ id: string; direction: Invoice['direction']; document_kind: Invoice['documentKind']; document_number: string; partner_name: string | null }>;
@@ -280,9 +340,9 @@ export class SqlInvoiceRepository extends InvoiceRepository {
   async openItemLinesOfBookedEntries(entityId: string, lineIds: string[]): Promise<Set<string>> {
     if (lineIds.length === 0) return new Set();
     const rows = (await this.txHost.tx.query(
-      `SELECT l.id FROM ledger_lines l
-         JOIN invoices i ON i.entity_id = l.entity_id AND i.ledger_entry_id = l.entry_id
-        WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]) AND l.is_open_item`,
+      `SELECT l.id FROM ${LedgerReadSql.entityLines('$1')} l
+         JOIN invoices i ON i.entity_id = $1 AND i.ledger_entry_id = l.entry_id
+        WHERE l.id = ANY($2::uuid[]) AND l.is_open_item`,
       [entityId, lineIds],
     )) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));

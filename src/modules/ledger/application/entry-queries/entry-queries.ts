@@ -51,6 +51,19 @@ export class EntryQueries {
     return { entries: page, nextCursor: found.length > limit ? encodeDateIdCursor({ date: page[page.length - 1].entryDate, id: page[page.length - 1].id }) : null };
   }
 
+  /** D93: the entries list's whole filtered range (no cursor, no limit), streamed to `send` in batches. */
+  async streamEntries(
+    entityId: string,
+    query: { from?: string; to?: string; status?: string; search?: string; accountId?: string; partnerId?: string; bookId?: string },
+    signal: AbortSignal,
+    send: (batches: AsyncIterable<LedgerEntry[]>) => Promise<void>,
+  ): Promise<void> {
+    refuseReversedRange(query);
+    const bookId = query.bookId !== undefined ? await this.books.resolve(entityId, query.bookId) : undefined;
+    const { from, to, status, search, accountId, partnerId } = query;
+    await this.entries.readEntries(entityId, { from, to, status, search, accountId, partnerId, bookId }, signal, send);
+  }
+
   /**
    * The unpaged lines list (D2a): refused before the first byte when more than the most lines of
    * one answer match; otherwise `send` gets the lines in batches from a database cursor.

@@ -11,6 +11,7 @@ import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { ENTRY_WRITTEN, EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
 import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { assertExerciseLocked } from '../../domain/closing';
 import { ledgerError, validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
 import { FieldPath, renameFieldPaths } from './field-paths';
@@ -132,7 +133,10 @@ function refusalPath(error: DomainError): string {
 /** An entry as posted (a copy: changing it changes nothing). */
 export type PostedEntry = LedgerEntryState;
 
-type Kind = 'booked' | 'scheduled';
+/** A posting as judged and written: a caller's, or the closing entry (postClosingEntry). */
+type InternalPosting = Omit<LedgerPosting, 'source'> & { source: PostingSource | 'closing' };
+/** `closing`: the one entry posted into a locked period (D90), by the closing use case only. */
+type Kind = 'booked' | 'scheduled' | 'closing';
 /** A posting's lines, each with its id (sent, or made by the service). */
 type NewLines = LineInput[];
 
@@ -208,6 +212,18 @@ export class LedgerPostings {
     } catch (error) {
       throw renameFieldPaths(error, options.fieldPath);
     }
+  }
+
+  /**
+   * D90: the closing entry of a year-end closing, the one entry the ledger posts into a locked
+   * period: source `closing`, dated the exercise's end, which must be on or before the lock date
+   * (the caller, CloseExercise, checked it under the Entity's share lock and holds it). Only inside
+   * the closing's transaction; the date is not judged against the lock date nor today, every other
+   * rule of post() holds.
+   */
+  async postClosingEntry(entityId: string, posting: Omit<LedgerPosting, 'source'>): Promise<PostedEntry> {
+    if (!this.txHost.isTransactionActive()) throw new Error('A closing entry is posted inside the closing\'s transaction');
+    return (await this.write(entityId, { ...posting, source: 'closing' }, 'closing'))!.snapshot();
   }
 
   /** A scheduled entry: dated after today, no transaction-currency lines (spec). */
@@ -314,7 +330,7 @@ export class LedgerPostings {
   }
 
   /** The entry written, or null when the caller's precondition did not hold (nothing written). */
-  private async write(entityId: string, input: LedgerPosting, kind: Kind, options: PostingOptions & { precondition?: StatementPart } = {}): Promise<LedgerEntry | null> {
+  private async write(entityId: string, input: InternalPosting, kind: Kind, options: PostingOptions & { precondition?: StatementPart } = {}): Promise<LedgerEntry | null> {
     const { alongside, precondition } = options;
     const lines = linesOf(input);
     const distinct = (ids: string[]) => [...new Set(ids)].sort();
@@ -336,7 +352,7 @@ export class LedgerPostings {
     // facts are unchanged under them; so a stale memory costs a second statement, and the read
     // of the facts a round trip only then.
     const key = RecentPostingFacts.key(entityId, references);
-    const remembered = this.recentFacts.recall(key);
+    const remembered = kind === 'closing' ? undefined : this.recentFacts.recall(key);
     if (remembered) {
       const entry = this.judgedOrNull(() => this.judge(entityId, input, lines, kind, remembered));
       const outcome = entry ? await insert(entry, { unchanged: { references, fingerprint: remembered.fingerprint } }) : 'facts_changed';
@@ -379,7 +395,7 @@ export class LedgerPostings {
    * since the first call (a lock date moved over it, today passing a scheduled date). The id is
    * looked up only on such a refusal: a posting that is written takes no extra round trip.
    */
-  private async judgedOrReplayed(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): Promise<LedgerEntry> {
+  private async judgedOrReplayed(entityId: string, input: InternalPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): Promise<LedgerEntry> {
     const context = this.judgeShape(entityId, input, lines, kind, facts);
     try {
       return this.judgeContent(entityId, input, lines, kind, facts!, context);
@@ -390,12 +406,12 @@ export class LedgerPostings {
   }
 
   /** The entry as posted against these facts, or the refusal. */
-  private judge(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): LedgerEntry {
+  private judge(entityId: string, input: InternalPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): LedgerEntry {
     return this.judgeContent(entityId, input, lines, kind, facts!, this.judgeShape(entityId, input, lines, kind, facts));
   }
 
   /** 400: what the body alone shows (given the Entity's functional currency). Answers the context to judge the rest in. */
-  private judgeShape(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): PostingContext {
+  private judgeShape(entityId: string, input: InternalPosting, lines: NewLines, kind: Kind, facts: PostingFacts | null): PostingContext {
     if (!facts) throw ledgerError('ENTITY_NOT_FOUND_ERROR', 'No Entity with this id', { entityId });
     const context: PostingContext = {
       functionalCurrency: facts.currency,
@@ -410,10 +426,11 @@ export class LedgerPostings {
   }
 
   /** 404 (the Book, what the lines name), then 409 (Dimension Values off Result Accounts, then the date against today and the lock date). */
-  private judgeContent(entityId: string, input: LedgerPosting, lines: NewLines, kind: Kind, facts: PostingFacts, context: PostingContext): LedgerEntry {
+  private judgeContent(entityId: string, input: InternalPosting, lines: NewLines, kind: Kind, facts: PostingFacts, context: PostingContext): LedgerEntry {
     const bookId = bookOfNewEntry(facts.bookIds, input.bookId);
     const judged = LedgerEntry.judgeLineReferences(lines, context);
-    assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
+    if (kind === 'closing') assertExerciseLocked(input.entryDate, facts.ledgerLockDate);
+    else assertEntryDate(input.entryDate, kind, this.clock.today(), facts.ledgerLockDate);
     return LedgerEntry.fromJudgedLines(
       {
         entityId,
@@ -422,8 +439,8 @@ export class LedgerPostings {
         entryDate: input.entryDate,
         memo: input.memo,
         notes: input.notes ?? null,
-        status: kind === 'booked' ? 'active' : 'scheduled',
-        source: kind === 'booked' ? input.source : 'scheduled',
+        status: kind === 'scheduled' ? 'scheduled' : 'active',
+        source: kind === 'scheduled' ? 'scheduled' : kind === 'closing' ? 'closing' : input.source,
       },
       judged,
       this.clock.now(),

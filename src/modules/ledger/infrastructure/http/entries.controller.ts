@@ -3,9 +3,15 @@ import type { Response } from 'express';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
-import { HeavyRead } from '../../../../platform/http/heavy-reads';
-import { streamJsonArray } from '../../../../platform/http/json-stream';
+import { HeavyExport, HeavyRead } from '../../../../platform/http/heavy-reads';
+import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { exportFileName, type FileFormat } from '../../../../platform/exports/table';
+import { EntitiesService } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
+import { entryColumns, lineColumns } from './entry-exports';
+import { streamJson, streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
+import { LedgerClosings } from '../../application/closings/closings';
 import { LedgerEntriesService } from '../../application/ledger-entries.service';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
 import { LedgerPostings } from '../../application/post-entry/ledger-postings';
@@ -45,17 +51,50 @@ export class EntriesController {
     private readonly postings: LedgerPostings,
     private readonly present: EntryPresenter,
     private readonly batches: LedgerEntryBatches,
+    private readonly closings: LedgerClosings,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
   ) {}
 
+  /** D93: a list's file name (the list, the Entity's taxId, the range) and its amounts' exponents. */
+  private async file(entityId: string, list: string, range: { from?: string; to?: string }) {
+    const entity = (await this.entities.get(entityId)).snapshot();
+    const exponentOf = (currency: string) => this.reference.findCurrency(currency)?.minorUnits ?? 0;
+    return { fileName: exportFileName(list, entity.taxId, range), exponent: exponentOf(entity.currency), exponentOf };
+  }
+
+  /** D93: the entries list's whole filtered range (no cursor), streamed from a database cursor. */
+  private async exportEntries(entityId: string, query: EntriesQuery, format: FileFormat, res: Response): Promise<void> {
+    await streamJson(res, (signal) =>
+      this.ledger.streamEntries(entityId, query, signal, async (batches) => {
+        const { fileName, exponent } = await this.file(entityId, 'ledger-entries', query);
+        const present = this.present;
+        const rows = (async function* () {
+          for await (const batch of batches) yield await present.entries(entityId, batch);
+        })();
+        await sendTableExport(res, format, { fileName, sheetName: 'ledger entries', columns: entryColumns(exponent), rows });
+      }),
+    );
+  }
+
   @Get('entries')
-  @ApiOkResponse({ type: EntriesPageResponse, description: 'Newest first by (entryDate, id), keyset pages; live entries by default (D37)' })
-  async list(@Param('entityId') entityId: string, @Query() query: EntriesQuery): Promise<EntriesPageResponse> {
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({
+    type: EntriesPageResponse,
+    description: 'Newest first by (entryDate, id), keyset pages; live entries by default (D37). D93 exports: every entry of the filter (no cursor), a row each with lineCount, debit and credit',
+  })
+  @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (exports only, D2a)' })
+  async list(@Param('entityId') entityId: string, @Query() query: EntriesQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (format) return this.exportEntries(entityId, query, format, res);
     const page = await this.ledger.list(entityId, query);
-    return { entries: await this.present.entries(entityId, page.entries), nextCursor: page.nextCursor };
+    const body: EntriesPageResponse = { entries: await this.present.entries(entityId, page.entries), nextCursor: page.nextCursor };
+    res.status(200).json(body);
   }
 
   @Get('entries/:entryId')
-  @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, and allocations' })
+  @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, allocations, and the closing that posted it (D90)' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
     const { entry, allocations, relatedInvoices, relatedBankMovements } = await this.ledger.get(entityId, entryId);
@@ -63,6 +102,7 @@ export class EntriesController {
       ...(await this.present.entry1(entityId, entry)),
       relatedInvoices,
       relatedBankMovements,
+      closingId: entry.snapshot().source === 'closing' ? await this.closings.closingIdOfEntry(entityId, entryId) : null,
       allocations: allocations.map((a) => this.present.allocation(a)),
     };
   }
@@ -181,10 +221,25 @@ export class EntriesController {
   }
 
   @Get('lines')
-  @ApiOkResponse({ type: ListedLineResponse, isArray: true, description: 'Lines with their entry date, memo, status and Book; live by default (D38)' })
+  @ApiExportable()
+  @ApiOkResponse({ type: ListedLineResponse, isArray: true, description: 'Lines with their entry date, memo, status and Book; live by default (D38). D93 exports: the same lines, the side as debit and credit' })
   @ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR: heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
   @HeavyRead()
   async lines(@Param('entityId') entityId: string, @Query() query: LinesQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (format) {
+      await streamJson(res, (signal) =>
+        this.ledger.streamLines(entityId, query, signal, async (batches) => {
+          const { fileName, exponent, exponentOf } = await this.file(entityId, 'ledger-lines', query);
+          const present = this.present;
+          const rows = (async function* () {
+            for await (const batch of batches) yield await present.lines(entityId, batch);
+          })();
+          await sendTableExport(res, format, { fileName, sheetName: 'ledger lines', columns: lineColumns(exponent, exponentOf), rows });
+        }),
+      );
+      return;
+    }
     await streamJsonArray(res, (signal, send) =>
       this.ledger.streamLines(entityId, query, signal, (batches) => send(batches, (lines) => this.present.lines(entityId, lines))),
     );

@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ExportFormatParam } from '../../../../platform/exports/export-response';
+import type { ExportFormat } from '../../../../platform/exports/table';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -119,6 +121,7 @@ export class EntriesQuery {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() bookId?: string;
   @ApiPropertyOptional() @IsOptional() @IsCursor() cursor?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @PageLimit() limit?: number;
+  @ExportFormatParam() format?: ExportFormat;
 }
 
 export class LinesQuery {
@@ -128,6 +131,7 @@ export class LinesQuery {
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsIsoDate() to?: string;
   @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'live' }) @IsOptional() @IsIn(STATUS_FILTERS) status?: string;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUuid() bookId?: string;
+  @ExportFormatParam() format?: ExportFormat;
 }
 
 export class LinePartnerBody {
@@ -239,6 +243,8 @@ export class EntryDetailResponse extends EntryResponse {
   @ApiProperty({ type: InvoiceSummaryResponse, isArray: true, description: 'Invoices booked by this entry' }) relatedInvoices: InvoiceSummaryResponse[];
   @ApiProperty({ type: BankMovementSummaryResponse, isArray: true, description: 'Bank movements booked by this entry' }) relatedBankMovements: BankMovementSummaryResponse[];
   @ApiProperty({ type: AllocationResponse, isArray: true, description: 'Allocations settling its lines' }) allocations: AllocationResponse[];
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The year-end closing whose entry this is (source `closing`, D90); null for any other entry' })
+  closingId: string | null;
 }
 
 export class EntriesPageResponse {

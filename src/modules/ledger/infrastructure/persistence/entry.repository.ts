@@ -22,6 +22,8 @@ import {
 
 /** Lines per batch of a streamed answer (D2a): memory holds about this many at a time. */
 const LINE_BATCH = 250;
+/** Entries per batch of a streamed export (D93), each with its lines. */
+const ENTRY_BATCH = 250;
 
 /**
  * An UPDATE of the lines `which` selects (`$1` the Entity) that carries the line aggregates
@@ -162,7 +164,8 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
     await lineKeysFree(() => this.insertLines(entry));
   }
 
-  async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {
+  /** The entries list's conditions (without its cursor and limit) and its ordered SELECT. */
+  private async listSelect(entityId: string, filter: Omit<EntryListFilter, 'after' | 'limit'>, query: (text: string) => Promise<Array<{ collname: string }>>): Promise<SqlConditions> {
     const sql = new SqlConditions(['e.entity_id = $1', 'e.status = ANY($2::text[])'], [entityId, statusCondition(filter.status)]);
     if (filter.from) sql.add('e.entry_date >= ?::date', filter.from);
     if (filter.to) sql.add('e.entry_date <= ?::date', filter.to);
@@ -171,19 +174,43 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
     if (filter.search) {
       // Case-insensitive for every letter (`ÉLAN` finds `élan`), whatever the database's locale.
       // Served by the trigram indexes over the folded memo and notes (issue 25).
-      const collate = await unicodeCollateClause((text) => this.query(text, []));
+      const collate = await unicodeCollateClause(query);
       sql.add(`(${foldedLike('e.memo', '?::text', collate)} OR ${foldedLike('e.notes', '?::text', collate)})`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
     }
     if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = $1 AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
     if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = $1 AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
+    return sql;
+  }
+
+  private static readonly LIST_COLUMNS = ENTRY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+
+  async list(entityId: string, filter: EntryListFilter): Promise<LedgerEntry[]> {
+    const sql = await this.listSelect(entityId, filter, (text) => this.query(text, []) as Promise<Array<{ collname: string }>>);
     if (filter.after) sql.add('(e.entry_date, e.id) < (?::date, ?::uuid)', filter.after.entryDate, filter.after.id);
     const limit = sql.parameter(filter.limit);
     const rows = await this.query(
-      `SELECT ${ENTRY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ')} FROM ledger_entries e
+      `SELECT ${SqlEntryRepository.LIST_COLUMNS} FROM ledger_entries e
         WHERE ${sql.where} ORDER BY e.entry_date DESC, e.id DESC LIMIT ${limit}`,
       sql.values,
     );
     return this.hydrate(entityId, rows);
+  }
+
+  /**
+   * D93: every entry of the list's filter (no cursor, no limit), in its order, read from a
+   * database cursor in batches with their lines. Cancelled in the database when `signal` aborts.
+   */
+  async readEntries<R>(entityId: string, filter: Omit<EntryListFilter, 'after' | 'limit'>, signal: AbortSignal, use: (batches: AsyncIterable<LedgerEntry[]>) => Promise<R>): Promise<R> {
+    return withReadCursor(this.txHost.tx.connection, signal, async (cursor) => {
+      const sql = await this.listSelect(entityId, filter, (text) => cursor.query<{ collname: string }>(text, []));
+      const select = `SELECT ${SqlEntryRepository.LIST_COLUMNS} FROM ledger_entries e WHERE ${sql.where} ORDER BY e.entry_date DESC, e.id DESC`;
+      const hydrate = (rows: Row[]) => this.hydrate(entityId, rows);
+      return use(
+        (async function* () {
+          for await (const rows of cursor.batches<Row>(select, sql.values, ENTRY_BATCH)) yield await hydrate(rows);
+        })(),
+      );
+    });
   }
 
   /**

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../domain/account-types';
 import { monthStart, splitBefore, splitRange } from '../../domain/month-ranges';
-import { accountGroups, accountMonthlyTotals, chartAccounts, closingLines, liveLines, type LedgerScope } from './ledger-read-sql';
+import { accountGroups, accountMonthlyTotals, chartAccounts, closingLines, liveLines, type BookScope } from './ledger-read-sql';
 
 /** A report's range for the closing-entry rule (D90 item 4): closing entries dated in it are left out. */
 export interface ClosingRange {
@@ -40,7 +40,7 @@ export interface LineKey {
   lineId: string;
 }
 
-const SCOPE: LedgerScope = { entity: '$1', book: '$2::uuid' };
+const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
 
 /**
  * The ledger's read seam as methods (issue 32): balances of an Entity's accounts in one Book over

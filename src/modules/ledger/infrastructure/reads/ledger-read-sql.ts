@@ -18,7 +18,15 @@ export type SqlExpression = string;
 /** Whose books are read: an Entity and a Book (an expression of a uuid, or of null for the common lines only). */
 export interface LedgerScope {
   entity: SqlExpression;
-  /** Lines read: the common ones (no Book) plus this Book's. A null value reads the common lines only. */
+  /**
+   * Lines read: the common ones (no Book) plus this Book's; a null value reads the common lines
+   * only. Left out (`liveLines`, `openItemLines` only): the lines of every Book (an entry's own lines).
+   */
+  book?: SqlExpression;
+}
+
+/** A scope that names its Book (the totals are kept per Book). */
+export interface BookScope extends LedgerScope {
   book: SqlExpression;
 }
 
@@ -44,8 +52,8 @@ export function liveLine(alias: string): string {
 }
 
 /** A line of the Book read: common lines plus that Book's (`book` null: common lines only). */
-export function lineInBook(alias: string, book: SqlExpression): string {
-  return `(${alias}.book_id IS NULL OR ${alias}.book_id = ${book})`;
+export function lineInBook(alias: string, book: SqlExpression | undefined): string {
+  return book === undefined ? 'true' : `(${alias}.book_id IS NULL OR ${alias}.book_id = ${book})`;
 }
 
 /** The ids of the live closing entries of the Entity dated in `rule`'s range (index `ledger_entries_closing_idx`). */
@@ -72,7 +80,7 @@ export function liveLines(scope: LedgerScope, options: { closings?: ClosingRule 
  * of figures read from the monthly totals. Found through the closing entries' partial index,
  * then their lines by entry: a handful of rows.
  */
-export function closingLines(scope: LedgerScope, rule: ClosingRule): string {
+export function closingLines(scope: BookScope, rule: ClosingRule): string {
   return `(SELECT cl.id, cl.account_id, cl.partner_id, cl.entry_date, cl.side, cl.amount
              FROM ledger_lines cl
             WHERE cl.entity_id = ${scope.entity} AND cl.entry_id IN (${closingEntryIds(scope.entity, rule)})
@@ -84,7 +92,7 @@ export function closingLines(scope: LedgerScope, rule: ClosingRule): string {
  * (closing entries too: subtract `closingLines` where the rule applies): `account_id, month
  * (first day), debit, credit, line_count`, one row per slot (sum them).
  */
-export function accountMonthlyTotals(scope: LedgerScope): string {
+export function accountMonthlyTotals(scope: BookScope): string {
   return `(SELECT mt.account_id, mt.month, mt.debit, mt.credit, mt.line_count FROM ledger_account_monthly_totals mt
             WHERE mt.entity_id = ${scope.entity} AND mt.book_key IN ('${NIL_BOOK}'::uuid, coalesce(${scope.book}, '${NIL_BOOK}'::uuid)))`;
 }
@@ -95,7 +103,7 @@ export function accountMonthlyTotals(scope: LedgerScope): string {
  * narrows to the partners of an uuid[] expression, and the unassigned lines when `unassigned`
  * (a boolean expression) holds.
  */
-export function partnerMonthlyTotals(scope: LedgerScope, account: SqlExpression, partners?: { ids: SqlExpression; unassigned: SqlExpression }): string {
+export function partnerMonthlyTotals(scope: BookScope, account: SqlExpression, partners?: { ids: SqlExpression; unassigned: SqlExpression }): string {
   const which = partners ? ` AND (pt.partner_key = ANY(${partners.ids}) OR (${partners.unassigned} AND pt.partner_key = '${NIL_BOOK}'::uuid))` : '';
   return `(SELECT nullif(pt.partner_key, '${NIL_BOOK}'::uuid) AS partner_id, pt.month, pt.debit, pt.credit, pt.line_count
              FROM ledger_partner_monthly_totals pt
@@ -108,6 +116,22 @@ export function entries(entity: SqlExpression): string {
   return `(SELECT le.id, le.book_id, le.entry_date, le.memo, le.notes, le.status, le.source, le.reversal_of_entry_id FROM ledger_entries le WHERE le.entity_id = ${entity})`;
 }
 
+/** Relation: every line of an Entity, whatever its entry's status (the line columns of `liveLines`); filter by id or entry. */
+export function entityLines(entity: SqlExpression): string {
+  return `(SELECT el.* FROM ledger_lines el WHERE el.entity_id = ${entity})`;
+}
+
+/**
+ * Relation: the open items of an Entity in one Book: unsettled live open-item lines (the predicate
+ * of `ledger_lines_open_items_idx`), with every line column plus `open_amount` (amount −
+ * allocated_amount, the expression of `ledger_lines_open_amount_idx`).
+ */
+export function openItemLines(scope: LedgerScope): string {
+  return `(SELECT oi.*, (oi.amount - oi.allocated_amount) AS open_amount FROM ledger_lines oi
+            WHERE oi.entity_id = ${scope.entity} AND oi.is_open_item AND ${liveLine('oi')} AND oi.allocated_amount < oi.amount
+              AND ${lineInBook('oi', scope.book)})`;
+}
+
 /** Relation: one line by id, whatever its entry's status (the line columns of `liveLines`). */
 export function lineById(entity: SqlExpression, lineId: SqlExpression): string {
   return `(SELECT lb.* FROM ledger_lines lb WHERE lb.entity_id = ${entity} AND lb.id = ${lineId})`;
@@ -118,9 +142,9 @@ export function entryMemo(entity: SqlExpression, entryId: SqlExpression): string
   return `(SELECT me.memo FROM ledger_entries me WHERE me.entity_id = ${entity} AND me.id = ${entryId})`;
 }
 
-/** Relation: the chart of accounts of an Entity (`id, group_id, code, name, type, tracking`). */
+/** Relation: the chart of accounts of an Entity (`id, group_id, code, name, type, subtype, tracking`). */
 export function chartAccounts(entity: SqlExpression): string {
-  return `(SELECT ca.id, ca.group_id, ca.code, ca.name, ca.type, ca.tracking FROM ledger_accounts ca WHERE ca.entity_id = ${entity})`;
+  return `(SELECT ca.id, ca.group_id, ca.code, ca.name, ca.type, ca.subtype, ca.tracking FROM ledger_accounts ca WHERE ca.entity_id = ${entity})`;
 }
 
 /** Relation: the account groups of an Entity (`id, parent_group_id, code_prefix, name, type`). */
@@ -150,6 +174,11 @@ export function dimensionValueTree(entity: SqlExpression, dimension: SqlExpressi
            ) SELECT root, id FROM tree)`;
 }
 
+/** Relation: every Dimension Value tag of an Entity's lines (`line_id, dimension_id, dimension_value_id`). */
+export function lineDimensionValues(entity: SqlExpression): string {
+  return `(SELECT lt.line_id, lt.dimension_id, lt.dimension_value_id FROM ledger_line_dimension_values lt WHERE lt.entity_id = ${entity})`;
+}
+
 /** Relation: the Dimension Value tags of an Entity's lines for one Dimension (`line_id, dimension_value_id`). */
 export function lineTags(entity: SqlExpression, dimension: SqlExpression): string {
   return `(SELECT lt.line_id, lt.dimension_value_id FROM ledger_line_dimension_values lt WHERE lt.entity_id = ${entity} AND lt.dimension_id = ${dimension})`;
@@ -160,6 +189,8 @@ export const LedgerReadSql = {
   liveLine,
   lineInBook,
   liveLines,
+  entityLines,
+  openItemLines,
   lineById,
   closingEntryIds,
   closingLines,
@@ -173,4 +204,5 @@ export const LedgerReadSql = {
   dimensionValues,
   dimensionValueTree,
   lineTags,
+  lineDimensionValues,
 } as const;

@@ -5,9 +5,10 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { OrganizationMember, OrganizationRecord, OrganizationSummary } from '../../../../../libs/contracts/src';
+import type { OrganizationMember, OrganizationRecord, OrganizationSummary, UserMembership } from '../../../../../libs/contracts/src';
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
 import { AuditContext } from '../../../../platform/audit/audit-context';
@@ -23,6 +24,7 @@ import {
   OrganizationResponse,
   OrganizationSummaryResponse,
   RenameOrganizationBody,
+  UserMembershipResponse,
 } from './organizations.dto';
 
 const present = (organization: Organization): OrganizationRecord => ({
@@ -117,6 +119,14 @@ export class MembershipsController {
     private readonly memberships: MembershipsService,
     private readonly audit: AuditContext,
   ) {}
+
+  @Get()
+  @ApiOperation({ summary: "List a User's Memberships" })
+  @ApiOkResponse({ type: UserMembershipResponse, isArray: true, description: 'The Organizations the User is a member of, by name, with the role' })
+  @ApiNotFoundResponse({ description: 'USER_NOT_FOUND_ERROR' })
+  list(@Param('userId') userId: string): Promise<UserMembership[]> {
+    return this.memberships.membershipsOf(userId);
+  }
 
   @Post()
   @HttpCode(204)

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { IsUuid } from '../../../../platform/http/validators';
-import type { MembershipRole, OrganizationMember, OrganizationRecord, OrganizationSummary } from '../../../../../libs/contracts/src';
+import type { MembershipRole, OrganizationMember, OrganizationRecord, OrganizationSummary, UserMembership } from '../../../../../libs/contracts/src';
 import { MEMBERSHIP_ROLES } from '../../domain/membership';
 import { organizationNameProblem } from '../../domain/organization';
 
@@ -65,6 +65,12 @@ export class OrganizationSummaryResponse implements OrganizationSummary {
   @ApiProperty() name: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: EntityRef, isArray: true }) entities: EntityRef[];
+}
+
+export class UserMembershipResponse implements UserMembership {
+  @ApiProperty({ format: 'uuid' }) organizationId: string;
+  @ApiProperty() organizationName: string;
+  @ApiProperty({ enum: MEMBERSHIP_ROLES }) role: MembershipRole;
 }
 
 export class OrganizationMemberResponse implements OrganizationMember {

@@ -101,6 +101,11 @@ export class TypeOrmMembershipRepository extends MembershipRepository {
     return records.map(({ userId, role }) => ({ userId, organizationId, role }));
   }
 
+  async listForUser(userId: string): Promise<MembershipRow[]> {
+    const records = await this.records.findBy({ userId });
+    return records.map(({ organizationId, role }) => ({ userId, organizationId, role }));
+  }
+
   async organizationIdsOf(userId: string, roles?: MembershipRole[]): Promise<string[]> {
     const records = await this.records.findBy(roles ? { userId, role: In(roles) } : { userId });
     return records.map((record) => record.organizationId);

@@ -4,12 +4,15 @@
  * that only this module names its table.
  */
 
-/** Relation: the partners of an Entity (`id, name, tax_id`). */
-export function partnerNamesSql(entity: string): string {
-  return `(SELECT pn.id, pn.name, pn.tax_id FROM partners pn WHERE pn.entity_id = ${entity})`;
+/** Relation: the partners of an Entity (`id, name, tax_id, default_purchase_account_id`). */
+export function partnerFactsSql(entity: string): string {
+  return `(SELECT pn.id, pn.name, pn.tax_id, pn.default_purchase_account_id FROM partners pn WHERE pn.entity_id = ${entity})`;
 }
 
 /** Scalar: one partner's name (null when there is none), a lookup by primary key. */
 export function partnerNameSql(entity: string, partnerId: string): string {
   return `(SELECT pn.name FROM partners pn WHERE pn.entity_id = ${entity} AND pn.id = ${partnerId})`;
 }
+
+/** The same relation under its first name (the seam's first commit; other branches compose it). */
+export const partnerNamesSql = partnerFactsSql;

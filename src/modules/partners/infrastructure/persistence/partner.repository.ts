@@ -4,7 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In, IsNull, Not } from 'typeorm';
 import { writeUnlessTaken } from '../../../../platform/database/guarded-write';
-import { Partner, PartnerRepository } from '../../domain/partner';
+import { Partner, PartnerIdentity, PartnerRepository } from '../../domain/partner';
 import { PartnerRecord } from './partner.record';
 
 const TAX_ID_KEY = 'partners_tax_id_key';
@@ -76,5 +76,14 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
       where: { entityId, defaultPurchaseAccountId: accountIds ? In(accountIds) : Not(IsNull()) },
     });
     return new Set(records.map((r) => r.defaultPurchaseAccountId!));
+  }
+
+  async identities(entityId: string, partnerIds: string[]): Promise<Map<string, PartnerIdentity>> {
+    if (partnerIds.length === 0) return new Map();
+    const rows = (await this.txHost.tx.query(`SELECT id, name, tax_id FROM partners WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [
+      entityId,
+      [...new Set(partnerIds)],
+    ])) as Array<{ id: string; name: string; tax_id: string }>;
+    return new Map(rows.map((r) => [r.id, { name: r.name, taxId: r.tax_id }]));
   }
 }

@@ -15,7 +15,7 @@ class RecommendationResponse {
   @ApiProperty({ format: 'uuid', description: 'Counter account' }) ledgerAccountId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) partnerId: string | null;
   @ApiProperty({ type: [String], format: 'uuid' }) dimensionValueIds: string[];
-  @ApiProperty({ minimum: 0, exclusiveMinimum: true, maximum: 1, example: 0.82 }) confidence: number;
+  @ApiProperty({ type: 'number', format: 'double', minimum: 0, exclusiveMinimum: true, maximum: 1, example: 0.82 }) confidence: number;
   @ApiProperty({ description: 'Similar booked records booked this way' }) basedOnCount: number;
   @ApiProperty({ example: '3 similar records were booked this way, sharing the same counterparty RUT and description words "arriendo", "oficina".' })
   reason: string;

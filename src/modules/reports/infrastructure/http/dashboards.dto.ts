@@ -80,5 +80,6 @@ export class RevenueRealizationResponse {
   @ApiProperty({ type: PresentationResponse, nullable: true }) presentation: PresentationResponse | null;
   @ApiProperty({ type: RevenueFiguresResponse }) totals: RevenueFiguresResponse;
   @ApiProperty({ type: [RevenueMonthResponse] }) months: RevenueMonthResponse[];
-  @ApiProperty({ type: [RevenueInvoiceResponse] }) invoices: RevenueInvoiceResponse[];
+  @ApiProperty({ type: [RevenueInvoiceResponse], description: 'At most invoiceLimit rows, by issueDate then invoice id (D82c)' }) invoices: RevenueInvoiceResponse[];
+  @ApiProperty({ type: String, nullable: true, description: 'Continues `invoices` (query invoiceCursor); null when the list is complete' }) nextInvoiceCursor: string | null;
 }

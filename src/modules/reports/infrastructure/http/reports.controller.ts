@@ -1,17 +1,40 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { HeavyRead } from '../../../../platform/http/heavy-reads';
+import { HeavyExport, HeavyRead } from '../../../../platform/http/heavy-reads';
 import { sendJsonText, streamJson } from '../../../../platform/http/json-stream';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiPropertyOptional, ApiProperty, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Authenticated } from '../../../../platform/auth/decorators';
-import { IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
+import { IsCursor, IsIsoDate, IsUuid, PageLimit } from '../../../../platform/http/validators';
+import { ApiExportable, answerJsonOrFile, ExportFormatParam, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { exportFileName, type ExportFormat } from '../../../../platform/exports/table';
+import { statementColumns, statementRows } from '../../../../platform/exports/statement-rows';
+import { EntitiesService } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
 import { DashboardsService } from '../../application/dashboards.service';
+import { LedgerBooksService, type GeneralLedgerBookStream } from '../../application/ledger-books.service';
+import {
+  dimensionColumns,
+  dimensionRows,
+  eightColumnColumns,
+  eightColumnRows,
+  generalLedgerBookColumns,
+  generalLedgerBookRows,
+  generalLedgerColumns,
+  homeColumns,
+  homeRows,
+  journalColumns,
+  partnerLedgerColumns,
+  partnerLedgerRows,
+  revenueColumns,
+  revenueRows,
+} from './report-exports';
 import { PartnerLedgerStream, ReportsService } from '../../application/reports.service';
 import {
   BalanceSheetResponse,
   EightColumnBalanceResponse,
+  GeneralLedgerBookResponse,
   GeneralLedgerResponse,
   IncomeStatementByDimensionResponse,
   IncomeStatementResponse,
@@ -22,6 +45,12 @@ import { HomeResponse, RevenueRealizationResponse } from './dashboards.dto';
 
 class BookQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required once the Entity keeps Books' }) @IsOptional() @IsUuid() bookId?: string;
+  @ExportFormatParam() format?: ExportFormat;
+}
+
+class GeneralLedgerBookQuery extends BookQuery {
+  @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
+  @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
 }
 
 class PresentationQuery extends BookQuery {
@@ -37,6 +66,12 @@ class CutoffQuery extends PresentationQuery {
 class RangeQuery extends PresentationQuery {
   @ApiProperty({ format: 'date' }) @IsIsoDate() from: string;
   @ApiProperty({ format: 'date' }) @IsIsoDate() to: string;
+}
+
+/** D82c: the `invoices` rows in pages; totals and months always cover every invoice of the range. */
+class RevenueQuery extends RangeQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 200, description: 'Most `invoices` rows of one answer (D82c)' }) @PageLimit(1000) invoiceLimit?: number;
+  @ApiPropertyOptional({ description: 'nextInvoiceCursor of the previous answer: continues the `invoices` rows' }) @IsOptional() @IsCursor() invoiceCursor?: string;
 }
 
 class DimensionQuery extends RangeQuery {
@@ -86,101 +121,230 @@ const BOOK_404 = 'BOOK_NOT_FOUND_ERROR (a Book of another Entity, or any bookId 
 const BOOK_409 = 'BOOK_REQUIRED_ERROR; AMOUNT_OUT_OF_RANGE_ERROR (a figure past 2^53 - 1, params.field names it: D6a)';
 
 @ApiTags('reports')
-@ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (every report but the general ledger): heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
+@ApiTooManyRequestsResponse({ description: 'TOO_MANY_CONCURRENT_READS_ERROR (every report and every export; the general ledger, home and revenue realization only for their exports): heavy reads at once beyond HEAVY_READS_PER_USER or HEAVY_READS_TOTAL (D2a), with Retry-After' })
 @Authenticated()
 @Controller('entities/:entityId')
 export class ReportsController {
   constructor(
     private readonly reports: ReportsService,
     private readonly dashboards: DashboardsService,
+    private readonly books: LedgerBooksService,
+    private readonly entities: EntitiesService,
+    private readonly reference: ReferenceDataService,
   ) {}
 
+  /** What a file of this Entity's report is named (D93) and the exponent of the currency its amounts are in. */
+  private async file(entityId: string, report: string, range: Parameters<typeof exportFileName>[2], currency?: string) {
+    const entity = (await this.entities.get(entityId)).snapshot();
+    const exponent = this.reference.findCurrency(currency ?? entity.currency)?.minorUnits ?? 0;
+    return { fileName: exportFileName(report, entity.taxId, range), exponent };
+  }
+
+  /**
+   * D82c pages the `invoices` rows; a file holds them all (D93: no cursor): every page is read and
+   * their rows joined (`totals` and `months` are the same on every page).
+   */
+  private async revenueRealizationWhole(entityId: string, query: RevenueQuery, whole: boolean) {
+    if (!whole) return this.dashboards.revenueRealization(entityId, query);
+    const first = await this.dashboards.revenueRealization(entityId, { ...query, invoiceCursor: undefined, invoiceLimit: 1000 });
+    const invoices = [...first.invoices];
+    for (let cursor = first.nextInvoiceCursor; cursor; ) {
+      const page = await this.dashboards.revenueRealization(entityId, { ...query, invoiceCursor: cursor, invoiceLimit: 1000 });
+      invoices.push(...page.invoices);
+      cursor = page.nextInvoiceCursor;
+    }
+    return { ...first, invoices, nextInvoiceCursor: null };
+  }
+
+  /** The currency a report body's amounts are in: its presentation currency, else the functional one. */
+  private static currencyOf(body: { currency: string; presentation?: { currency: string } | null }): string {
+    return body.presentation?.currency ?? body.currency;
+  }
+
   @Get('reports/home')
-  @ApiOkResponse({ type: HomeResponse, description: 'D81, D81a: cash position, 60 daily balances, 6 months of income and expenses, open receivables and payables, unbooked invoices, unreconciled movements' })
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: HomeResponse, description: 'D81, D81a: cash position, 60 daily balances, 6 months of income and expenses, open receivables and payables, unbooked invoices, unreconciled movements; D93 exports: one row per figure' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
-  home(@Param('entityId') entityId: string, @Query() query: BookQuery): Promise<HomeResponse> {
-    return this.dashboards.home(entityId, query);
+  async home(@Param('entityId') entityId: string, @Query() query: BookQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, () => this.dashboards.home(entityId, query), async (body) => {
+      const days = body.dailyBalances;
+      const { fileName, exponent } = await this.file(entityId, 'home', days.length > 0 ? days[days.length - 1].date : null, body.currency);
+      return { fileName, sheetName: 'home', columns: homeColumns(exponent), rows: homeRows(body as unknown as Record<string, unknown>) };
+    });
   }
 
   @Get('reports/revenue-realization')
-  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b: recognized, billed, collected and outstanding by month and by invoice' })
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: RevenueRealizationResponse, description: 'D82, D82a, D82b, D82c: recognized, billed, collected and outstanding by month and by invoice; the invoice rows in pages (issueDate, then invoice id). D93 exports: the totals row, a row per month and one per invoice of every page' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: `${BOOK_409}; AMOUNT_OUT_OF_RANGE_ERROR` })
-  revenueRealization(@Param('entityId') entityId: string, @Query() query: RangeQuery): Promise<RevenueRealizationResponse> {
-    return this.dashboards.revenueRealization(entityId, query);
+  async revenueRealization(@Param('entityId') entityId: string, @Query() query: RevenueQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, (() => this.revenueRealizationWhole(entityId, query, fileFormat(query.format) !== null)), async (body) => {
+      const { fileName, exponent } = await this.file(entityId, 'revenue-realization', query, ReportsController.currencyOf(body));
+      return { fileName, sheetName: 'revenue realization', columns: revenueColumns(exponent), rows: revenueRows(body as unknown as Parameters<typeof revenueRows>[0]) };
+    });
   }
 
   @Get('reports/balance-sheet')
   @HeavyRead()
-  @ApiOkResponse({ type: BalanceSheetResponse, description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`' })
+  @ApiExportable()
+  @ApiOkResponse({ type: BalanceSheetResponse, description: 'D51: `{ exerciseStart, cutoffDate, currency, bookId, presentation, assets, liabilities, equity, totals }`; D93 exports: a row per group, account, total and named figure' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  balanceSheet(@Param('entityId') entityId: string, @Query() query: CutoffQuery): Promise<BalanceSheetResponse> {
-    return this.reports.balanceSheet(entityId, query);
+  async balanceSheet(@Param('entityId') entityId: string, @Query() query: CutoffQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, () => this.reports.balanceSheet(entityId, query), async (body) => {
+      const { fileName, exponent } = await this.file(entityId, 'balance-sheet', { from: query.exerciseStart, to: query.cutoffDate }, ReportsController.currencyOf(body));
+      return { fileName, sheetName: 'balance sheet', columns: statementColumns(exponent), rows: statementRows(body) };
+    });
   }
 
   @Get('reports/income-statement')
   @HeavyRead()
-  @ApiOkResponse({ type: IncomeStatementResponse, description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results' })
+  @ApiExportable()
+  @ApiOkResponse({ type: IncomeStatementResponse, description: 'D52: sections income, costOfGoodsSold, operatingExpense, otherIncome, otherExpense and the results; D93 exports: a row per group, account, total and named figure' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  incomeStatement(@Param('entityId') entityId: string, @Query() query: RangeQuery): Promise<IncomeStatementResponse> {
-    return this.reports.incomeStatement(entityId, query);
+  async incomeStatement(@Param('entityId') entityId: string, @Query() query: RangeQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, () => this.reports.incomeStatement(entityId, query), async (body) => {
+      const { fileName, exponent } = await this.file(entityId, 'income-statement', query, ReportsController.currencyOf(body));
+      return { fileName, sheetName: 'income statement', columns: statementColumns(exponent), rows: statementRows(body) };
+    });
   }
 
   @Get('reports/income-statement-by-dimension')
   @HeavyRead()
+  @ApiExportable()
   @ApiOkResponse({
     type: IncomeStatementByDimensionResponse,
-    description: 'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body',
+    description:
+      'D52: `{ dimensionId, from, to, currency, bookId, presentation, columns: [{ dimensionValueId, code, name, statement }], unassigned }`; each statement is an income statement body; D93 exports: each statement\'s rows with its value',
   })
   @ApiNotFoundResponse({ description: `DIMENSION_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery): Promise<IncomeStatementByDimensionResponse> {
-    return this.reports.incomeStatementByDimension(entityId, query);
+  async incomeStatementByDimension(@Param('entityId') entityId: string, @Query() query: DimensionQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, () => this.reports.incomeStatementByDimension(entityId, query), async (body) => {
+      const { fileName, exponent } = await this.file(entityId, 'income-statement-by-dimension', query, ReportsController.currencyOf(body));
+      return { fileName, sheetName: 'income statement by dimension', columns: dimensionColumns(exponent), rows: dimensionRows(body) };
+    });
   }
 
   @Get('reports/journal')
   @HeavyRead()
-  @ApiOkResponse({ type: JournalResponse, description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order' })
+  @ApiExportable()
+  @ApiOkResponse({ type: JournalResponse, description: 'D54: `{ rows, nextCursor }`, live lines in (entryDate, entryId, lineId) order; D93 exports (the Libro Diario): every row of the filter, no cursor, streamed' })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  journal(@Param('entityId') entityId: string, @Query() query: JournalQuery): Promise<JournalResponse> {
-    return this.reports.journal(entityId, query);
+  async journal(@Param('entityId') entityId: string, @Query() query: JournalQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (!format) {
+      res.status(200).json(await this.reports.journal(entityId, query));
+      return;
+    }
+    // D93: the whole filtered range, without cursor or limit, streamed from a database cursor.
+    await streamJson(res, (signal) =>
+      this.books.streamJournal(entityId, query, signal, async (scope, rows) => {
+        const { fileName, exponent } = await this.file(entityId, 'journal', query, scope.currency);
+        await sendTableExport(res, format, { fileName, sheetName: 'journal', columns: journalColumns(exponent), rows });
+      }),
+    );
   }
 
   @Get('ledger/reports/eight-column-balance')
   @HeavyRead()
+  @ApiExportable()
   @ApiOkResponse({
     type: EightColumnBalanceResponse,
     description:
-      'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities',
+      'D53: `{ exerciseStart, cutoffDate, currency, bookId, presentation, rows, subtotals, result, totals }`; with a presentation currency a `Presentation rounding difference` equity row keeps the identities; D93 exports: the rows, then subtotals, result and totals rows',
   })
   @ApiNotFoundResponse({ description: BOOK_404 })
   @ApiConflictResponse({ description: BOOK_409 })
-  eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery): Promise<EightColumnBalanceResponse> {
-    return this.reports.eightColumnBalance(entityId, query);
+  async eightColumnBalance(@Param('entityId') entityId: string, @Query() query: CutoffQuery, @Res() res: Response): Promise<void> {
+    await answerJsonOrFile(res, query.format, () => this.reports.eightColumnBalance(entityId, query), async (body) => {
+      const { fileName, exponent } = await this.file(entityId, 'eight-column-balance', { from: query.exerciseStart, to: query.cutoffDate }, ReportsController.currencyOf(body));
+      return { fileName, sheetName: 'eight-column balance', columns: eightColumnColumns(exponent), rows: eightColumnRows(body as unknown as Parameters<typeof eightColumnRows>[0]) };
+    });
   }
 
-  // Not a heavy read: a page costs O(page) whatever the history (D55's monthly totals).
+  // Not a heavy read: a page costs O(page) whatever the history (D55's monthly totals). Its exports are.
   @Get('ledger/general-ledger')
-  @ApiOkResponse({ type: GeneralLedgerResponse, description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception' })
+  @HeavyExport()
+  @ApiExportable()
+  @ApiOkResponse({ type: GeneralLedgerResponse, description: 'D55: `{ lines, nextCursor, openingBalance, closingBalance, lineCount }`, running balance from inception; D93 exports: every line of the range, no cursor, streamed' })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
-  generalLedger(@Param('entityId') entityId: string, @Query() query: GeneralLedgerQuery): Promise<GeneralLedgerResponse> {
-    return this.reports.generalLedger(entityId, query);
+  async generalLedger(@Param('entityId') entityId: string, @Query() query: GeneralLedgerQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    if (!format) {
+      res.status(200).json(await this.reports.generalLedger(entityId, query));
+      return;
+    }
+    await streamJson(res, (signal) =>
+      this.books.streamGeneralLedgerLines(entityId, query, signal, async (scope, lines) => {
+        const { fileName, exponent } = await this.file(entityId, 'general-ledger', query, scope.currency);
+        await sendTableExport(res, format, { fileName, sheetName: 'general ledger', columns: generalLedgerColumns(exponent), rows: lines });
+      }),
+    );
   }
 
   @Get('ledger/partner-ledger')
   @HeavyRead()
-  @ApiOkResponse({ type: PartnerLedgerResponse, description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`' })
+  @ApiExportable()
+  @ApiOkResponse({
+    type: PartnerLedgerResponse,
+    description: 'D56: `{ accountId, from, to, currency, bookId, partners: [{ partnerId, partnerName, openingBalance, closingBalance, lines }] }`; D93 exports: per partner an opening row, its lines and a closing row',
+  })
   @ApiNotFoundResponse({ description: `LEDGER_ACCOUNT_NOT_FOUND_ERROR; PARTNER_NOT_FOUND_ERROR (a partnerIds entry); ${BOOK_404}` })
   @ApiConflictResponse({ description: BOOK_409 })
   async partnerLedger(@Param('entityId') entityId: string, @Query() query: PartnerLedgerQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
     // D2a: streamed from a database cursor, partner by partner.
-    await streamJson(res, (signal) => this.reports.streamPartnerLedger(entityId, query, signal, (answer) => sendJsonText(res, partnerLedgerJson(answer))));
+    await streamJson(res, (signal) =>
+      this.reports.streamPartnerLedger(entityId, query, signal, async (answer) => {
+        if (!format) return sendJsonText(res, partnerLedgerJson(answer));
+        const { fileName, exponent } = await this.file(entityId, 'partner-ledger', query);
+        return sendTableExport(res, format, { fileName, sheetName: 'partner ledger', columns: partnerLedgerColumns(exponent), rows: partnerLedgerRows(answer) });
+      }),
+    );
   }
+
+  @Get('reports/general-ledger-book')
+  @HeavyRead()
+  @ApiExportable()
+  @ApiOkResponse({
+    type: GeneralLedgerBookResponse,
+    description:
+      'D93, the Libro Mayor: `{ from, to, currency, bookId, accounts: [{ accountId, code, name, openingBalance, lines, closingBalance }] }`, every account with a line in the range, by code; lines as D55 with their running balance; streamed. Exports: per account an opening row, its lines and a closing row',
+  })
+  @ApiNotFoundResponse({ description: BOOK_404 })
+  @ApiConflictResponse({ description: BOOK_409 })
+  async generalLedgerBook(@Param('entityId') entityId: string, @Query() query: GeneralLedgerBookQuery, @Res() res: Response): Promise<void> {
+    const format = fileFormat(query.format);
+    await streamJson(res, (signal) =>
+      this.books.streamGeneralLedgerBook(entityId, query, signal, async (book) => {
+        if (!format) return sendJsonText(res, generalLedgerBookJson(book));
+        const { fileName, exponent } = await this.file(entityId, 'general-ledger-book', query, book.head.currency);
+        return sendTableExport(res, format, { fileName, sheetName: 'general ledger book', columns: generalLedgerBookColumns(exponent), rows: generalLedgerBookRows(book) });
+      }),
+    );
+  }
+}
+
+/** The Libro Mayor's JSON text, piece by piece: each account's lines come between its openingBalance and closingBalance. */
+async function* generalLedgerBookJson(book: GeneralLedgerBookStream): AsyncGenerator<string> {
+  yield `${JSON.stringify(book.head).slice(0, -1)},"accounts":[`;
+  let accounts = 0;
+  for await (const { account, lines } of book.accounts) {
+    const { closingBalance, ...head } = account;
+    yield `${accounts++ > 0 ? ',' : ''}${JSON.stringify(head).slice(0, -1)},"lines":[`;
+    let n = 0;
+    for await (const batch of lines) yield batch.map((line) => `${n++ > 0 ? ',' : ''}${JSON.stringify(line)}`).join('');
+    yield `],"closingBalance":${closingBalance}}`;
+  }
+  yield ']}';
 }
 
 /** The partner ledger's JSON text, piece by piece, in D56's field order. */

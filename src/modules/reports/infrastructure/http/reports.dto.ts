@@ -185,3 +185,21 @@ export class PartnerLedgerResponse {
   @nullableUuid() bookId: string | null;
   @ApiProperty({ type: [PartnerLedgerGroupResponse] }) partners: PartnerLedgerGroupResponse[];
 }
+
+export class GeneralLedgerBookAccountResponse {
+  @ApiProperty({ format: 'uuid' }) accountId: string;
+  @ApiProperty() code: string;
+  @ApiProperty() name: string;
+  @amount('Balance before from, debit-positive (D55)') openingBalance: number;
+  @ApiProperty({ type: [GeneralLedgerLineResponse], description: 'D55 lines of the range, running balance from inception' }) lines: GeneralLedgerLineResponse[];
+  @amount('Balance through to, debit-positive') closingBalance: number;
+}
+
+/** D93: the Libro Mayor. */
+export class GeneralLedgerBookResponse {
+  @ApiProperty({ format: 'date' }) from: string;
+  @ApiProperty({ format: 'date' }) to: string;
+  @ApiProperty({ example: 'CLP' }) currency: string;
+  @nullableUuid() bookId: string | null;
+  @ApiProperty({ type: [GeneralLedgerBookAccountResponse], description: 'Every account with a live line in the range, by code' }) accounts: GeneralLedgerBookAccountResponse[];
+}

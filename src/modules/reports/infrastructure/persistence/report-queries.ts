@@ -5,8 +5,8 @@ import { SqlConditions } from '../../../../platform/database/sql-conditions';
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import { foldedLike, unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { LedgerFigures, LedgerReadSql } from '../../../ledger';
-import type { AccountPeriodFigures, AccountType, LedgerScope, LineKey } from '../../../ledger';
-import { partnerNamesSql } from '../../../partners';
+import type { AccountPeriodFigures, AccountType, BookScope, LineKey } from '../../../ledger';
+import { partnerFactsSql } from '../../../partners';
 import type { GroupInfo } from '../../domain/statements';
 
 export type { AccountPeriodFigures };
@@ -14,11 +14,11 @@ export type { AccountPeriodFigures };
 const { liveLines, entries, entryMemo, chartAccounts, partnerMonthlyTotals, dimensionValueTree, lineTags, dimensionValues, dimensions, lineById } = LedgerReadSql;
 
 /** The ledger read in the reports' statements: an Entity ($1) and a Book ($2). */
-const SCOPE: LedgerScope = { entity: '$1', book: '$2::uuid' };
+const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
 
 /**
  * The reports' read model, composed of the ledger's read seam (LedgerFigures, LedgerReadSql) and
- * the partners' (partnerNamesSql): one statement per figure, as before, but only the owners name
+ * the partners' (partnerFactsSql): one statement per figure, as before, but only the owners name
  * their tables and know the live-line, Book and closing-entry rules (D50, D90 item 4). Sums are
  * read as numeric, never cast to bigint: a balance may outgrow bigint.
  */
@@ -113,7 +113,7 @@ export class ReportQueries {
       // than every line of the ledger joined to its entry.
       const [{ named }] = await this.query<{ named: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM ${chartAccounts('$1')} a WHERE a.code ILIKE $2::text${collate} OR a.name ILIKE $2::text${collate})
-             OR EXISTS (SELECT 1 FROM ${partnerNamesSql('$1')} p WHERE p.name ILIKE $2::text${collate}) AS named`,
+             OR EXISTS (SELECT 1 FROM ${partnerFactsSql('$1')} p WHERE p.name ILIKE $2::text${collate}) AS named`,
         [entityId, pattern],
       );
       if (named) {
@@ -132,7 +132,7 @@ export class ReportQueries {
          FROM ${liveLines(SCOPE)} l
          JOIN ${entries('$1')} e ON e.id = l.entry_id
          JOIN ${chartAccounts('$1')} a ON a.id = l.account_id
-         LEFT JOIN ${partnerNamesSql('$1')} p ON p.id = l.partner_id
+         LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = l.partner_id
         WHERE ${condition}
         ORDER BY l.entry_date, l.entry_id, l.id LIMIT ${limit}`;
     if (!branches) return this.query(select(sql.where), sql.values);
@@ -221,7 +221,7 @@ export class ReportQueries {
       else lines.set(partnerId, [row]);
     }
     const ids = [...new Set([...openings.map((o) => o.partner_id), ...lines.keys(), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
-    const names = await this.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerNamesSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
+    const names = await this.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerFactsSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
     return {
       openings: new Map(openings.map((o) => [o.partner_id, BigInt(o.raw as string)])),
       lines,
@@ -262,7 +262,7 @@ export class ReportQueries {
         params,
       );
       const ids = [...new Set([...openings.map((o) => o.partner_id), ...ranges.map((r) => r.partner_id), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
-      const names = await cursor.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerNamesSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
+      const names = await cursor.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerFactsSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
       const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, ${entryMemo(SCOPE.entity, 'l.entry_id')} AS memo, l.side, l.amount, l.allocated_amount`;
       const base = [entityId, bookId, accountId, from, to];
       const lines = async function* (order: string[], unassigned: boolean, batchSize: number) {

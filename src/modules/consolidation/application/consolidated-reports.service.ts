@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { canonicalRate, DomainError, exactAmounts, isRate, validationError } from '../../../../libs/shared-kernel/src';
+import { permissionDenied } from '../../../platform/auth/guards/access-errors';
+import { EntitiesService, EntityViewer } from '../../entities';
+import { FxRatesService } from '../../fx';
+import { BooksService, LedgerFigures } from '../../ledger';
+import { ReferenceDataService } from '../../reference';
+import { consolidatedBalanceSheet, consolidatedIncomeStatement, Group, Member } from '../domain/consolidation';
+import { rateMissing } from '../domain/consolidation-errors';
+import { IntercompanyBalances } from '../infrastructure/persistence/intercompany-balances';
+
+/** The rates a request sends, `CUR:rate` each, repeated (D91 item 3). */
+export interface RateQuery {
+  closingRate?: string | string[];
+  averageRate?: string | string[];
+  bookName?: string;
+}
+
+const RATE_PARAMETER = /^([A-Z]{3}):(.+)$/;
+
+type Snapshot = { id: string; name: string; currency: string; taxId: string };
+
+/** Members read at once, each on its own connection (a bound on the connections one report takes). */
+const MEMBERS_AT_ONCE = 4;
+
+/**
+ * D91: consolidated balance sheet and income statement over an Entity's controlled tree. Each
+ * member's figures (its balances and their intercompany share) come from one REPEATABLE READ
+ * snapshot of their own, so they agree with each other; members are read a few at a time on
+ * separate connections (nothing is held open while a report waits for a connection, so reports
+ * cannot starve each other of the pool). Members are separate books: no posting spans two of them.
+ */
+@Injectable()
+export class ConsolidatedReportsService {
+  constructor(
+    private readonly entities: EntitiesService,
+    private readonly books: BooksService,
+    private readonly figures: LedgerFigures,
+    private readonly intercompany: IntercompanyBalances,
+    private readonly fx: FxRatesService,
+    private readonly reference: ReferenceDataService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  async balanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery) {
+    if (query.cutoffDate < query.exerciseStart) throw validationError('cutoffDate', 'must be on or after exerciseStart');
+    const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
+    const tree = await this.readableTree(entityId, viewer);
+    const bookIds = await this.bookIds(tree, query.bookName);
+    const group = await this.group(tree, bookIds, query.exerciseStart, query.cutoffDate, sent, query.cutoffDate);
+    return exactAmounts({
+      exerciseStart: query.exerciseStart,
+      cutoffDate: query.cutoffDate,
+      currency: group.currency,
+      members: membersEcho(group),
+      ...consolidatedBalanceSheet(group),
+    });
+  }
+
+  async incomeStatement(entityId: string, viewer: EntityViewer, query: { from: string; to: string } & RateQuery) {
+    if (query.to < query.from) throw validationError('to', 'must be on or after from');
+    const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
+    const tree = await this.readableTree(entityId, viewer);
+    const bookIds = await this.bookIds(tree, query.bookName);
+    const group = await this.group(tree, bookIds, query.from, query.to, sent, null);
+    return exactAmounts({
+      from: query.from,
+      to: query.to,
+      currency: group.currency,
+      members: membersEcho(group),
+      ...consolidatedIncomeStatement(group),
+    });
+  }
+
+  /** `CUR:rate` parameters (400 on a malformed one, or two rates for one currency). */
+  private sentRates(values: string | string[] | undefined, field: string): Map<string, string> {
+    const rates = new Map<string, string>();
+    for (const value of values === undefined ? [] : Array.isArray(values) ? values : [values]) {
+      const match = typeof value === 'string' ? RATE_PARAMETER.exec(value) : null;
+      if (!match || !this.reference.findCurrency(match[1])) throw validationError(field, 'must be CUR:rate, CUR an ISO 4217 currency code');
+      if (!isRate(match[2])) throw validationError(field, 'must be CUR:rate with a decimal rate greater than zero (D7)');
+      const rate = canonicalRate(match[2]);
+      if (rates.has(match[1]) && rates.get(match[1]) !== rate) throw validationError(field, `gives ${match[1]} two rates`);
+      rates.set(match[1], rate);
+    }
+    return rates;
+  }
+
+  /** The members, once the caller is known to read every one (403 otherwise, naming none). */
+  private async readableTree(entityId: string, viewer: EntityViewer): Promise<Snapshot[]> {
+    const tree = await this.entities.controlledTree(entityId);
+    if (!(await this.entities.readsEvery(viewer, tree))) throw permissionDenied('The caller cannot read every Entity of the group');
+    return tree.map((e) => e.snapshot());
+  }
+
+  /**
+   * Each member's Book: the one named `bookName` in a member with Books, none in one without. Asked
+   * a few members at once; the refusal answered is the first member's in member order.
+   */
+  private async bookIds(tree: Snapshot[], bookName: string | undefined): Promise<Array<string | null>> {
+    const settled = await eachAtMost(MEMBERS_AT_ONCE, tree, (member) =>
+      this.books.resolveByName(member.id, bookName).then(
+        (bookId) => ({ bookId }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    const refused = settled.find((s): s is { error: unknown } => 'error' in s);
+    if (refused) throw refused.error;
+    return settled.map((s) => (s as { bookId: string | null }).bookId);
+  }
+
+  private exponent(currency: string): number {
+    return this.reference.findCurrency(currency)?.minorUnits ?? 0;
+  }
+
+  /**
+   * A rate of `currency` into the root's: "1" for the root's own, else the one sent, else the
+   * stored FX rate (quoted in the FX module's currency, so only for a root in that currency).
+   */
+  private async rate(currency: string, root: string, sent: Map<string, string>, stored: () => Promise<string>): Promise<string> {
+    if (currency === root) return '1';
+    const given = sent.get(currency);
+    if (given) return given;
+    if (root !== this.fx.functionalCurrency) throw rateMissing(currency);
+    try {
+      return canonicalRate(await stored());
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === 'FX_RATE_NOT_FOUND_ERROR' || error.code === 'FX_RATE_STALE_ERROR')) throw rateMissing(currency);
+      throw error;
+    }
+  }
+
+  private async group(
+    tree: Snapshot[],
+    bookIds: Array<string | null>,
+    from: string,
+    to: string,
+    sent: { closing: Map<string, string>; average: Map<string, string> },
+    closingDate: string | null,
+  ): Promise<Group> {
+    const root = tree[0].currency;
+    const closing = new Map<string, string>();
+    const average = new Map<string, string>();
+    for (const currency of new Set(tree.map((m) => m.currency))) {
+      if (closingDate !== null) closing.set(currency, await this.rate(currency, root, sent.closing, async () => (await this.fx.rateOn(currency, closingDate)).rate));
+      average.set(currency, await this.rate(currency, root, sent.average, () => this.fx.averageRateOver(currency, from, to)));
+    }
+    const read = (member: Snapshot, index: number) =>
+      this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async (): Promise<Member> => {
+        const others = tree.filter((m) => m.id !== member.id).map((m) => m.taxId);
+        // D90 item 4: the closing entries dated in the report's range are left out, those before it count.
+        const accounts = await this.figures.accountFigures(member.id, bookIds[index], from, to, { from, to });
+        const shares = new Map((await this.intercompany.byAccount(member.id, bookIds[index], from, to, others)).map((s) => [s.accountId, s]));
+        return {
+          entityId: member.id,
+          name: member.name,
+          currency: member.currency,
+          exponent: this.exponent(member.currency),
+          closingRate: closingDate === null ? null : closing.get(member.currency)!,
+          averageRate: average.get(member.currency)!,
+          accounts: accounts.map((a) => ({
+            code: a.code,
+            name: a.name,
+            type: a.type,
+            beforeRaw: a.openingRaw,
+            rangeRaw: a.periodDebit - a.periodCredit,
+            intercompanyBeforeRaw: shares.get(a.accountId)?.beforeRaw ?? 0n,
+            intercompanyRangeRaw: shares.get(a.accountId)?.rangeRaw ?? 0n,
+          })),
+        };
+      });
+    const members = await eachAtMost(MEMBERS_AT_ONCE, tree, read);
+    return { currency: root, exponent: this.exponent(root), members };
+  }
+}
+
+/** `fn` over every item, at most `limit` at once, the answers in the items' order. */
+async function eachAtMost<T, R>(limit: number, items: T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const answers = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await fn(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return answers;
+}
+
+function membersEcho(group: Group) {
+  return group.members.map((m) => ({ entityId: m.entityId, name: m.name, currency: m.currency, closingRate: m.closingRate, averageRate: m.averageRate }));
+}

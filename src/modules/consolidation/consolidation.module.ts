@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { FxModule } from '../fx';
+import { LedgerModule } from '../ledger';
+import { ReferenceModule } from '../reference';
+import { ConsolidatedReportsService } from './application/consolidated-reports.service';
+import { ConsolidationController } from './infrastructure/http/consolidation.controller';
+import { IntercompanyBalances } from './infrastructure/persistence/intercompany-balances';
+
+/** Consolidated reports over an Entity's controlled tree (D91): GET only, reads the members' books through the ledger's API. */
+@Module({
+  imports: [LedgerModule, FxModule, ReferenceModule],
+  controllers: [ConsolidationController],
+  providers: [ConsolidatedReportsService, IntercompanyBalances],
+})
+export class ConsolidationModule {}

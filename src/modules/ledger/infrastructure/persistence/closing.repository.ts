@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { ACCOUNT_TYPES, isResultType } from '../../domain/account-types';
+import { Closing, ClosingRepository, ClosingStatus, exerciseSpans, ResultBalance } from '../../domain/closing';
+import { LedgerSqlStore, NIL_BOOK, Row } from './ledger-sql';
+
+const COLUMNS = `entity_id, id, book_id, exercise_start::text AS exercise_start, exercise_end::text AS exercise_end,
+  retained_earnings_account_id, entry_id, result::text AS result, status, created_at, updated_at`;
+const RESULT_TYPES = ACCOUNT_TYPES.filter(isResultType);
+/** An empty span: BETWEEN never matches. */
+const NO_DAYS = { from: '9999-12-31', to: '0001-01-01' };
+
+function toClosing(r: Row): Closing {
+  return Closing.restore({
+    entityId: r.entity_id as string,
+    id: r.id as string,
+    bookId: r.book_id as string | null,
+    exerciseStart: r.exercise_start as string,
+    exerciseEnd: r.exercise_end as string,
+    retainedEarningsAccountId: r.retained_earnings_account_id as string,
+    entryId: r.entry_id as string | null,
+    result: Number(r.result),
+    status: r.status as ClosingStatus,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+  });
+}
+
+@Injectable()
+export class SqlClosingRepository extends LedgerSqlStore implements ClosingRepository {
+  async lockSequence(entityId: string): Promise<void> {
+    this.requireTransaction();
+    await this.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger_closings:' || $1::text, 0))`, [entityId]);
+  }
+
+  async find(entityId: string, closingId: string): Promise<Closing | null> {
+    const [row] = await this.query(`SELECT ${COLUMNS} FROM ledger_closings WHERE entity_id = $1 AND id = $2`, [entityId, closingId]);
+    return row ? toClosing(row) : null;
+  }
+
+  async list(entityId: string, bookId: string | null | undefined): Promise<Closing[]> {
+    const rows = await this.query(
+      `SELECT ${COLUMNS} FROM ledger_closings WHERE entity_id = $1 ${bookId ? 'AND book_id = $2' : ''}
+        ORDER BY exercise_end DESC, status = 'active' DESC, created_at DESC, id DESC`,
+      bookId ? [entityId, bookId] : [entityId],
+    );
+    return rows.map(toClosing);
+  }
+
+  async latestActive(entityId: string, bookId: string | null): Promise<Closing | null> {
+    const [row] = await this.query(
+      `SELECT ${COLUMNS} FROM ledger_closings WHERE entity_id = $1 AND book_id IS NOT DISTINCT FROM $2::uuid AND status = 'active'
+        ORDER BY exercise_end DESC LIMIT 1`,
+      [entityId, bookId],
+    );
+    return row ? toClosing(row) : null;
+  }
+
+  async latestActiveOfEntity(entityId: string): Promise<{ id: string; exerciseEnd: string } | null> {
+    const [row] = await this.query<{ id: string; exercise_end: string }>(
+      `SELECT id, exercise_end::text AS exercise_end FROM ledger_closings WHERE entity_id = $1 AND status = 'active' ORDER BY exercise_end DESC LIMIT 1`,
+      [entityId],
+    );
+    return row ? { id: row.id, exerciseEnd: row.exercise_end } : null;
+  }
+
+  async closingIdOfEntry(entityId: string, entryId: string): Promise<string | null> {
+    const [row] = await this.query<{ id: string }>(`SELECT id FROM ledger_closings WHERE entity_id = $1 AND entry_id = $2 LIMIT 1`, [entityId, entryId]);
+    return row?.id ?? null;
+  }
+
+  async insert(closing: Closing): Promise<void> {
+    this.requireTransaction();
+    const s = closing.snapshot();
+    await this.query(
+      `INSERT INTO ledger_closings (entity_id, id, book_id, exercise_start, exercise_end, retained_earnings_account_id, entry_id, result, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [s.entityId, s.id, s.bookId, s.exerciseStart, s.exerciseEnd, s.retainedEarningsAccountId, s.entryId, s.result, s.status, s.createdAt, s.updatedAt],
+    );
+  }
+
+  async saveStatus(closing: Closing): Promise<void> {
+    this.requireTransaction();
+    const s = closing.snapshot();
+    await this.query(`UPDATE ledger_closings SET status = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2`, [s.entityId, s.id, s.status, s.updatedAt]);
+  }
+
+  async resultBalances(entityId: string, bookId: string | null, from: string, to: string): Promise<ResultBalance[]> {
+    const { months, edges } = exerciseSpans(from, to);
+    const [first, second] = [edges[0] ?? NO_DAYS, edges[1] ?? NO_DAYS];
+    const rows = await this.query<{ id: string; raw: string }>(
+      `WITH result_accounts AS (
+         SELECT id, code FROM ledger_accounts WHERE entity_id = $1 AND type = ANY($3::text[])
+       ), movements AS (
+         SELECT t.account_id, sum(t.debit - t.credit)::numeric AS raw
+           FROM ledger_account_monthly_totals t
+          WHERE t.entity_id = $1 AND (t.book_key = '${NIL_BOOK}' OR t.book_key = $2::uuid) AND t.month BETWEEN $4::date AND $5::date
+            AND t.account_id IN (SELECT id FROM result_accounts)
+          GROUP BY t.account_id
+         UNION ALL
+         SELECT l.account_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
+           FROM ledger_lines l
+          WHERE l.entity_id = $1 AND l.status IN ('active', 'reversed') AND (l.book_id IS NULL OR l.book_id = $2::uuid)
+            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)
+            AND l.account_id IN (SELECT id FROM result_accounts)
+          GROUP BY l.account_id
+       )
+       SELECT a.id, sum(m.raw)::text AS raw
+         FROM movements m JOIN result_accounts a ON a.id = m.account_id
+        GROUP BY a.id, a.code HAVING sum(m.raw) <> 0
+        ORDER BY a.code, a.id`,
+      [entityId, bookId, RESULT_TYPES, months?.first ?? '9999-12-01', months?.last ?? '0001-01-01', first.from, first.to, second.from, second.to],
+    );
+    return rows.map((r) => ({ accountId: r.id, raw: BigInt(r.raw) }));
+  }
+}
