@@ -6,8 +6,10 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   testEnvironment: 'node',
+  setupFilesAfterEnv: ['<rootDir>/test/harness/sql-count-setup.ts'],
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
-  testTimeout: 30000,
+  // A Citus cluster (TEST_DATABASE_URL, docs/CITUS.md) clones each file's database on every node: slower hooks.
+  testTimeout: process.env.TEST_DATABASE_URL ? 180000 : 30000,
   maxWorkers: 2,
 };

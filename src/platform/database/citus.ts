@@ -68,19 +68,45 @@ export async function isDistributedSchema(runner: SqlRunner): Promise<boolean> {
   return rows.length > 0;
 }
 
-async function tables(runner: SqlRunner): Promise<TableRow[]> {
+async function tables(runner: SqlRunner, citus: boolean): Promise<TableRow[]> {
+  const citusColumns = citus
+    ? `CASE WHEN p.partmethod = 'h' THEN 'distributed' WHEN p.repmodel = 't' THEN 'reference' WHEN p.logicalrelid IS NOT NULL THEN 'local' END AS citus_type,
+       CASE WHEN p.partmethod = 'h' THEN column_to_column_name(p.logicalrelid, p.partkey) END AS distribution_column`
+    : `NULL AS citus_type, NULL AS distribution_column`;
   return (await runner.query(
     `SELECT c.relname AS name,
             EXISTS (SELECT 1 FROM pg_constraint k JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
                      WHERE k.conrelid = c.oid AND k.contype = 'p' AND a.attname = 'entity_id') AS entity_table,
-            CASE WHEN p.partmethod = 'h' THEN 'distributed' WHEN p.repmodel = 't' THEN 'reference' WHEN p.logicalrelid IS NOT NULL THEN 'local' END AS citus_type,
-            CASE WHEN p.partmethod = 'h' THEN column_to_column_name(p.logicalrelid, p.partkey) END AS distribution_column
+            ${citusColumns}
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-       LEFT JOIN pg_dist_partition p ON p.logicalrelid = c.oid
+       ${citus ? 'LEFT JOIN pg_dist_partition p ON p.logicalrelid = c.oid' : ''}
       WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
       ORDER BY c.relname`,
   )) as TableRow[];
+}
+
+export interface TablePlan {
+  /** Tables whose primary key begins with entity_id (D40): distributed by it. */
+  entityTables: string[];
+  /** Tables every Entity shares: reference tables. */
+  referenceTables: string[];
+  /** COORDINATOR_TABLES present in the schema: left on the coordinator. */
+  coordinatorTables: string[];
+}
+
+/** How the schema's tables distribute, read from the catalog (works on plain PostgreSQL too). */
+export async function planDistribution(runner: SqlRunner): Promise<TablePlan> {
+  return plan(await tables(runner, (await citusVersion(runner)) !== null));
+}
+
+function plan(all: TableRow[]): TablePlan {
+  const coordinatorNames = new Set<string>(COORDINATOR_TABLES);
+  return {
+    entityTables: all.filter((t) => t.entity_table && !coordinatorNames.has(t.name)).map((t) => t.name),
+    referenceTables: all.filter((t) => !t.entity_table && !coordinatorNames.has(t.name)).map((t) => t.name),
+    coordinatorTables: all.filter((t) => coordinatorNames.has(t.name)).map((t) => t.name),
+  };
 }
 
 async function foreignKeys(runner: SqlRunner): Promise<ForeignKeyRow[]> {
@@ -147,12 +173,13 @@ export async function distributeOnCitus(runner: SqlRunner & { release?: () => Pr
 }
 
 async function distribute(runner: SqlRunner): Promise<DistributionReport> {
-  const all = await tables(runner);
+  const all = await tables(runner, true);
   const keys = await foreignKeys(runner);
-  const coordinatorNames = new Set<string>(COORDINATOR_TABLES);
-  const entityTables = all.filter((t) => t.entity_table && !coordinatorNames.has(t.name));
-  const referenceTables = all.filter((t) => !t.entity_table && !coordinatorNames.has(t.name));
-  const coordinatorTables = all.filter((t) => coordinatorNames.has(t.name));
+  const names = plan(all);
+  const byName = (list: string[]) => all.filter((t) => list.includes(t.name));
+  const entityTables = byName(names.entityTables);
+  const referenceTables = byName(names.referenceTables);
+  const coordinatorTables = byName(names.coordinatorTables);
   const changes: string[] = [];
 
   for (const table of entityTables) {

@@ -5,7 +5,7 @@ import { DataSource, MixedList } from 'typeorm';
 import type { RuntimeConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migrate';
-import { distributeOnCitus } from './citus';
+import { CitusDistributionError, distributeOnCitus } from './citus';
 
 /** The database connection; the composition root gives the records of every module (src/schema.ts). */
 @Module({})
@@ -20,7 +20,11 @@ export class DatabaseModule {
           inject: [ConfigService],
           useFactory: (config: ConfigService<RuntimeConfig, true>) => {
             distribution = config.get('databaseDistribution', { infer: true });
-            return dataSourceOptions(config.get('databaseUrl', { infer: true }), entities, config.get('databasePoolSize', { infer: true }));
+            return {
+              ...dataSourceOptions(config.get('databaseUrl', { infer: true }), entities, config.get('databasePoolSize', { infer: true })),
+              // A refusal to distribute (no Citus) is not a connection problem: no retry.
+              toRetry: (error: unknown) => !(error instanceof CitusDistributionError),
+            };
           },
           // Migrations run before anything can use the connection; then, on Citus, distribution
           // (D94: idempotent, so a table a migration added is distributed at the next start).

@@ -85,7 +85,7 @@ export class AuditTrailQueryService {
     }
     const limitParameter = sql.parameter(limit + 1);
     const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
-      `SELECT id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
+      `${column === 'entity_id' ? '' : "/* citus:multi-shard an Organization's trail spans its Entities (a read) */ "}SELECT id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id,
               method, path, action, resource_type, resource_id, request_id, reason
          FROM ${column === 'entity_id' ? 'entity_audit_trail' : 'audit_trail'} WHERE ${sql.where}
         ORDER BY occurred_at DESC, id DESC LIMIT ${limitParameter}`,

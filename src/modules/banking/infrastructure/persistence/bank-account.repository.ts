@@ -60,8 +60,8 @@ export class SqlBankAccountRepository extends BankAccountRepository {
   /**
    * One statement for the whole list: the balance from the ledger's monthly totals of the mapped
    * account (live common entries only: the totals keep live lines, book_key nil is the common
-   * Book), signed by the account's normal side; the unreconciled count kept by the movements'
-   * triggers.
+   * Book), signed by the account's normal side; the unreconciled count kept by the statements
+   * that write the movements.
    */
   async summaries(entityId: string, bankAccountId?: string): Promise<BankAccountSummary[]> {
     const rows = await this.query<AccountRow & { raw: string; debit_normal: boolean; unreconciled_count: number }>(

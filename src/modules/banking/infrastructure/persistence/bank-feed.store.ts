@@ -87,7 +87,7 @@ export class SqlBankFeedStore extends BankFeedStore {
 
   async everyFeed(): Promise<Array<{ entityId: string; bankAccountId: string }>> {
     const rows = (await this.txHost.tx.query(
-      `SELECT entity_id, id FROM bank_accounts WHERE feed_bank_connection_id IS NOT NULL ORDER BY entity_id, id`,
+      `/* citus:multi-shard the periodic sync's list of every Entity's feeds (a read) */ SELECT entity_id, id FROM bank_accounts WHERE feed_bank_connection_id IS NOT NULL ORDER BY entity_id, id`,
       [],
     )) as Array<{ entity_id: string; id: string }>;
     return rows.map((r) => ({ entityId: r.entity_id, bankAccountId: r.id }));

@@ -240,7 +240,7 @@ export class SqlBankMovementRepository extends BankMovementRepository {
          UPDATE bank_movements m SET ledger_entry_id = NULL, updated_at = $3
            FROM booked
           WHERE m.entity_id = $1 AND m.id = booked.id
-         RETURNING ${columns('m')}, booked.ledger_entry_id AS severed_from),
+         RETURNING m.*, booked.ledger_entry_id AS severed_from),
        kept AS (
          INSERT INTO bank_movement_severed_bookings (entity_id, entry_id, bank_movement_id)
          SELECT $1, severed_from, id FROM severed WHERE $4
@@ -249,7 +249,7 @@ export class SqlBankMovementRepository extends BankMovementRepository {
          UPDATE bank_accounts a SET unreconciled_count = a.unreconciled_count + c.n
            FROM (SELECT bank_account_id, count(*)::int AS n FROM severed GROUP BY 1) c
           WHERE a.entity_id = $1 AND a.id = c.bank_account_id)
-       SELECT * FROM severed ORDER BY id`,
+       SELECT ${columns('s')}, s.severed_from FROM severed s ORDER BY s.id`,
       [entityId, entryIds, now, restorable],
     )) as Array<MovementRow & { severed_from: string }>;
     return rows.map((row) => ({ movement: toMovement(row), entryId: row.severed_from }));

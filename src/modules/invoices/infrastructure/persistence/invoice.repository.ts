@@ -365,12 +365,14 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     if (entryIds.length === 0) return [];
     // A reversed entry's booking is kept aside, with the terms it was made on, in the same statement.
     const rows = (await this.txHost.tx.query(
-      `WITH booked AS (SELECT id, ledger_entry_id, open_item_line_id FROM invoices WHERE entity_id = $1 AND ledger_entry_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE),
+      // The terms are read with the lock, not in RETURNING: Citus takes only plain columns there (D94).
+      `WITH booked AS (SELECT i.id, i.ledger_entry_id, i.open_item_line_id, ${BOOKED_TERMS} AS terms
+                         FROM invoices i WHERE i.entity_id = $1 AND i.ledger_entry_id = ANY($2::uuid[]) ORDER BY i.id FOR UPDATE),
        severed AS (
          UPDATE invoices i SET book_status = 'unbooked', ledger_entry_id = NULL, open_item_line_id = NULL, updated_at = $4
            FROM booked
           WHERE i.entity_id = $1 AND i.id = booked.id
-         RETURNING i.id, booked.ledger_entry_id AS entry_id, booked.open_item_line_id, ${BOOKED_TERMS} AS terms),
+         RETURNING i.id, booked.ledger_entry_id AS entry_id, booked.open_item_line_id, booked.terms),
        kept AS (
          INSERT INTO invoice_severed_bookings (entity_id, entry_id, invoice_id, open_item_line_id, booked_terms)
          SELECT $1, entry_id, id, open_item_line_id, terms FROM severed WHERE $3

@@ -177,8 +177,8 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
       const collate = await unicodeCollateClause(query);
       sql.add(`(${foldedLike('e.memo', '?::text', collate)} OR ${foldedLike('e.notes', '?::text', collate)})`, `%${escapeLike(filter.search)}%`, `%${escapeLike(filter.search)}%`);
     }
-    if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
-    if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = e.entity_id AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
+    if (filter.accountId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = $1 AND l.entry_id = e.id AND l.account_id = ?::uuid)', filter.accountId);
+    if (filter.partnerId) sql.add('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = $1 AND l.entry_id = e.id AND l.partner_id = ?::uuid)', filter.partnerId);
     return sql;
   }
 

@@ -91,11 +91,11 @@ export function LINE_AGGREGATES_UPSERT(changes: string, slotOf: (entryId: string
     INSERT INTO ledger_open_item_totals AS t (entity_id, account_id, book_key, partner_key, slot, line_count, open_count, open_total)
     SELECT $1, r.account_id, coalesce(r.book_id, '${NIL_BOOK}'::uuid), coalesce(r.partner_id, '${NIL_BOOK}'::uuid), ${slot},
            sum(r.sign), sum(CASE WHEN r.allocated_amount < r.amount THEN r.sign ELSE 0 END),
-           sum(r.sign * (CASE r.side WHEN 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric)
+           sum(r.sign * (CASE WHEN r.side = 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric)
       FROM ${changes} r WHERE r.is_open_item AND r.status IN ('active', 'reversed')
      GROUP BY 2, 3, 4, 5
     HAVING sum(r.sign) <> 0 OR sum(CASE WHEN r.allocated_amount < r.amount THEN r.sign ELSE 0 END) <> 0
-        OR sum(r.sign * (CASE r.side WHEN 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric) <> 0
+        OR sum(r.sign * (CASE WHEN r.side = 'debit' THEN r.amount - r.allocated_amount ELSE r.allocated_amount - r.amount END)::numeric) <> 0
      ORDER BY 2, 3, 4, 5
     ON CONFLICT (entity_id, account_id, book_key, partner_key, slot) DO UPDATE
       SET line_count = t.line_count + EXCLUDED.line_count, open_count = t.open_count + EXCLUDED.open_count, open_total = t.open_total + EXCLUDED.open_total

@@ -22,10 +22,10 @@ export class SqlLedgerUsage extends LedgerSqlStore implements LedgerUsageQueries
     const rows = await this.query<{ id: string; live: boolean }>(
       `SELECT a.id,
               EXISTS (SELECT 1 FROM ledger_lines l
-                       WHERE l.entity_id = a.entity_id AND l.account_id = a.id AND l.status IN ('active', 'reversed', 'scheduled')) AS live
+                       WHERE l.entity_id = $1 AND l.account_id = a.id AND l.status IN ('active', 'reversed', 'scheduled')) AS live
          FROM ledger_accounts a
         WHERE a.entity_id = $1 AND ($2::uuid[] IS NULL OR a.id = ANY($2::uuid[]))
-          AND EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = a.entity_id AND l.account_id = a.id)`,
+          AND EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entity_id = $1 AND l.account_id = a.id)`,
       [entityId, accountIds ?? null],
     );
     return { named: new Set(rows.map((r) => r.id)), live: new Set(rows.filter((r) => r.live).map((r) => r.id)) };

@@ -138,8 +138,8 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     // TypeORM answers a DELETE with [rows, count].
     const [removed] = (await this.query(
       `DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])
-       RETURNING book_key, direction, to_char(due_date, 'YYYY-MM-DD') AS due_date,
-                 (CASE receivable_side WHEN 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
+       RETURNING book_key, direction, due_date,
+                 (CASE WHEN receivable_side = 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
       [entityId, entryIds],
     )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
     await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
@@ -206,11 +206,11 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     const [moved] = (await this.query(
       `UPDATE report_booked_invoices r
           SET settled_amount = r.settled_amount + d.delta,
-              last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = r.entity_id AND s.invoice_id = r.invoice_id)
+              last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = $1 AND s.invoice_id = r.invoice_id)
          FROM unnest($2::uuid[], $3::bigint[]) AS d(invoice_id, delta)
         WHERE r.entity_id = $1 AND r.invoice_id = d.invoice_id
-        RETURNING r.book_key, r.direction, to_char(r.due_date, 'YYYY-MM-DD') AS due_date,
-                  (CASE r.receivable_side WHEN 'debit' THEN -d.delta ELSE d.delta END)::text AS delta`,
+        RETURNING r.book_key, r.direction, r.due_date,
+                  (CASE WHEN r.receivable_side = 'debit' THEN -d.delta ELSE d.delta END)::text AS delta`,
       [entityId, [...deltas.keys()], [...deltas.values()].map(String)],
     )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
     await this.shiftOpen(entityId, moved.map((r) => ({ ...r, delta: BigInt(r.delta) })));
@@ -223,8 +223,8 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       `UPDATE report_booked_invoices r SET due_date = $3::date
          FROM (SELECT invoice_id, due_date FROM report_booked_invoices WHERE entity_id = $1 AND invoice_id = $2 FOR UPDATE) old
         WHERE r.entity_id = $1 AND r.invoice_id = old.invoice_id AND r.due_date IS DISTINCT FROM $3::date
-        RETURNING r.book_key, r.direction, to_char(old.due_date, 'YYYY-MM-DD') AS old_due_date,
-                  (CASE r.receivable_side WHEN 'debit' THEN r.receivable_amount - r.settled_amount ELSE r.settled_amount - r.receivable_amount END)::text AS open`,
+        RETURNING r.book_key, r.direction, old.due_date AS old_due_date,
+                  (CASE WHEN r.receivable_side = 'debit' THEN r.receivable_amount - r.settled_amount ELSE r.settled_amount - r.receivable_amount END)::text AS open`,
       [entityId, invoiceId, dueDate],
     )) as unknown as [Array<{ book_key: string; direction: string; old_due_date: string | null; open: string }>, number];
     await this.shiftOpen(
@@ -246,7 +246,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     if (moved.length === 0) return;
     await this.query(
       `UPDATE report_booked_invoices r
-          SET last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = r.entity_id AND s.invoice_id = r.invoice_id)
+          SET last_settled_on = (SELECT max(s.settled_on) FROM report_invoice_settlements s WHERE s.entity_id = $1 AND s.invoice_id = r.invoice_id)
         WHERE r.entity_id = $1 AND r.invoice_id = ANY($2::uuid[])`,
       [entityId, [...new Set(moved.map((r) => r.invoice_id))]],
     );
