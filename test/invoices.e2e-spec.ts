@@ -177,6 +177,16 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
       expect(first.documentNumber).toBe('555');
     });
 
+    it('takes a folio as an integer (D63a): leading zeros are dropped, so 0555 is folio 555 and a duplicate of it', async () => {
+      const { entityId, partnerId } = await setup();
+      const first = await createInvoice(entityId, partnerId, { documentNumber: '000555' });
+      expect(first.documentNumber).toBe('555');
+      await refused(staff.post(path(entityId)).send(invoiceBody(partnerId, { documentNumber: '555' })), 409, 'INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR');
+      await refused(staff.post(path(entityId)).send(invoiceBody(partnerId, { documentNumber: '0555' })), 409, 'INVOICE_DOCUMENT_NUMBER_ALREADY_EXISTS_ERROR');
+      const other = await createInvoice(entityId, partnerId, { documentKind: 'other', documentNumber: '0042' });
+      expect(other.documentNumber).toBe('0042');
+    });
+
     it('refuses totals that do not add up, a missing or needless rate, bad dates and folios with 400 VALIDATION_ERROR naming the field', async () => {
       const { entityId, partnerId } = await setup();
       const cases: Array<[Record<string, unknown>, string]> = [
@@ -188,6 +198,8 @@ describe('Invoices (D60, D61, D64, D65a)', () => {
         [{ dueDate: '2026-06-09' }, 'dueDate'],
         [{ servicePeriodStart: '2026-06-30', servicePeriodEnd: '2026-06-01' }, 'servicePeriodEnd'],
         [{ documentNumber: 'F-12' }, 'documentNumber'],
+        [{ documentNumber: '0' }, 'documentNumber'],
+        [{ documentNumber: '000' }, 'documentNumber'],
         [{ netAmount: '100000' }, 'netAmount'],
         [{ netAmount: 100000.5 }, 'netAmount'],
         [{ taxAmount: -1, totalAmount: 99999 }, 'taxAmount'],

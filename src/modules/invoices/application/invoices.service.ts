@@ -8,6 +8,7 @@ import { ReferenceDataService } from '../../reference';
 import { Dte, dteMismatches } from '../domain/dte';
 import {
   checkChangeAllowed,
+  canonicalDocumentNumber,
   checkInvoiceFields,
   dteAlreadyLinked,
   dteInvoiceMismatch,
@@ -162,7 +163,7 @@ export class InvoicesService {
     if (fields.currency === entity.currency && fields.exchangeRate !== null && canonicalRate(fields.exchangeRate) === '1') fields = { ...fields, exchangeRate: null };
     checkInvoiceFields(fields, entity.currency);
     if (partnerNamed) await this.partners.get(entityId, fields.partnerId);
-    return { ...fields, description: fields.description === null ? null : fields.description.trim() };
+    return { ...fields, documentNumber: canonicalDocumentNumber(fields), description: fields.description === null ? null : fields.description.trim() };
   }
 
   private numberTaken(invoice: Invoice) {

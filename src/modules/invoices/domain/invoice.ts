@@ -130,6 +130,9 @@ export function checkInvoiceFields(fields: InvoiceFields, functionalCurrency: st
   if (fields.documentKind !== 'other' && !FOLIO.test(fields.documentNumber)) {
     throw validationError('documentNumber', 'must be the folio (digits only) for a document kind with a DTE');
   }
+  if (fields.documentKind !== 'other' && BigInt(fields.documentNumber) === 0n) {
+    throw validationError('documentNumber', 'must be a folio above 0 (D63a)');
+  }
   const sum = fields.netAmount + fields.exemptAmount + fields.taxAmount;
   if (sum > MAX_AMOUNT) throw validationError('totalAmount', `must be at most ${MAX_AMOUNT}`);
   if (sum !== fields.totalAmount) {
@@ -147,6 +150,11 @@ export function checkInvoiceFields(fields: InvoiceFields, functionalCurrency: st
   if (fields.servicePeriodStart !== null && fields.servicePeriodEnd !== null && fields.servicePeriodEnd < fields.servicePeriodStart) {
     throw validationError('servicePeriodEnd', 'must be on or after servicePeriodStart');
   }
+}
+
+/** D63a: a folio is an integer, so its leading zeros say nothing (`0042` is folio 42). */
+export function canonicalDocumentNumber(fields: InvoiceFields): string {
+  return fields.documentKind !== 'other' && FOLIO.test(fields.documentNumber) ? BigInt(fields.documentNumber).toString() : fields.documentNumber;
 }
 
 /** The fields of an invoice as they would be after a change. */
