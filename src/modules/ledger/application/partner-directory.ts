@@ -19,9 +19,11 @@ export interface PartnerDirectoryPort {
    * The same question as holdExisting as an SQL expression (a uuid[] in id order) that the
    * posting statement embeds, so that a posting stays one statement (one round trip) and judges
    * its facts under the locks it takes: `entityId` and `partnerIds` are SQL expressions of the
-   * statement (an Entity id, a uuid[]); `hold` key-share-locks the rows found.
+   * statement (an Entity id, a uuid[]); `hold` key-share-locks the rows found. `rowEntityId`, the
+   * outer row's Entity id, correlates the subquery to that row, so that it runs after the row is
+   * locked (the shared lock order: the Entity first) and not before, as an uncorrelated one would.
    */
-  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string;
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean, rowEntityId?: string): string;
   /**
    * The Entity's partners as an SQL relation `(id, name)`, for reads that list figures per
    * partner by name in one statement (the open-item summary's partner options, 2,000 in the bench
@@ -66,8 +68,8 @@ export class PartnerDirectory implements PartnerDirectoryPort {
     return this.port ? this.port.notFound(partnerId) : new DomainError('PARTNER_NOT_FOUND_ERROR', 'No partner with this id in the Entity', { partnerId }, 404);
   }
 
-  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean, rowEntityId?: string): string {
     // With no partners module, none exists: the empty slice of the ids keeps their parameter typed.
-    return this.port ? this.port.existingIdsSql(entityId, partnerIds, hold) : `(${partnerIds})[1:0]`;
+    return this.port ? this.port.existingIdsSql(entityId, partnerIds, hold, rowEntityId) : `(${partnerIds})[1:0]`;
   }
 }

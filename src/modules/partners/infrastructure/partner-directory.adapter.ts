@@ -21,7 +21,8 @@ export class PartnerDirectoryAdapter implements PartnerDirectoryPort {
     return `(SELECT p.id, p.name FROM partners p WHERE p.entity_id = ${entityId})`;
   }
 
-  existingIdsSql(entityId: string, partnerIds: string, hold: boolean): string {
-    return `ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = ${entityId} AND p.id = ANY(${partnerIds}) ORDER BY p.id${hold ? ' FOR KEY SHARE' : ''})`;
+  existingIdsSql(entityId: string, partnerIds: string, hold: boolean, rowEntityId?: string): string {
+    const correlated = rowEntityId ? ` AND p.entity_id = ${rowEntityId}` : '';
+    return `ARRAY(SELECT p.id FROM partners p WHERE p.entity_id = ${entityId}${correlated} AND p.id = ANY(${partnerIds}) ORDER BY p.id${hold ? ' FOR KEY SHARE' : ''})`;
   }
 }

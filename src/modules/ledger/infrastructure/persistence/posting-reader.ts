@@ -9,7 +9,10 @@ import { PostingFacts, PostingReader } from '../../domain/entry-ports';
 
 /**
  * Everything a new entry is judged against, as one JSON value of the Entity row `e` (id `$1`: each
- * subquery names that parameter, not `e.id`, so that on Citus it goes to the Entity's shard, D94), given the
+ * subquery names that parameter, so that on Citus it goes to the Entity's shard, D94, and is also
+ * correlated to `e.id`, so that it runs after the Entity row is locked: uncorrelated, PostgreSQL
+ * runs it first as an init plan and the rows it key-share-locks would be held before the Entity,
+ * against the lock order of entry-locks.ts), given the
  * parameter numbers of the entry's account, partner and Dimension Value ids (the partners' part
  * is the partners module's, through the PartnerDirectoryPort). Its text is the
  * facts' fingerprint: the posting statement evaluates it again under the Entity's share lock and
@@ -27,14 +30,14 @@ export function postingFactsJson(directory: PartnerDirectory, accounts: number, 
   return `json_build_object(
     'currency', e.currency,
     'ledgerLockDate', e.ledger_lock_date,
-    'bookIds', ARRAY(SELECT b.id FROM books b WHERE b.entity_id = $1::uuid ORDER BY b.position),
+    'bookIds', ARRAY(SELECT b.id FROM books b WHERE b.entity_id = $1::uuid AND b.entity_id = e.id ORDER BY b.position),
     'accounts', (SELECT json_agg(json_build_object('id', a.id, 'type', a.type, 'tracking', a.tracking) ORDER BY a.id)
                    FROM (SELECT a.id, a.type, a.tracking FROM ledger_accounts a
-                          WHERE a.entity_id = $1::uuid AND a.id = ANY($${accounts}::uuid[]) ORDER BY a.id${held}) a),
-    'partnerIds', ${directory.existingIdsSql('$1::uuid', `$${partners}::uuid[]`, hold)},
+                          WHERE a.entity_id = $1::uuid AND a.entity_id = e.id AND a.id = ANY($${accounts}::uuid[]) ORDER BY a.id${held}) a),
+    'partnerIds', ${directory.existingIdsSql('$1::uuid', `$${partners}::uuid[]`, hold, 'e.id')},
     'dimensionValues', (SELECT json_agg(json_build_object('id', v.id, 'dimensionId', v.dimension_id) ORDER BY v.id)
                           FROM (SELECT v.id, v.dimension_id FROM dimension_values v
-                                 WHERE v.entity_id = $1::uuid AND v.id = ANY($${values}::uuid[]) ORDER BY v.id${held}) v))::text`;
+                                 WHERE v.entity_id = $1::uuid AND v.entity_id = e.id AND v.id = ANY($${values}::uuid[]) ORDER BY v.id${held}) v))::text`;
 }
 
 /**
