@@ -106,23 +106,6 @@ export function closingLines(balances: ResultBalance[], retainedEarningsAccountI
   return { lines, result };
 }
 
-/** The whole months inside [from, to] (first days, for the monthly totals) and the days at its edges (for the lines). */
-export function exerciseSpans(from: string, to: string): { months: { first: string; last: string } | null; edges: Array<{ from: string; to: string }> } {
-  const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
-  const nextMonth = (date: string) => {
-    const [y, m] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
-    return m === 12 ? `${String(y + 1).padStart(4, '0')}-01-01` : `${date.slice(0, 5)}${String(m + 1).padStart(2, '0')}-01`;
-  };
-  if (to.slice(0, 7) === '9999-12' || from > to) return { months: null, edges: [{ from, to }] };
-  const fullStart = from === monthStart(from) ? from : nextMonth(from);
-  const fullEnd = addDays(nextMonth(to), -1) === to ? to : addDays(monthStart(to), -1);
-  if (fullStart > fullEnd) return { months: null, edges: [{ from, to }] };
-  const edges: Array<{ from: string; to: string }> = [];
-  if (fullStart > from) edges.push({ from, to: addDays(fullStart, -1) });
-  if (fullEnd < to) edges.push({ from: addDays(fullEnd, 1), to });
-  return { months: { first: fullStart, last: monthStart(fullEnd) }, edges };
-}
-
 /** A closing's record: created active, reopened once. */
 export class Closing {
   private constructor(private state: ClosingState) {}

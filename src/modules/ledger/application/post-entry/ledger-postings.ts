@@ -36,7 +36,7 @@ export interface PostingLine {
 }
 
 /** Who posts: the ledger's own route (`manual`) or a document booked to the ledger. */
-export type PostingSource = 'manual' | 'invoice' | 'bank_movement' | 'closing';
+export type PostingSource = 'manual' | 'invoice' | 'bank_movement';
 
 export interface LedgerPosting {
   /** The entry id, client-supplied: the idempotency id (a replay is 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR). */

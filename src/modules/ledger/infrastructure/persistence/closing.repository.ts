@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ACCOUNT_TYPES, isResultType } from '../../domain/account-types';
-import { Closing, ClosingRepository, ClosingStatus, exerciseSpans, ResultBalance } from '../../domain/closing';
+import { Closing, ClosingRepository, ClosingStatus, ResultBalance } from '../../domain/closing';
+import { splitRange } from '../../domain/month-ranges';
 import { LedgerSqlStore, NIL_BOOK, Row } from './ledger-sql';
 
 const COLUMNS = `entity_id, id, book_id, exercise_start::text AS exercise_start, exercise_end::text AS exercise_end,
   retained_earnings_account_id, entry_id, result::text AS result, status, created_at, updated_at`;
 const RESULT_TYPES = ACCOUNT_TYPES.filter(isResultType);
 /** An empty span: BETWEEN never matches. */
-const NO_DAYS = { from: '9999-12-31', to: '0001-01-01' };
 
 function toClosing(r: Row): Closing {
   return Closing.restore({
@@ -85,8 +85,7 @@ export class SqlClosingRepository extends LedgerSqlStore implements ClosingRepos
   }
 
   async resultBalances(entityId: string, bookId: string | null, from: string, to: string): Promise<ResultBalance[]> {
-    const { months, edges } = exerciseSpans(from, to);
-    const [first, second] = [edges[0] ?? NO_DAYS, edges[1] ?? NO_DAYS];
+    const { months, days: [first, second] } = splitRange(from, to);
     const rows = await this.query<{ id: string; raw: string }>(
       `WITH result_accounts AS (
          SELECT id, code FROM ledger_accounts WHERE entity_id = $1 AND type = ANY($3::text[])
