@@ -45,7 +45,8 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.sweep()
-        .then(() => this.sweepStrayUploads())
+        // Only the instance that holds the sweep's lock sweeps the stray uploads (busy: another does).
+        .then((outcome) => (outcome.status === 'swept' ? this.sweepStrayUploads() : 0))
         .catch((error: unknown) => this.logger.warn(`Attachment sweep failed: ${String(error)}`))
         .finally(() => (this.running = undefined));
     }, seconds * 1000);
