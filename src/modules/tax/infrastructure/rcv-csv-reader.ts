@@ -67,14 +67,14 @@ async function readPlain(text: string): Promise<RcvRow[]> {
   return records.done();
 }
 
-/** A file with quoted fields: csv-parse's streaming reader (platform/imports, D2b). */
+/** A file with quoted fields: the bounded CSV reader of platform/imports (D2b). */
 async function readQuoted(text: string): Promise<RcvRow[]> {
   const records = new RcvRecords();
   await readCsvRecords(
     text,
     { delimiter: ';', maxRecordChars: MAX_RECORD_CHARS },
     (record, line) => records.take(record, line),
-    ({ line, message }) => rcvRowInvalid(line, /max_record_size|CSV_MAX_RECORD_SIZE|record size/i.test(message) ? `a record is longer than ${MAX_RECORD_CHARS} characters` : `the CSV is malformed: ${message}`),
+    ({ line, message }) => rcvRowInvalid(line, message),
   );
   return records.done();
 }
