@@ -5,6 +5,9 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import type { StatementPart } from '../../../../platform/database/statement-parts';
 import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation, NIL_BOOK } from '../../../ledger';
+import { entityFactsSql } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
+import { BOOKED_AR_INVOICES, insertCellsSql, moveMonthsSql, REVENUE_MONTH_SLOTS, revenueCellsSql, SETTLEMENTS_OF_INVOICES } from './revenue-months.sql';
 
 /** Rows a position is spread over (ReportOpenPositionRecord.slot). */
 const OPEN_POSITION_SLOTS = 16;
@@ -17,6 +20,24 @@ const OPEN_POSITION_SLOTS = 16;
  */
 let lastSlot = randomInt(OPEN_POSITION_SLOTS);
 const nextSlot = () => (lastSlot = (lastSlot + 1) % OPEN_POSITION_SLOTS);
+/** The revenue months' slots (REVENUE_MONTH_SLOTS), dealt in turn the same way. */
+let lastRevenueSlot = randomInt(REVENUE_MONTH_SLOTS);
+const nextRevenueSlot = () => (lastRevenueSlot = (lastRevenueSlot + 1) % REVENUE_MONTH_SLOTS);
+
+/** The Entity's functional currency, for revenueCellsSql (the Entity is `$1`). */
+const FUNCTIONAL_CURRENCY = `(SELECT fx.currency FROM ${entityFactsSql('$1')} fx)`;
+
+/**
+ * A just-booked AR invoice as revenueCellsSql reads it, from the booking's values ($1..$14; $15
+ * the exponents): the booking statement's CTEs do not see each other's rows.
+ */
+const BOOKING_INVOICE = `(SELECT $1::uuid AS entity_id, $2::uuid AS invoice_id, $3::uuid AS book_key, $4::date AS issue_date, coalesce($5::date, $4::date) AS period_start,
+         coalesce($6::date, $4::date) AS period_end, $7::text AS currency, $8::numeric AS exchange_rate, $9::bigint AS net_amount, $10::bigint AS exempt_amount,
+         $11::text AS receivable_side, $12::text AS document_kind, $13::bigint AS receivable_amount, $14::date AS booked_on)`;
+const NO_SETTLEMENTS = `(SELECT NULL::uuid AS invoice_id, NULL::date AS settled_on, NULL::bigint AS amount WHERE false)`;
+const BOOKING_CELLS = revenueCellsSql(BOOKING_INVOICE, NO_SETTLEMENTS, FUNCTIONAL_CURRENCY, '$15::jsonb');
+/** The cells of the booked AR invoices $2 of the Entity $1 as they now are ($3 the exponents). */
+const CURRENT_CELLS = revenueCellsSql(BOOKED_AR_INVOICES, SETTLEMENTS_OF_INVOICES, FUNCTIONAL_CURRENCY, '$3::jsonb');
 
 interface OpenMove {
   book_key: string;
@@ -64,9 +85,15 @@ function openShift(entityId: string, moves: OpenMove[], when = 'true'): Statemen
 @Injectable()
 @LedgerLifecycleListener()
 export class BookedInvoicesReadModel implements EntryLifecycleListener {
+  /** Each currency's minor-unit exponent (jsonb text), for the revenue cells' conversion (D7). */
+  private readonly exponents: string;
+
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  ) {}
+    reference: ReferenceDataService,
+  ) {
+    this.exponents = JSON.stringify(Object.fromEntries(reference.listCurrencies().map((c) => [c.code, c.minorUnits])));
+  }
 
   private query<T = unknown>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values);
@@ -107,7 +134,50 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
     const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }], when);
-    return open ? [row, open] : [row];
+    const parts = open ? [row, open] : [row];
+    if (i.direction === 'ar') {
+      // Revenue realization's cells and months (issue 35), computed from the same values.
+      const values = [
+        entityId,
+        i.id,
+        b.bookId ?? NIL_BOOK,
+        i.issueDate,
+        i.servicePeriodStart,
+        i.servicePeriodEnd,
+        i.currency,
+        i.exchangeRate,
+        i.netAmount,
+        i.exemptAmount,
+        b.openItemLine.side,
+        i.documentKind,
+        b.openItemLine.amount,
+        b.entryDate,
+        this.exponents,
+      ];
+      parts.push({ sql: insertCellsSql(BOOKING_CELLS, when), values });
+      parts.push({ sql: moveMonthsSql('$1', `(${BOOKING_CELLS})`, 1, '$16::smallint', when), values: [...values, nextRevenueSlot()] });
+    }
+    return parts;
+  }
+
+  /**
+   * Revenue realization's cells of these invoices written afresh from their rows and settlements
+   * as they now are (an invoice no longer booked has none), the months moved by the difference.
+   */
+  private async refreshRevenue(entityId: string, invoiceIds: string[]): Promise<void> {
+    if (invoiceIds.length === 0) return;
+    const ids = [...new Set(invoiceIds)].sort();
+    await this.query(
+      `WITH gone AS (DELETE FROM report_revenue_cells WHERE entity_id = $1 AND invoice_id = ANY($2::uuid[])
+                     RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
+       ${moveMonthsSql('$1', 'gone', -1, '$3::smallint')}`,
+      [entityId, ids, nextRevenueSlot()],
+    );
+    await this.query(
+      `WITH made AS (${insertCellsSql(CURRENT_CELLS)} RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
+       ${moveMonthsSql('$1', 'made', 1, '$4::smallint')}`,
+      [entityId, ids, this.exponents, nextRevenueSlot()],
+    );
   }
 
   /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
@@ -138,11 +208,12 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     // TypeORM answers a DELETE with [rows, count].
     const [removed] = (await this.query(
       `DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])
-       RETURNING book_key, direction, due_date,
+       RETURNING invoice_id, book_key, direction, due_date,
                  (CASE WHEN receivable_side = 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
       [entityId, entryIds],
-    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    )) as unknown as [Array<{ invoice_id: string; book_key: string; direction: string; due_date: string | null; delta: string }>, number];
     await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
+    await this.refreshRevenue(entityId, removed.filter((r) => r.direction === 'ar').map((r) => r.invoice_id));
   }
 
   /** The booked invoices whose open-item line is one of these lines. */
@@ -180,6 +251,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       );
     }
     await this.moveSettled(entityId, settled);
+    await this.refreshRevenue(entityId, [...settled.keys()]);
   }
 
   private async allocationsReleased(entityId: string, allocations: ReleasedAllocation[]): Promise<void> {
@@ -198,6 +270,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       allocations.map((a) => a.id),
     ]);
     await this.moveSettled(entityId, settled);
+    await this.refreshRevenue(entityId, [...settled.keys()]);
   }
 
   /** Adds each delta to the invoice's settled amount and takes its latest settlement date afresh; the open positions move the other way. */
@@ -237,12 +310,17 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   }
 
   private async redated(entityId: string, entryIds: string[], entryDate: string): Promise<void> {
-    await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds, entryDate]);
     // TypeORM answers an UPDATE with [rows, count].
+    const [rebooked] = (await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[]) RETURNING invoice_id`, [
+      entityId,
+      entryIds,
+      entryDate,
+    ])) as unknown as [Array<{ invoice_id: string }>, number];
     const [moved] = (await this.query(
       `UPDATE report_invoice_settlements SET settled_on = $3 WHERE entity_id = $1 AND settling_entry_id = ANY($2::uuid[]) RETURNING invoice_id`,
       [entityId, entryIds, entryDate],
     )) as unknown as [Array<{ invoice_id: string }>, number];
+    await this.refreshRevenue(entityId, [...rebooked, ...moved].map((r) => r.invoice_id));
     if (moved.length === 0) return;
     await this.query(
       `UPDATE report_booked_invoices r
