@@ -6,25 +6,29 @@ import { insertCellsSql, revenueCellsSql } from '../src/modules/reports/infrastr
 export const CURRENCY_EXPONENTS = JSON.stringify(Object.fromEntries(currencyCodes.data.map((c) => [c.code, c.digits])));
 
 /**
- * Every Entity's revenue cells from the booked AR invoices there are, then the months as their
- * sums on slot 0 (run with CURRENCY_EXPONENTS as `$1`). The statements that change the read model
- * keep both afterwards (BookedInvoicesReadModel).
+ * Revenue cells from the booked AR invoices there are (of every Entity, or of the Entity `$2`
+ * with `oneEntity`), then the months as their sums on slot 0 (of the Entity `$1` with `oneEntity`);
+ * the cells run with CURRENCY_EXPONENTS as `$1`.
+ * The statements that change the read model keep both afterwards (BookedInvoicesReadModel).
  */
-export const REVENUE_MONTHS_BACKFILL = [
-  insertCellsSql(
-    revenueCellsSql(
-      `(SELECT r.entity_id, r.invoice_id, r.book_key, r.issue_date, r.period_start, r.period_end, r.currency, r.exchange_rate, r.net_amount, r.exempt_amount,
-               r.receivable_side, r.document_kind, r.receivable_amount, r.booked_on
-          FROM report_booked_invoices r WHERE r.direction = 'ar')`,
-      `(SELECT st.invoice_id, st.settled_on, st.amount FROM report_invoice_settlements st)`,
-      `(SELECT fx.currency FROM entities fx WHERE fx.id = v.entity_id)`,
-      '$1::jsonb',
+export function revenueMonthsBackfill(oneEntity = false): string[] {
+  const only = (alias: string, placeholder = '$2') => (oneEntity ? `AND ${alias}.entity_id = ${placeholder}` : '');
+  return [
+    insertCellsSql(
+      revenueCellsSql(
+        `(SELECT r.entity_id, r.invoice_id, r.book_key, r.issue_date, r.period_start, r.period_end, r.currency, r.exchange_rate, r.net_amount, r.exempt_amount,
+                 r.receivable_side, r.document_kind, r.receivable_amount, r.booked_on
+            FROM report_booked_invoices r WHERE r.direction = 'ar' ${only('r')})`,
+        `(SELECT st.invoice_id, st.settled_on, st.amount FROM report_invoice_settlements st WHERE true ${only('st')})`,
+        `(SELECT fx.currency FROM entities fx WHERE fx.id = v.entity_id)`,
+        '$1::jsonb',
+      ),
     ),
-  ),
-  `INSERT INTO report_revenue_months (entity_id, book_key, month, issue_month, slot, recognized, billed, collected, open_change)
-   SELECT c.entity_id, c.book_key, c.month, c.issue_month, 0, sum(c.recognized), sum(c.billed), sum(c.collected), sum(c.open_change)
-     FROM report_revenue_cells c GROUP BY 1, 2, 3, 4`,
-];
+    `INSERT INTO report_revenue_months (entity_id, book_key, month, issue_month, slot, recognized, billed, collected, open_change)
+     SELECT c.entity_id, c.book_key, c.month, c.issue_month, 0, sum(c.recognized), sum(c.billed), sum(c.collected), sum(c.open_change)
+       FROM report_revenue_cells c WHERE true ${only('c', '$1')} GROUP BY 1, 2, 3, 4`,
+  ];
+}
 
 /**
  * Issue 35: revenue realization's month figures kept at write time (report_revenue_cells,
@@ -48,7 +52,9 @@ export class RevenueMonths1796614813194 implements MigrationInterface {
          INCLUDE ("book_key", "period_start", "period_end", "booked_on", "settled_amount", "receivable_amount", "last_settled_on")`,
     );
     await queryRunner.query(`LOCK TABLE report_booked_invoices, report_invoice_settlements IN SHARE MODE`);
-    for (const statement of REVENUE_MONTHS_BACKFILL) await queryRunner.query(statement, statement.includes('$1') ? [CURRENCY_EXPONENTS] : []);
+    const [cells, months] = revenueMonthsBackfill();
+    await queryRunner.query(cells, [CURRENCY_EXPONENTS]);
+    await queryRunner.query(months);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

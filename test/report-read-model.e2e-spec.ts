@@ -252,7 +252,7 @@ describe('booked-invoices read model (issue 22)', () => {
       { numRuns: 8, seed: 22, endOnFailure: true },
     );
     expect(runs).toBe(8);
-  });
+  }, 180_000);
   it('keeps revenue realization\'s cells and months exact under concurrent bookings, payments and unbookings (issue 35)', async () => {
     const entityId = await freshEntity(world);
     const base = `/api/entities/${entityId}`;
@@ -310,5 +310,5 @@ describe('booked-invoices read model (issue 22)', () => {
       [january, billed, 0, billed],
       [billed - january, 0, 3_000_000, billed - 3_000_000],
     ]);
-  });
+  }, 60_000);
 });

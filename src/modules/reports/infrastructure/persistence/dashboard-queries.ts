@@ -240,18 +240,22 @@ export class SqlDashboardQueries extends DashboardQueries {
    */
   private async keptRealizationMonths(entityId: string, bookId: string | null, from: string, to: string, n: number): Promise<RealizationMonthFigures[]> {
     const rows = await this.query<{ kind: string; month: string; recognized: string; billed: string; collected: string; open_change: string }>(
-      `SELECT 'm' AS kind, to_char(m.month, 'YYYY-MM-DD') AS month, sum(m.recognized)::text AS recognized, sum(m.billed)::text AS billed,
+      `WITH early AS MATERIALIZED (
+         -- Collections dated before their invoice's booking month, through the cells' partial index (a handful).
+         SELECT c.invoice_id, c.month, c.collected FROM report_revenue_cells c
+          WHERE c.entity_id = $1 AND c.month < c.booked_month AND c.collected <> 0 AND c.month BETWEEN $3::date AND $4::date
+            AND c.book_key IN ('${NIL_BOOK}', $2::uuid) AND c.issue_month < $3::date AND c.booked_month > $4::date)
+       SELECT 'm' AS kind, to_char(m.month, 'YYYY-MM-DD') AS month, sum(m.recognized)::text AS recognized, sum(m.billed)::text AS billed,
               sum(m.collected)::text AS collected, sum(m.open_change)::text AS open_change
          FROM report_revenue_months m
         WHERE m.entity_id = $1 AND m.book_key IN ('${NIL_BOOK}', $2::uuid) AND m.month <= $4::date AND m.issue_month <= $4::date
         GROUP BY m.month
        UNION ALL
        SELECT 'x', to_char(c.month, 'YYYY-MM-DD'), '0', '0', sum(c.collected)::text, '0'
-         FROM report_revenue_cells c
-         JOIN report_booked_invoices r ON r.entity_id = c.entity_id AND r.invoice_id = c.invoice_id
-        WHERE c.entity_id = $1 AND c.month < c.booked_month AND c.collected <> 0 AND c.month BETWEEN $3::date AND $4::date
-          AND c.book_key IN ('${NIL_BOOK}', $2::uuid) AND c.issue_month < $3::date
-          AND r.booked_on > $5::date AND r.issue_date < $3::date AND NOT (r.period_end >= $3::date AND r.period_start <= $5::date)
+         FROM early c
+         -- Each one's row by key (OFFSET 0: a probe per cell, never a scan of the invoices).
+         CROSS JOIN LATERAL (SELECT r.period_start, r.period_end FROM report_booked_invoices r WHERE r.entity_id = $1 AND r.invoice_id = c.invoice_id OFFSET 0) r
+        WHERE NOT (r.period_end >= $3::date AND r.period_start <= $5::date)
         GROUP BY c.month`,
       [entityId, bookId ?? NIL_BOOK, from, monthOf(to), to],
     );
