@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { benchKey, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DIR, benchKey, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
 
 const RUNS = 25;
@@ -56,7 +59,10 @@ export async function reports(): Promise<void> {
     }
     if (process.argv.includes('--closings')) {
       const roundsArg = process.argv.indexOf('--rounds');
-      await closingsComparison(pool, seed.entityId, (method, path, body) => http(base, method, `/api/entities/${seed.entityId}${path}`, body, headers), get, partnerLedger, seed.busiestAccountId, roundsArg >= 0 ? Number(process.argv[roundsArg + 1]) : 4);
+      await closingsComparison(pool, seed.entityId, (method, path, body) => http(base, method, `/api/entities/${seed.entityId}${path}`, body, headers), get, partnerLedger, seed.busiestAccountId, {
+        service: env.service.pid,
+        postgres: Number(readFileSync(join(BENCH_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]),
+      }, roundsArg >= 0 ? Number(process.argv[roundsArg + 1]) : 4);
       return;
     }
     const year = 'exerciseStart=2025-01-01&cutoffDate=2025-12-31';
@@ -102,7 +108,7 @@ export async function reports(): Promise<void> {
 type Call = (method: string, path: string, body?: unknown) => Promise<{ body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Issue 35: `reports --closings`, the reports without closings against with two closed years (see `reports`). */
-async function closingsComparison(pool: Pool, entityId: string, call: Call, get: (path: string) => Promise<unknown>, partnerLedger: () => Promise<unknown>, busiestAccountId: string, rounds: number): Promise<void> {
+async function closingsComparison(pool: Pool, entityId: string, call: Call, get: (path: string) => Promise<unknown>, partnerLedger: () => Promise<unknown>, busiestAccountId: string, pids: { service: number; postgres: number }, rounds: number): Promise<void> {
   const [{ id: retained }] = (
     await pool.query<{ id: string }>(`SELECT id FROM ledger_accounts WHERE entity_id = $1 AND type = 'equity' ORDER BY (name ILIKE '%acumulad%') DESC, code LIMIT 1`, [entityId])
   ).rows;
@@ -134,6 +140,11 @@ async function closingsComparison(pool: Pool, entityId: string, call: Call, get:
       ['partner ledger, 100 partners, 2025', partnerLedger, 3],
     ];
     const samples = new Map<string, { open: number[]; closed: number[] }>(probes.map(([name]) => [name, { open: [], closed: [] }]));
+    // CPU seconds (service + PostgreSQL's process tree) and requests, per report and state: steadier than latency on a loaded machine.
+    const cpu = new Map<string, Record<'open' | 'closed', { seconds: number; requests: number }>>(
+      probes.map(([name]) => [name, { open: { seconds: 0, requests: 0 }, closed: { seconds: 0, requests: 0 } }]),
+    );
+    const cpuNow = () => processCpuSeconds(pids.service) + treeCpuSeconds(pids.postgres);
     let current: 'open' | 'closed' = 'open';
     const measure = async (state: 'open' | 'closed') => {
       if (state !== current) await (state === 'closed' ? closeTwoYears() : reopenAll());
@@ -141,11 +152,15 @@ async function closingsComparison(pool: Pool, entityId: string, call: Call, get:
       for (const [name, run, n] of probes) {
         if (n === 0) continue;
         await run(); // warm after the change of state
+        const c0 = cpuNow();
         for (let i = 0; i < n; i++) {
           const t0 = performance.now();
           await run();
           samples.get(name)![state].push(performance.now() - t0);
         }
+        const used = cpu.get(name)![state];
+        used.seconds += cpuNow() - c0;
+        used.requests += n;
       }
     };
     for (let r = 0; r < rounds; r++) {
@@ -155,12 +170,20 @@ async function closingsComparison(pool: Pool, entityId: string, call: Call, get:
     const p95 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 95);
     const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     process.stdout.write(`\nReports without closings and with 2024 and 2025 closed, ${rounds} alternated rounds (load average ${load}). Median / p95 ms over every run of a state.\n\n`);
-    process.stdout.write('| Report (HTTP) | without closings | with two closed years | change | target: within 10 % |\n|---|---|---|---|---|\n');
+    process.stdout.write(
+      '| Report (HTTP) | without closings | with two closed years | change | CPU ms per request (service + PostgreSQL): without / with | CPU change | target: within 10 % |\n|---|---|---|---|---|---|---|\n',
+    );
     for (const [name, , n] of probes) {
       if (n === 0) continue;
       const { open, closed } = samples.get(name)!;
       const change = (median(closed) / median(open) - 1) * 100;
-      process.stdout.write(`| ${name} | ${median(open).toFixed(1)} / ${p95(open).toFixed(1)} | ${median(closed).toFixed(1)} / ${p95(closed).toFixed(1)} | ${change >= 0 ? '+' : ''}${change.toFixed(1)} % | ${change <= 10 ? 'met' : 'not met'} |\n`);
+      const used = cpu.get(name)!;
+      const perRequest = (state: 'open' | 'closed') => (used[state].seconds * 1000) / used[state].requests;
+      const cpuChange = (perRequest('closed') / perRequest('open') - 1) * 100;
+      const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} %`;
+      process.stdout.write(
+        `| ${name} | ${median(open).toFixed(1)} / ${p95(open).toFixed(1)} | ${median(closed).toFixed(1)} / ${p95(closed).toFixed(1)} | ${signed(change)} | ${perRequest('open').toFixed(1)} / ${perRequest('closed').toFixed(1)} | ${signed(cpuChange)} | ${change <= 10 ? 'met' : 'not met'} |\n`,
+      );
     }
   } finally {
     await reopenAll();
