@@ -6,7 +6,7 @@
 export { LedgerModule } from './ledger.module';
 
 // Posting: the one way lines are written (the ledger's own route uses it too).
-export { ENTRY_WRITTEN, LedgerPostings } from './application/post-entry/ledger-postings';
+export { LedgerPostings } from './application/post-entry/ledger-postings';
 export type { ConditionalPostingOptions, LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
 export type { BatchRefusal, PostedBatch } from './application/post-entry/ledger-postings';
 export type { FieldPath } from './application/post-entry/field-paths';
