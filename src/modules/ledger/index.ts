@@ -8,6 +8,7 @@ export { LedgerModule } from './ledger.module';
 // Posting: the one way lines are written (the ledger's own route uses it too).
 export { LedgerPostings } from './application/post-entry/ledger-postings';
 export type { ConditionalPostingOptions, LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
+export type { PostingSources } from './domain/ledger-entry';
 export type { BatchRefusal, PostedBatch } from './application/post-entry/ledger-postings';
 export type { FieldPath } from './application/post-entry/field-paths';
 // Batches of entries in the body shape of POST .../ledger/entries (the entry-batches route, the ledger:import command).
@@ -26,18 +27,16 @@ export type { AllocationRow as Allocation } from './domain/entry-ports';
 // Lifecycle: listeners told when entries leave the books; sources of the documents entries booked.
 export { LedgerDocumentSource, LedgerLifecycleListener } from './application/entry-lifecycle';
 export type {
-  BankMovementSummary,
   EntryDocumentSource,
   EntryLifecycleEvent,
   EntryLifecycleListener,
   EntryLifecycleReason,
-  InvoiceSummary,
   MadeAllocation,
   RelatedDocuments,
   ReleasedAllocation,
   SeveredDocuments,
-  SeveredInvoice,
-  SeveredMovement,
+  RelatedDocumentKinds,
+  SeveredDocumentKinds,
 } from './application/entry-lifecycle';
 
 // The chart, Books and Dimensions, for modules that name accounts or read by Book.

@@ -10,7 +10,7 @@ import type { StatementPart, StatementQuery } from '../../../../platform/databas
 import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
 import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
-import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { assertEntryDate, entryAlreadyExists as alreadyExists, type PostingSource, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { assertExerciseLocked } from '../../domain/closing';
 import { validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
@@ -35,8 +35,7 @@ export interface PostingLine {
   exchangeRate?: string | null;
 }
 
-/** Who posts: the ledger's own route (`manual`) or a document booked to the ledger. */
-export type PostingSource = 'manual' | 'invoice' | 'bank_movement';
+export type { PostingSource };
 
 export interface LedgerPosting {
   /** The entry id, client-supplied: the idempotency id (a replay is 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR). */

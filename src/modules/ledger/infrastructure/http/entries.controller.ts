@@ -35,6 +35,8 @@ import {
   ReversalResponse,
   ReverseEntryBody,
   UnbookResponse,
+  relatedResponse,
+  severedResponse,
 } from './entries.dto';
 import { EntryPresenter } from './entry-presenter';
 
@@ -97,11 +99,10 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, allocations, and the closing that posted it (D90)' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
-    const { entry, allocations, relatedInvoices, relatedBankMovements } = await this.ledger.get(entityId, entryId);
+    const { entry, allocations, related } = await this.ledger.get(entityId, entryId);
     return {
       ...(await this.present.entry1(entityId, entry)),
-      relatedInvoices,
-      relatedBankMovements,
+      ...relatedResponse(related),
       closingId: entry.snapshot().source === 'closing' ? await this.closings.closingIdOfEntry(entityId, entryId) : null,
       allocations: allocations.map((a) => this.present.allocation(a)),
     };
@@ -158,7 +159,7 @@ export class EntriesController {
       result.reversedEntry,
       ...result.settledChainEntries,
     ]);
-    return { reversalEntry, reversedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+    return { reversalEntry, reversedEntry, ...severedResponse(result.severed), settledChainEntries };
   }
 
   @Delete('entries/:entryId')
@@ -176,7 +177,7 @@ export class EntriesController {
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
     const result = await this.ledger.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
-    return { unbookedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+    return { unbookedEntry, ...severedResponse(result.severed), settledChainEntries };
   }
 
   @Post('scheduled-entries')
