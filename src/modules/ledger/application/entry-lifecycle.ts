@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import type { AllocationRow, ListedLine } from '../domain/entry-ports';
 
 /** Why entries changed in a way that documents booked by them must learn of. */
@@ -93,36 +94,18 @@ export interface EntryDocumentSource {
   documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>>;
 }
 
-type Constructor<T> = new (...args: never[]) => T;
-type Role = 'listener' | 'document-source';
-/**
- * One discoverable mark for both roles: Nest links a class to a single discoverable key, so a
- * provider that both listens and supplies documents carries the mark once and its roles beside it.
- */
-const ledgerPortMark = DiscoveryService.createDecorator<true>();
-const ROLES = 'ledger:port-roles';
-
-function marked(role: Role): (target: Constructor<unknown>) => void {
-  return (target) => {
-    const roles: Role[] = Reflect.getOwnMetadata(ROLES, target) ?? [];
-    Reflect.defineMetadata(ROLES, [...roles, role], target);
-    ledgerPortMark(true)(target);
-  };
-}
+const LIFECYCLE_LISTENERS = discoverablePort<EntryLifecycleListener>();
+const DOCUMENT_SOURCES = discoverablePort<EntryDocumentSource>();
 
 /**
  * Marks a provider (an @Injectable of any module) as a lifecycle listener of the ledger: the
  * ledger finds every such provider through Nest's DiscoveryService. The class must implement
  * EntryLifecycleListener (checked by the compiler).
  */
-export function LedgerLifecycleListener(): (target: Constructor<EntryLifecycleListener>) => void {
-  return marked('listener');
-}
+export const LedgerLifecycleListener = LIFECYCLE_LISTENERS.Implementation;
 
 /** Marks a provider as a source of the documents booked by entries (EntryDocumentSource). */
-export function LedgerDocumentSource(): (target: Constructor<EntryDocumentSource>) => void {
-  return marked('document-source');
-}
+export const LedgerDocumentSource = DOCUMENT_SOURCES.Implementation;
 
 /**
  * The ledger's side of both ports: the providers marked with the decorators above, found once in
@@ -138,17 +121,7 @@ export class EntryLifecycle {
   ) {}
 
   private providers() {
-    if (!this.found) {
-      const instances = this.discovery
-        .getProviders({ metadataKey: ledgerPortMark.KEY })
-        .map((wrapper) => wrapper.instance as object | undefined)
-        .filter((instance): instance is object => instance !== undefined && instance !== null);
-      const withRole = (role: Role) => instances.filter((i) => ((Reflect.getMetadata(ROLES, i.constructor) ?? []) as Role[]).includes(role));
-      this.found = {
-        listeners: withRole('listener') as EntryLifecycleListener[],
-        sources: withRole('document-source') as EntryDocumentSource[],
-      };
-    }
+    this.found ??= { listeners: LIFECYCLE_LISTENERS.implementations(this.discovery), sources: DOCUMENT_SOURCES.implementations(this.discovery) };
     return this.found;
   }
 

@@ -230,10 +230,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   }
 }
 
-/**
- * The read model's side of the invoices' booking port (a second class: Nest links a class to one
- * discoverable mark, and the read model carries the ledger's).
- */
+/** The read model's side of the invoices' booking port (the ledger's lifecycle port is the read model's own). */
 @Injectable()
 @InvoiceBookingListenerProvider()
 export class BookedInvoicesOnBooking implements InvoiceBookingListener {
