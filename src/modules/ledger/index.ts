@@ -19,8 +19,6 @@ export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './
 
 // Allocations: settle open-item lines (a bank match reuses them).
 export { LedgerAllocations } from './application/ledger-allocations';
-// Reversal, unbooking and the other entry use cases (an agent's proposal, a job).
-export { LedgerEntriesService } from './application/ledger-entries.service';
 export type { AllocationInput, MatchResult } from './application/ledger-allocations';
 export type { AllocationRow as Allocation } from './domain/entry-ports';
 
