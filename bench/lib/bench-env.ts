@@ -22,8 +22,11 @@ export interface SeedInfo {
 
 /** A persistent bench environment under .data/bench: an embedded PostgreSQL and the built service. */
 export async function startBenchEnvironment(extraEnv: Record<string, string> = {}): Promise<{ postgres: RunningPostgres; databaseUrl: string; service: RunningService; stop(): Promise<void> }> {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('build failed');
+  // BENCH_NO_BUILD=1: run the build there is (e.g. alternating runs against BENCH_SERVICE_ROOT).
+  if (!process.env.BENCH_NO_BUILD) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
   mkdirSync(BENCH_DIR, { recursive: true });
   chmodSync(BENCH_DIR, 0o755);
   const postgres = await startEmbeddedPostgres({ directory: join(BENCH_DIR, 'postgres'), password: 'bench', persistent: true });
