@@ -63,9 +63,9 @@ export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entr
 // LedgerReadSql: statement parts (relations, conditions) composed into another module's statement;
 // LedgerFigures: balances by account, Book and range from the monthly totals, with D90's closing rule.
 export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
-export type { BookScope, ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
+export type { BookScope, ClosingRule, GroupScope, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
 export { LedgerFigures } from './infrastructure/reads/ledger-figures';
-export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, LineKey } from './infrastructure/reads/ledger-figures';
+export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, GroupAccountFigures, LineKey } from './infrastructure/reads/ledger-figures';
 export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
 

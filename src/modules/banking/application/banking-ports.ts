@@ -66,11 +66,11 @@ export abstract class BankMovementRepository {
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
   /**
-   * Calls `onRecord` with each record and the line it starts on (blank lines give none), as the
-   * file streams (D2b: the event loop goes on meanwhile); throws BANK_IMPORT_ROW_INVALID_ERROR
-   * naming the row on malformed CSV, and whatever `onRecord` throws.
+   * The statement's movement rows, judged whole (D78: StatementReading): BANK_IMPORT_ROW_INVALID_ERROR
+   * naming the row on malformed CSV or the first bad row, a validation error on an empty file.
+   * D2b: read as a bounded stream, off the service's main thread.
    */
-  abstract readRecords(file: Buffer, onRecord: (record: string[], line: number) => void): Promise<void>;
+  abstract read(file: Buffer): Promise<StatementRow[]>;
 }
 
 /**
