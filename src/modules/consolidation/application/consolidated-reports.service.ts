@@ -143,7 +143,7 @@ export class ConsolidatedReportsService {
         name: a.name,
         type: a.type,
         beforeRaw: a.openingRaw,
-        rangeRaw: a.periodDebit - a.periodCredit,
+        rangeRaw: a.periodRaw,
         intercompanyBeforeRaw: a.partnerOpeningRaw,
         intercompanyRangeRaw: a.partnerPeriodRaw,
       });
