@@ -22,7 +22,8 @@ export interface MemberScope {
 export class MemberBalances {
   constructor(private readonly figures: LedgerFigures) {}
 
-  read(members: readonly MemberScope[], from: string, to: string): Promise<GroupAccountBalance[]> {
+  /** `opening`: whether the balances before `from` are read (a balance sheet's; an income statement needs none). */
+  read(members: readonly MemberScope[], from: string, to: string, opening: boolean): Promise<GroupAccountBalance[]> {
     const partnerShare =
       members.length < 2
         ? undefined
@@ -34,6 +35,6 @@ export class MemberBalances {
                      WHERE p.tax_id = ANY(${taxIds}::text[])
                        AND EXISTS (SELECT 1 FROM unnest(${ids}::uuid[], ${taxIds}::text[]) AS o(entity_id, tax_id) WHERE o.tax_id = p.tax_id AND o.entity_id <> p.entity_id)`;
           };
-    return this.figures.groupBalances(members, from, to, { from, to }, { partnerShare });
+    return this.figures.groupBalances(members, from, to, { from, to }, { partnerShare, opening });
   }
 }

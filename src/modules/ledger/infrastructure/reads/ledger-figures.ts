@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../domain/account-types';
-import { monthStart, splitBefore, splitRange } from '../../domain/month-ranges';
+import { monthStart, NO_DAYS, splitBefore, splitRange } from '../../domain/month-ranges';
 import {
   accountGroups,
   accountMonthlyTotals,
@@ -46,7 +46,7 @@ export interface GroupAccountBalance {
   code: string;
   name: string;
   type: AccountType;
-  /** The lines dated before `from` (every closing entry before it counts). */
+  /** The lines dated before `from` (every closing entry before it counts); 0 when the opening is not read. */
   openingRaw: bigint;
   /** The lines dated from `from` to `to`, less the closing entries the rule leaves out. */
   periodRaw: bigint;
@@ -209,6 +209,10 @@ export class LedgerFigures {
    * the order given) whose chart has it and every account of another type than that one (names and
    * type conflicts); an account left out has no line, so its figures are zero.
    *
+   * With `opening: false` nothing before `from` is read (a report of a range alone, such as an
+   * income statement): `openingRaw` is then 0 and only the accounts with lines in the range are
+   * "with lines".
+   *
    * With `partnerShare`, each account also answers the part of both figures that lines naming the
    * partners of that relation make: a relation of the caller's (`entity_id, partner_id`) written
    * with `parameter(value)`, which adds a value to the statement and answers its placeholder. The
@@ -221,11 +225,16 @@ export class LedgerFigures {
     from: string,
     to: string,
     closings: ClosingRange | null,
-    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression } = {},
+    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression; opening?: boolean } = {},
   ): Promise<GroupAccountBalance[]> {
     if (members.length === 0) return [];
-    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...spanValues(from, to, closings)];
+    const opening = options.opening ?? true;
+    const span = spanValues(from, to, closings);
+    // Without the opening, nothing before `from` is read: no month before it ($3), no edge day ($6..$7).
+    if (!opening) span.splice(0, 5, '0001-01-01', span[1], span[2], NO_DAYS.from, NO_DAYS.to);
+    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...span];
     const parameter = (value: unknown) => `$${values.push(value)}`;
+    const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
     const partners = options.partnerShare?.(parameter);
     const rawSums = (alias: string) => `sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month < $3::date) AS opening_raw,
                 sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month BETWEEN $4::date AND $5::date) AS period_raw`;
@@ -241,7 +250,7 @@ export class LedgerFigures {
          SELECT t.entity_id, t.account_id, ${rawSums('p')}
            FROM totals t
            JOIN share_sets x ON x.entity_id = t.entity_id
-           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt WHERE pmt.month <= $12::date OFFSET 0) p
+           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt WHERE pmt.month BETWEEN ${firstMonth}::date AND $12::date OFFSET 0) p
           GROUP BY t.entity_id, t.account_id
        ), share_edges AS (
          SELECT l.entity_id, l.account_id, ${edgeSums}
@@ -258,7 +267,7 @@ export class LedgerFigures {
        ), totals AS (
          SELECT t.entity_id, t.account_id, ${rawSums('t')}
            FROM ${groupAccountMonthlyTotals(GROUP)} t
-          WHERE t.month <= $12::date
+          WHERE t.month BETWEEN ${firstMonth}::date AND $12::date
           GROUP BY t.entity_id, t.account_id
        ), edges AS (
          SELECT l.entity_id, l.account_id, ${edgeSums}
