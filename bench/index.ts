@@ -22,7 +22,7 @@ import { tax } from './tax';
 const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
-  reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines [--partner-ledger] [--closings [--rounds N]: without closings against two closed years, alternated]' },
+  reports: { run: reports, about: 'report latencies on the seeded Entity against plain SQL over raw lines [--partner-ledger] [--runs N] [--before ROOT: alternated with the build of another checkout] [--closings [--rounds N]: without closings against two closed years, alternated]' },
   attachments: { run: attachments, about: 'presign and confirm of attachments (PUT to the embedded S3 between) from 8 connections [--seconds N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
   'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },
@@ -30,7 +30,7 @@ const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about
   invoices: { run: invoices, about: 'DTE import of an EnvioDTE, /invoices/pages at N invoices, booking from 8 connections with CPU and statements per booking [--invoices N] [--documents N] [--seconds N] [--booking-only] [--waits] [--without-totals-triggers]' },
   imports: { run: imports, about: 'issue 33 (D2b): four hostile 5 MB imports of one User at once while another tenant reads (health and read p99, RSS), and a valid EnvioDTE import [--seconds 20] [--documents 2000]' },
   'dashboards-seed': { run: () => dashboardsSeed(), about: 'adds bank movements and booked invoices to the seeded Entity (after seed)' },
-  dashboards: { run: dashboards, about: 'home, revenue realization and recommendations against plain SQL over raw lines, beside their targets [--runs N] [--raw-runs N] [--revenue: revenue realization alone, its figures checked first]' },
+  dashboards: { run: dashboards, about: 'home, revenue realization and recommendations against plain SQL over raw lines, beside their targets [--runs N] [--raw-runs N]' },
   'recommendation-hit-rate': { run: recommendationHitRate, about: 'first-suggestion hit rate on a generated history with known answers, against the naive rule [--history N] [--new N]' },
   'ledger-import': { run: ledgerImport, about: 'npm run cli -- ledger:import of a generated JSON Lines file into a fresh Entity, against 20,000 lines/s [--lines 1000000] [--batch 1000] [--parallel 2]' },
   closings: { run: closings, about: 'D90 on the seeded Entity: close and reopen 2024, from request to answer, beside its 200 ms target [--runs N] [--leave-closed]' },

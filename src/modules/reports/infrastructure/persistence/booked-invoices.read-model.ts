@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { StatementPart } from '../../../../platform/database/statement-parts';
+import { type PartHost, type Sql, sql, type StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation, NIL_BOOK } from '../../../ledger';
 import { entityFactsSql } from '../../../entities';
@@ -24,20 +24,9 @@ const nextSlot = () => (lastSlot = (lastSlot + 1) % OPEN_POSITION_SLOTS);
 let lastRevenueSlot = randomInt(REVENUE_MONTH_SLOTS);
 const nextRevenueSlot = () => (lastRevenueSlot = (lastRevenueSlot + 1) % REVENUE_MONTH_SLOTS);
 
-/** The Entity's functional currency, for revenueCellsSql (the Entity is `$1`). */
-const FUNCTIONAL_CURRENCY = `(SELECT fx.currency FROM ${entityFactsSql('$1')} fx)`;
-
-/**
- * A just-booked AR invoice as revenueCellsSql reads it, from the booking's values ($1..$14; $15
- * the exponents): the booking statement's CTEs do not see each other's rows.
- */
-const BOOKING_INVOICE = `(SELECT $1::uuid AS entity_id, $2::uuid AS invoice_id, $3::uuid AS book_key, $4::date AS issue_date, coalesce($5::date, $4::date) AS period_start,
-         coalesce($6::date, $4::date) AS period_end, $7::text AS currency, $8::numeric AS exchange_rate, $9::bigint AS net_amount, $10::bigint AS exempt_amount,
-         $11::text AS receivable_side, $12::text AS document_kind, $13::bigint AS receivable_amount, $14::date AS booked_on)`;
-const NO_SETTLEMENTS = `(SELECT NULL::uuid AS invoice_id, NULL::date AS settled_on, NULL::bigint AS amount WHERE false)`;
-const BOOKING_CELLS = revenueCellsSql(BOOKING_INVOICE, NO_SETTLEMENTS, FUNCTIONAL_CURRENCY, '$15::jsonb');
 /** The cells of the booked AR invoices $2 of the Entity $1 as they now are ($3 the exponents). */
-const CURRENT_CELLS = revenueCellsSql(BOOKED_AR_INVOICES, SETTLEMENTS_OF_INVOICES, FUNCTIONAL_CURRENCY, '$3::jsonb');
+const CURRENT_CELLS = revenueCellsSql(BOOKED_AR_INVOICES, SETTLEMENTS_OF_INVOICES, `(SELECT fx.currency FROM ${entityFactsSql('$1')} fx)`, '$3::jsonb');
+const NO_SETTLEMENTS = `(SELECT NULL::uuid AS invoice_id, NULL::date AS settled_on, NULL::bigint AS amount WHERE false)`;
 
 interface OpenMove {
   book_key: string;
@@ -51,27 +40,20 @@ interface OpenMove {
  * deltas (on the next slot, nextSlot), or null when they are all zero. A booking runs it in its
  * last statement before COMMIT, so the row is held for the shortest time.
  */
-function openShift(entityId: string, moves: OpenMove[], when = 'true'): StatementPart | null {
+function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
   const nonZero = moves.filter((m) => m.delta !== 0n);
   if (nonZero.length === 0) return null;
-  return {
-    // Rows in key order: two changes touching the same positions lock them in the same order.
-    sql: `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
-       SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
-         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
-        WHERE ${when}
+  const slot = nextSlot();
+  // Rows in key order: two changes touching the same positions lock them in the same order.
+  return ({ param, written }) =>
+    sql`INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
+       SELECT ${param(entityId)}::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), ${param(slot)}::smallint, sum(m.delta)
+         FROM unnest(${param(nonZero.map((m) => m.book_key))}::uuid[], ${param(nonZero.map((m) => m.direction))}::text[],
+                     ${param(nonZero.map((m) => m.due_date))}::date[], ${param(nonZero.map((m) => m.delta.toString()))}::bigint[]) AS m(book_key, direction, due_on, delta)
+        WHERE ${written}
         GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
         ORDER BY 2, 3, 4
-       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
-    values: [
-      entityId,
-      nonZero.map((m) => m.book_key),
-      nonZero.map((m) => m.direction),
-      nonZero.map((m) => m.due_date),
-      nonZero.map((m) => m.delta.toString()),
-      nextSlot(),
-    ],
-  };
+       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`;
 }
 
 /**
@@ -99,63 +81,43 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     return this.txHost.tx.query(sql, values);
   }
 
-  /** The read model's writes for an invoice just booked, each only when `when` holds (InvoiceBookingListener). */
-  booked(entityId: string, b: InvoiceBooked, when: string): StatementPart[] {
+  /** The read model's writes for an invoice just booked, each under its host's condition (InvoiceBookingListener). */
+  booked(entityId: string, b: InvoiceBooked): StatementPart[] {
     const i = b.invoice;
-    const row: StatementPart = {
-      sql: `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
+    const row: StatementPart = ({ param, written }) => {
+      const [issue, periodStart, periodEnd] = [param(i.issueDate), param(i.servicePeriodStart), param(i.servicePeriodEnd)];
+      return sql`INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
                                            service_period_start, service_period_end, period_start, period_end, currency, exchange_rate, net_amount, exempt_amount,
                                            receivable_side, receivable_amount, booked_on, settled_amount, last_settled_on)
-       SELECT $1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::uuid, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date),
-              coalesce($13::date, $10::date), $14::text, $15::numeric, $16::bigint, $17::bigint, $18::text, $19::bigint, $20::date, 0, NULL
-        WHERE ${when}`,
-      values: [
-        entityId,
-        i.id,
-        i.direction,
-        b.entryId,
-        b.openItemLine.id,
-        b.bookId ?? NIL_BOOK,
-        i.documentKind,
-        i.documentNumber,
-        i.partnerId,
-        i.issueDate,
-        i.dueDate,
-        i.servicePeriodStart,
-        i.servicePeriodEnd,
-        i.currency,
-        i.exchangeRate,
-        i.netAmount,
-        i.exemptAmount,
-        b.openItemLine.side,
-        b.openItemLine.amount,
-        b.entryDate,
-      ],
+       SELECT ${param(entityId)}::uuid, ${param(i.id)}::uuid, ${param(i.direction)}::text, ${param(b.entryId)}::uuid, ${param(b.openItemLine.id)}::uuid,
+              ${param(b.bookId ?? NIL_BOOK)}::uuid, ${param(i.documentKind)}::text, ${param(i.documentNumber)}::text, ${param(i.partnerId)}::uuid,
+              ${issue}::date, ${param(i.dueDate)}::date, ${periodStart}::date, ${periodEnd}::date, coalesce(${periodStart}::date, ${issue}::date),
+              coalesce(${periodEnd}::date, ${issue}::date), ${param(i.currency)}::text, ${param(i.exchangeRate)}::numeric, ${param(i.netAmount)}::bigint,
+              ${param(i.exemptAmount)}::bigint, ${param(b.openItemLine.side)}::text, ${param(b.openItemLine.amount)}::bigint, ${param(b.entryDate)}::date, 0, NULL
+        WHERE ${written}`;
     };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
-    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }], when);
+    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
     const parts = open ? [row, open] : [row];
     if (i.direction === 'ar') {
-      // Revenue realization's cells and months (issue 35), computed from the same values.
-      const values = [
-        entityId,
-        i.id,
-        b.bookId ?? NIL_BOOK,
-        i.issueDate,
-        i.servicePeriodStart,
-        i.servicePeriodEnd,
-        i.currency,
-        i.exchangeRate,
-        i.netAmount,
-        i.exemptAmount,
-        b.openItemLine.side,
-        i.documentKind,
-        b.openItemLine.amount,
-        b.entryDate,
-        this.exponents,
-      ];
-      parts.push({ sql: insertCellsSql(BOOKING_CELLS, when), values });
-      parts.push({ sql: moveMonthsSql('$1', `(${BOOKING_CELLS})`, 1, '$16::smallint', when), values: [...values, nextRevenueSlot()] });
+      // Revenue realization's cells and months (issue 35), computed from the booking's values (the
+      // host's CTEs do not see each other's rows). revenueCellsSql composes only the host's
+      // placeholders and constant text, so its string is the part's Sql.
+      const cells = (param: PartHost['param']) => {
+        const [issue, entity] = [param(i.issueDate), param(entityId)];
+        const invoice = `(SELECT ${entity}::uuid AS entity_id, ${param(i.id)}::uuid AS invoice_id, ${param(b.bookId ?? NIL_BOOK)}::uuid AS book_key, ${issue}::date AS issue_date,
+                 coalesce(${param(i.servicePeriodStart)}::date, ${issue}::date) AS period_start, coalesce(${param(i.servicePeriodEnd)}::date, ${issue}::date) AS period_end,
+                 ${param(i.currency)}::text AS currency, ${param(i.exchangeRate)}::numeric AS exchange_rate, ${param(i.netAmount)}::bigint AS net_amount,
+                 ${param(i.exemptAmount)}::bigint AS exempt_amount, ${param(b.openItemLine.side)}::text AS receivable_side, ${param(i.documentKind)}::text AS document_kind,
+                 ${param(b.openItemLine.amount)}::bigint AS receivable_amount, ${param(b.entryDate)}::date AS booked_on)`;
+        return { entity, text: revenueCellsSql(invoice, NO_SETTLEMENTS, `(SELECT fx.currency FROM ${entityFactsSql(entity)} fx)`, `${param(this.exponents)}::jsonb`) };
+      };
+      const slot = nextRevenueSlot();
+      parts.push(({ param, written }) => insertCellsSql(cells(param).text, written) as Sql);
+      parts.push(({ param, written }) => {
+        const { entity, text } = cells(param);
+        return moveMonthsSql(entity, `(${text})`, 1, `${param(slot)}::smallint`, written) as Sql;
+      });
     }
     return parts;
   }
@@ -183,7 +145,9 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
   private async shiftOpen(entityId: string, moves: OpenMove[]): Promise<void> {
     const shift = openShift(entityId, moves);
-    if (shift) await this.query(shift.sql, shift.values);
+    if (!shift) return;
+    const statement = withParts(shift, []);
+    await this.query(statement.sql, statement.values);
   }
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<void> {
@@ -331,17 +295,14 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   }
 }
 
-/**
- * The read model's side of the invoices' booking port (a second class: Nest links a class to one
- * discoverable mark, and the read model carries the ledger's).
- */
+/** The read model's side of the invoices' booking port (the ledger's lifecycle port is the read model's own). */
 @Injectable()
 @InvoiceBookingListenerProvider()
 export class BookedInvoicesOnBooking implements InvoiceBookingListener {
   constructor(private readonly readModel: BookedInvoicesReadModel) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked, when: string): StatementPart[] {
-    return this.readModel.booked(entityId, booked, when);
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
+    return this.readModel.booked(entityId, booked);
   }
 
   bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
