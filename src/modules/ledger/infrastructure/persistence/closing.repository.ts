@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ACCOUNT_TYPES, isResultType } from '../../domain/account-types';
 import { Closing, ClosingRepository, ClosingStatus, ResultBalance } from '../../domain/closing';
 import { splitRange } from '../../domain/month-ranges';
-import { LedgerSqlStore, NIL_BOOK, Row } from './ledger-sql';
+import { accountMonthlyTotals, chartAccounts, liveLines } from '../reads/ledger-read-sql';
+import { LedgerSqlStore, Row } from './ledger-sql';
 
 const COLUMNS = `entity_id, id, book_id, exercise_start::text AS exercise_start, exercise_end::text AS exercise_end,
   retained_earnings_account_id, entry_id, result::text AS result, status, created_at, updated_at`;
@@ -86,20 +87,20 @@ export class SqlClosingRepository extends LedgerSqlStore implements ClosingRepos
 
   async resultBalances(entityId: string, bookId: string | null, from: string, to: string): Promise<ResultBalance[]> {
     const { months, days: [first, second] } = splitRange(from, to);
+    // The read seam's parts (issue 32): the chart, the per-Book monthly totals (whole months) and the live lines of the Book (edge days).
+    const scope = { entity: '$1', book: '$2::uuid' };
     const rows = await this.query<{ id: string; raw: string }>(
       `WITH result_accounts AS (
-         SELECT id, code FROM ledger_accounts WHERE entity_id = $1 AND type = ANY($3::text[])
+         SELECT ra.id, ra.code FROM ${chartAccounts('$1')} ra WHERE ra.type = ANY($3::text[])
        ), movements AS (
          SELECT t.account_id, sum(t.debit - t.credit)::numeric AS raw
-           FROM ledger_account_monthly_totals t
-          WHERE t.entity_id = $1 AND (t.book_key = '${NIL_BOOK}' OR t.book_key = $2::uuid) AND t.month BETWEEN $4::date AND $5::date
-            AND t.account_id IN (SELECT id FROM result_accounts)
+           FROM ${accountMonthlyTotals(scope)} t
+          WHERE t.month BETWEEN $4::date AND $5::date AND t.account_id IN (SELECT id FROM result_accounts)
           GROUP BY t.account_id
          UNION ALL
          SELECT l.account_id, sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END)::numeric
-           FROM ledger_lines l
-          WHERE l.entity_id = $1 AND l.status IN ('active', 'reversed') AND (l.book_id IS NULL OR l.book_id = $2::uuid)
-            AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)
+           FROM ${liveLines(scope)} l
+          WHERE (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date)
             AND l.account_id IN (SELECT id FROM result_accounts)
           GROUP BY l.account_id
        )
