@@ -108,9 +108,9 @@ export async function reports(args: string[] = process.argv.slice(3)): Promise<v
           { name: 'income statement, 2025', path: '/reports/income-statement?from=2025-01-01&to=2025-12-31', runs, target: '< 50 ms, >= 4x plain SQL' },
           { name: 'eight-column balance, 2025', path: `/ledger/reports/eight-column-balance?${year}`, runs, target: '< 50 ms, >= 4x plain SQL' },
           { name: 'general ledger, first page (busiest account)', path: gl, runs, target: '< 30 ms' },
-          { name: 'general ledger, deep page', prepare: async (r) => (await deepPage(r, gl)).path, runs, target: 'within 1.5x of the first page' },
+          { name: 'general ledger, page 501 (or the last)', prepare: async (r) => (await deepPage(r, gl)).path, runs, target: 'within 1.5x of the first page' },
           { name: 'journal, first page', path: '/reports/journal?limit=100', runs, target: '< 30 ms' },
-          { name: 'journal, deep page', prepare: async (r) => (await deepPage(r, '/reports/journal?limit=100')).path, runs, target: '< 30 ms' },
+          { name: 'journal, page 501 (or the last)', prepare: async (r) => (await deepPage(r, '/reports/journal?limit=100')).path, runs, target: '< 30 ms' },
           partnerLedger,
         ];
 

@@ -488,6 +488,10 @@ describe('Consolidated reports (D91)', () => {
             body.equity.translationDifference +
             body.equity.eliminationDifference,
         );
+        // The income statement reads the range alone (no opening): its net result is the sheet's current period result.
+        const cutoff = g.cutoff < '2026-01-01' ? '2026-01-01' : g.cutoff;
+        const statement = (await is(members[0].id, `from=2026-01-01&to=${cutoff}&averageRate=USD:${g.average}`).expect(200)).body;
+        expect(statement.netResult).toBe(body.equity.currentPeriodResult);
         // The last member made has no descendant: consolidated from itself it is its own balance sheet.
         const alone = (await bs(members[members.length - 1].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body;
         const leaf = (await staff.get(`/api/entities/${members[members.length - 1].id}/reports/balance-sheet?${range}`).expect(200)).body;

@@ -65,7 +65,7 @@ export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entr
 export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
 export type { BookScope, ClosingRule, GroupScope, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
 export { LedgerFigures } from './infrastructure/reads/ledger-figures';
-export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, GroupAccountFigures, LineKey } from './infrastructure/reads/ledger-figures';
+export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, GroupAccountBalance, LineKey } from './infrastructure/reads/ledger-figures';
 export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
 

@@ -1,6 +1,9 @@
 import { exponentOf, majorUnits, neutralised, rowBatches, type TableColumn, type TableExport } from './table';
 import { ZipWriter } from './zip-writer';
 
+/** Sheet bytes handed to the compressor at a time, about. */
+const PIECE = 256 * 1024;
+
 /** Excel's rows per worksheet; the header takes one. Longer tables continue on a next sheet. */
 export const SHEET_ROWS = 1_048_576;
 
@@ -170,9 +173,13 @@ export async function* xlsxPieces<R>(table: Pick<TableExport<R>, 'columns' | 'ro
   let sheets = 0;
   try {
     // One sheet's XML, pulling rows until it is full or the rows end.
-    const sheet = async function* (): AsyncGenerator<string> {
+    const sheet = async function* (): AsyncGenerator<string | Buffer> {
       yield head;
       let r = 1;
+      // Each row's XML goes to bytes at once (a short-lived string), and the bytes on in pieces of
+      // about PIECE: no batch-long tree of strings outlives the young generation's collections.
+      let bytes = Buffer.allocUnsafe(PIECE * 2);
+      let used = 0;
       for (;;) {
         if (pending.length === 0) {
           const next = await batches.next();
@@ -185,16 +192,27 @@ export async function* xlsxPieces<R>(table: Pick<TableExport<R>, 'columns' | 'ro
         const room = sheetRows - r;
         const take = pending.length <= room ? pending : pending.slice(0, room);
         pending = take === pending ? [] : pending.slice(room);
-        let xml = '';
         for (const row of take) {
           const n = String(++r);
           let line = `<row r="${n}">`;
           for (let i = 0; i < cells.length; i++) line += cells[i](row, n);
-          xml += `${line}</row>`;
+          line += '</row>';
+          // At most 3 bytes a UTF-16 unit in UTF-8.
+          if (used + line.length * 3 > bytes.length) {
+            if (used > 0) yield bytes.subarray(0, used);
+            bytes = Buffer.allocUnsafe(Math.max(PIECE * 2, line.length * 3));
+            used = 0;
+          }
+          used += bytes.write(line, used, 'utf8');
         }
-        yield xml;
+        if (used >= PIECE) {
+          yield bytes.subarray(0, used);
+          bytes = Buffer.allocUnsafe(PIECE * 2);
+          used = 0;
+        }
         if (r >= sheetRows) break;
       }
+      if (used > 0) yield bytes.subarray(0, used);
       yield '</sheetData></worksheet>';
     };
     do {

@@ -35,8 +35,8 @@ export class ZipWriter {
     return chunk;
   }
 
-  /** The bytes of one entry whose uncompressed content is the text pieces given. */
-  async *entry(fileName: string, pieces: AsyncIterable<string> | Iterable<string>): AsyncGenerator<Buffer> {
+  /** The bytes of one entry whose uncompressed content is the pieces given (text, or bytes as they are). */
+  async *entry(fileName: string, pieces: AsyncIterable<string | Buffer> | Iterable<string | Buffer>): AsyncGenerator<Buffer> {
     const name = Buffer.from(fileName, 'utf8');
     const start = this.offset;
     const header = Buffer.alloc(30);
@@ -62,8 +62,7 @@ export class ZipWriter {
     let crc = 0;
     let size = 0;
     let compressed = 0;
-    const feed = async (text: string) => {
-      const bytes = Buffer.from(text, 'utf8');
+    const feed = async (bytes: Buffer) => {
       crc = crc32(bytes, crc);
       size += bytes.length;
       if (size > MAX_32) throw new Error('An archive entry would pass 4 GiB, which this writer does not support (no ZIP64)');
@@ -88,15 +87,20 @@ export class ZipWriter {
       }
     }.bind(this);
     try {
+      // Text is gathered and written as bytes; bytes go as they are, after the text before them.
       let gathered = '';
       for await (const piece of pieces) {
-        gathered += piece;
-        if (gathered.length < GATHER) continue;
-        await feed(gathered);
+        if (typeof piece === 'string') {
+          gathered += piece;
+          if (gathered.length < GATHER) continue;
+        } else if (gathered.length > 0) {
+          await feed(Buffer.from(gathered, 'utf8'));
+        }
+        await feed(typeof piece === 'string' ? Buffer.from(gathered, 'utf8') : piece);
         gathered = '';
         yield* flushOut();
       }
-      if (gathered.length > 0) await feed(gathered);
+      if (gathered.length > 0) await feed(Buffer.from(gathered, 'utf8'));
       deflate.end();
       await ended;
       if (failure) throw failure;

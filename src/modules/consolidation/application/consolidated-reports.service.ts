@@ -135,6 +135,7 @@ export class ConsolidatedReportsService {
       tree.map((m, index) => ({ entityId: m.id, bookId: bookIds[index], taxId: m.taxId })),
       from,
       to,
+      closingDate !== null,
     );
     const accounts = new Map<string, MemberAccount[]>(tree.map((m) => [m.id, []]));
     for (const a of figures) {
@@ -143,7 +144,7 @@ export class ConsolidatedReportsService {
         name: a.name,
         type: a.type,
         beforeRaw: a.openingRaw,
-        rangeRaw: a.periodDebit - a.periodCredit,
+        rangeRaw: a.periodRaw,
         intercompanyBeforeRaw: a.partnerOpeningRaw,
         intercompanyRangeRaw: a.partnerPeriodRaw,
       });

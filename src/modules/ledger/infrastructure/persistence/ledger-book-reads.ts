@@ -75,8 +75,11 @@ export class LedgerBookReader {
   /** D54's rows of a filter (the fields JOURNAL_FIELDS names), in (entryDate, entryId, lineId) order. */
   private async journalSelect(entityId: string, bookId: string | null, filter: JournalFilter): Promise<{ sql: string; values: unknown[] }> {
     const sql = new SqlConditions([`l.entity_id = $1`, LIVE, IN_BOOK], [entityId, bookId]);
-    if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
-    if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
+    // The entries' range too: with the line's date (always its entry's, entry.repository moves
+    // them together) the entries join as a merge of two index scans in date order, not one index
+    // lookup per entry (a quarter of the statement's time on a year's journal).
+    if (filter.from) sql.add('l.entry_date >= ?::date AND e.entry_date >= ?::date', filter.from, filter.from);
+    if (filter.to) sql.add('l.entry_date <= ?::date AND e.entry_date <= ?::date', filter.to, filter.to);
     if (filter.search) {
       const collate = await unicodeCollateClause((text) => this.cursor.query<{ collname: string }>(text, []));
       const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
@@ -87,7 +90,7 @@ export class LedgerBookReader {
       sql: `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
                    a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
               FROM ledger_lines l
-              JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+              JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.entry_date = l.entry_date AND e.id = l.entry_id
               JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
               LEFT JOIN ${this.partners.namesSql('$1')} p ON p.id = l.partner_id
              WHERE ${sql.where}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../domain/account-types';
-import { monthStart, splitBefore, splitRange } from '../../domain/month-ranges';
+import { monthStart, NO_DAYS, splitBefore, splitRange } from '../../domain/month-ranges';
 import {
   accountGroups,
   accountMonthlyTotals,
@@ -39,12 +39,20 @@ export interface AccountPeriodFigures {
   periodLines: number;
 }
 
-/** `AccountPeriodFigures` of one member of a group read at once, with the share of the partners asked for. */
-export interface GroupAccountFigures extends AccountPeriodFigures {
+/** One account of a member of a group read at once (`groupBalances`); raw = Σdebit − Σcredit. */
+export interface GroupAccountBalance {
   entityId: string;
+  accountId: string;
+  code: string;
+  name: string;
+  type: AccountType;
+  /** The lines dated before `from` (every closing entry before it counts); 0 when the opening is not read. */
+  openingRaw: bigint;
+  /** The lines dated from `from` to `to`, less the closing entries the rule leaves out. */
+  periodRaw: bigint;
   /** The part of `openingRaw` made by lines naming the partners of `partnerShare` (0 without it). */
   partnerOpeningRaw: bigint;
-  /** The part of the movement (`periodDebit − periodCredit`) made by those lines. */
+  /** The part of `periodRaw` made by those lines. */
   partnerPeriodRaw: bigint;
 }
 
@@ -64,7 +72,7 @@ export interface LineKey {
 }
 
 const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
-const GROUP: GroupScope = { entities: '$1::uuid[]', members: 'members' };
+const GROUP: GroupScope = { entities: '$1::uuid[]', books: '$2::uuid[]' };
 const CLOSING_RULE = { from: '$13::date', to: '$14::date' };
 const SIGNED = `CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END`;
 
@@ -192,76 +200,99 @@ export class LedgerFigures {
   }
 
   /**
-   * `accountFigures` of several Entities in one statement (a consolidated report, D91): each member
-   * with its Book, one snapshot for all, `entityId` saying whose each account is. The accounts are
-   * those a report combining the charts by code needs: every account with lines up to `to`, and,
-   * whatever its figures, per code the account of the first member (in the order given) whose
-   * chart has it and every account of another type than that one (names and type conflicts); the
-   * accounts left out have no line, so every figure of theirs is zero.
-   * With `partnerShare`, each account also answers the part of its opening and of its movement
-   * (Σdebit − Σcredit) that lines naming the partners of that relation make: a relation of the
-   * caller's (`entity_id, partner_id`) written with `parameter(value)`, which answers the placeholder
-   * of a value it adds to the statement. Closing entries name no partner (D90 item 1), so the share
-   * needs no closing rule. A statement over several Entities: multi-shard on Citus (docs/CITUS.md).
+   * The balances of several Entities' accounts in one statement (a consolidated report, D91):
+   * each member with its Book, one snapshot for all, `entityId` saying whose each account is; per
+   * account Σdebit − Σcredit before `from` and over `from`..`to`, as `accountFigures` reads them
+   * (whole months from the monthly totals, edge days from the lines, the closing rule with
+   * `closings`). The accounts are those a report combining the charts by code needs: every account
+   * with lines up to `to`, and, whatever its figures, per code the account of the first member (in
+   * the order given) whose chart has it and every account of another type than that one (names and
+   * type conflicts); an account left out has no line, so its figures are zero.
+   *
+   * With `opening: false` nothing before `from` is read (a report of a range alone, such as an
+   * income statement): `openingRaw` is then 0 and only the accounts with lines in the range are
+   * "with lines".
+   *
+   * With `partnerShare`, each account also answers the part of both figures that lines naming the
+   * partners of that relation make: a relation of the caller's (`entity_id, partner_id`) written
+   * with `parameter(value)`, which adds a value to the statement and answers its placeholder. The
+   * share's monthly totals are read account by account on their primary key. Closing entries name
+   * no partner (D90 item 1), so the share needs no closing rule. A statement over several
+   * Entities: multi-shard on Citus (docs/CITUS.md).
    */
-  async groupAccountFigures(
+  async groupBalances(
     members: ReadonlyArray<{ entityId: string; bookId: string | null }>,
     from: string,
     to: string,
     closings: ClosingRange | null,
-    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression } = {},
-  ): Promise<GroupAccountFigures[]> {
+    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression; opening?: boolean } = {},
+  ): Promise<GroupAccountBalance[]> {
     if (members.length === 0) return [];
-    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...spanValues(from, to, closings)];
+    const opening = options.opening ?? true;
+    const span = spanValues(from, to, closings);
+    // Without the opening, nothing before `from` is read: no month before it ($3), no edge day ($6..$7).
+    if (!opening) span.splice(0, 5, '0001-01-01', span[1], span[2], NO_DAYS.from, NO_DAYS.to);
+    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...span];
     const parameter = (value: unknown) => `$${values.push(value)}`;
+    const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
     const partners = options.partnerShare?.(parameter);
-    // The share's monthly totals account by account on their primary key (entity, account, partner):
-    // OFFSET 0 keeps the planner from flattening it into a scan of every partner total of the group.
+    const rawSums = (alias: string) => `sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month < $3::date) AS opening_raw,
+                sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month BETWEEN $4::date AND $5::date) AS period_raw`;
+    const edgeSums = `sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
+                sum(${SIGNED}) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_raw`;
+    // OFFSET 0 keeps the planner from flattening the share's totals into a scan of every partner total of the group.
     const shares = partners
       ? `, share_partners AS (${partners}), share_sets AS (
          SELECT m.entity_id, m.book_id, array_agg(sp.partner_id) AS ids
            FROM members m JOIN share_partners sp ON sp.entity_id = m.entity_id
           GROUP BY m.entity_id, m.book_id
        ), share_totals AS (
-         SELECT t.entity_id, t.account_id,
-                sum(p.debit - p.credit) FILTER (WHERE p.month < $3::date) AS opening_raw,
-                sum(p.debit - p.credit) FILTER (WHERE p.month BETWEEN $4::date AND $5::date) AS period_raw
+         SELECT t.entity_id, t.account_id, ${rawSums('p')}
            FROM totals t
            JOIN share_sets x ON x.entity_id = t.entity_id
-           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt OFFSET 0) p
+           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt WHERE pmt.month BETWEEN ${firstMonth}::date AND $12::date OFFSET 0) p
           GROUP BY t.entity_id, t.account_id
        ), share_edges AS (
-         SELECT l.entity_id, l.account_id,
-                sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
-                sum(${SIGNED}) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_raw
+         SELECT l.entity_id, l.account_id, ${edgeSums}
            FROM ${groupLiveLines(GROUP)} l JOIN share_partners x ON x.entity_id = l.entity_id AND x.partner_id = l.partner_id
           WHERE ${EDGE_DAYS}
           GROUP BY l.entity_id, l.account_id
        )`
       : '';
     const on = (alias: string) => `${alias}.entity_id = a.entity_id AND ${alias}.account_id = a.id`;
-    const rows = await this.query<Record<string, unknown>>(
+    const rows = await this.query<Record<string, string>>(
       `/* citus:multi-shard a consolidated report (D91): every member's balances in one snapshot */
        WITH members AS (
          SELECT gm.entity_id, gm.book_id, gm.position FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS gm(entity_id, book_id, position)
        ), totals AS (
-         SELECT t.entity_id, t.account_id, ${TOTALS_FIGURES}
+         SELECT t.entity_id, t.account_id, ${rawSums('t')}
            FROM ${groupAccountMonthlyTotals(GROUP)} t
-          WHERE t.month <= $12::date
+          WHERE t.month BETWEEN ${firstMonth}::date AND $12::date
           GROUP BY t.entity_id, t.account_id
        ), edges AS (
-         SELECT l.entity_id, l.account_id, ${EDGE_FIGURES}
+         SELECT l.entity_id, l.account_id, ${edgeSums}
            FROM ${groupLiveLines(GROUP)} l
           WHERE ${EDGE_DAYS}
           GROUP BY l.entity_id, l.account_id
-       )${closings ? `, closings AS (${closingFigures(groupClosingLines(GROUP, CLOSING_RULE), 'c.entity_id, c.account_id')})` : ''}${shares}
-       SELECT a.entity_id, a.id, a.group_id, a.code, a.name, a.type, ${accountFiguresColumns(closings !== null)}${
-         partners
-           ? `,
-              (coalesce(st.opening_raw, 0) + coalesce(se.opening_raw, 0))::numeric AS partner_opening_raw,
-              (coalesce(st.period_raw, 0) + coalesce(se.period_raw, 0))::numeric AS partner_period_raw`
+       )${
+         closings
+           ? `, closings AS (
+         SELECT c.entity_id, c.account_id, sum(CASE c.side WHEN 'debit' THEN c.amount ELSE -c.amount END) AS raw
+           FROM ${groupClosingLines(GROUP, CLOSING_RULE)} c
+          WHERE c.entry_date BETWEEN $15::date AND $16::date
+          GROUP BY c.entity_id, c.account_id
+       )`
            : ''
-       }
+       }${shares}
+       SELECT a.entity_id, a.id, a.code, a.name, a.type,
+              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric::text AS opening_raw,
+              (coalesce(t.period_raw, 0) + coalesce(e.period_raw, 0)${closings ? ' - coalesce(c.raw, 0)' : ''})::numeric::text AS period_raw${
+                partners
+                  ? `,
+              (coalesce(st.opening_raw, 0) + coalesce(se.opening_raw, 0))::numeric::text AS partner_opening_raw,
+              (coalesce(st.period_raw, 0) + coalesce(se.period_raw, 0))::numeric::text AS partner_period_raw`
+                  : ''
+              }
          FROM (SELECT ca.*, row_number() OVER code_order AS nth, first_value(ca.type) OVER code_order AS first_type
                  FROM ${groupChartAccounts('$1::uuid[]')} ca JOIN members m ON m.entity_id = ca.entity_id
                WINDOW code_order AS (PARTITION BY ca.code ORDER BY m.position)) a
@@ -273,10 +304,15 @@ export class LedgerFigures {
       values,
     );
     return rows.map((r) => ({
-      ...toFigures(r),
-      entityId: r.entity_id as string,
-      partnerOpeningRaw: partners ? BigInt(r.partner_opening_raw as string) : 0n,
-      partnerPeriodRaw: partners ? BigInt(r.partner_period_raw as string) : 0n,
+      entityId: r.entity_id,
+      accountId: r.id,
+      code: r.code,
+      name: r.name,
+      type: r.type as AccountType,
+      openingRaw: BigInt(r.opening_raw),
+      periodRaw: BigInt(r.period_raw),
+      partnerOpeningRaw: partners ? BigInt(r.partner_opening_raw) : 0n,
+      partnerPeriodRaw: partners ? BigInt(r.partner_period_raw) : 0n,
     }));
   }
 

@@ -186,43 +186,40 @@ export function lineTags(entity: SqlExpression, dimension: SqlExpression): strin
 
 /**
  * Several Entities read in one statement, each in its own Book (a consolidated report, D91):
- * `entities` a uuid[] expression (each part filters `entity_id = ANY(entities)`), `members` a
- * relation of the caller's statement (a CTE name) with one row per Entity, columns `entity_id`
- * and `book_id` (null: that Entity's common lines only). On Citus such a statement reads several
- * shards: mark it `citus:multi-shard` and list it in docs/CITUS.md (docs/ARCHITECTURE.md, D94).
+ * `entities` a uuid[] expression (each part filters `entity_id = ANY(entities)`), `books` a uuid[]
+ * expression of the Books read (nulls allowed: an Entity read without a Book reads its common
+ * lines only). A Book belongs to one Entity, so "the common lines plus any of these Books" selects
+ * each Entity's common lines and its own Book's lines, and no other Book's. On Citus such a
+ * statement reads several shards: mark it `citus:multi-shard` and list it in docs/CITUS.md
+ * (docs/ARCHITECTURE.md, D94).
  */
 export interface GroupScope {
   entities: SqlExpression;
-  members: string;
-}
-
-/** The Book rule of a group part: `alias`'s `book_key` is the common key or its Entity's Book (`gm` the members' row). */
-function groupBookKey(alias: string): string {
-  return `${alias}.book_key IN ('${NIL_BOOK}'::uuid, coalesce(gm.book_id, '${NIL_BOOK}'::uuid))`;
+  books: SqlExpression;
 }
 
 /** Relation: `accountMonthlyTotals` of every Entity of a group, with `entity_id` (one row per slot). */
 export function groupAccountMonthlyTotals(group: GroupScope): string {
   return `(SELECT mt.entity_id, mt.account_id, mt.month, mt.debit, mt.credit, mt.line_count
-             FROM ledger_account_monthly_totals mt JOIN ${group.members} gm ON gm.entity_id = mt.entity_id
-            WHERE mt.entity_id = ANY(${group.entities}) AND ${groupBookKey('mt')})`;
+             FROM ledger_account_monthly_totals mt
+            WHERE mt.entity_id = ANY(${group.entities}) AND (mt.book_key = '${NIL_BOOK}'::uuid OR mt.book_key = ANY(${group.books})))`;
 }
 
 /** Relation: `liveLines` of every Entity of a group, each in its own Book (every line column). */
 export function groupLiveLines(group: GroupScope): string {
-  return `(SELECT gl.* FROM ledger_lines gl JOIN ${group.members} gm ON gm.entity_id = gl.entity_id
-            WHERE gl.entity_id = ANY(${group.entities}) AND ${liveLine('gl')} AND (gl.book_id IS NULL OR gl.book_id = gm.book_id))`;
+  return `(SELECT gl.* FROM ledger_lines gl
+            WHERE gl.entity_id = ANY(${group.entities}) AND ${liveLine('gl')} AND (gl.book_id IS NULL OR gl.book_id = ANY(${group.books})))`;
 }
 
 /** Relation: `closingLines` of every Entity of a group, with `entity_id`. */
 export function groupClosingLines(group: GroupScope, rule: ClosingRule): string {
   return `(SELECT cl.entity_id, cl.id, cl.account_id, cl.partner_id, cl.entry_date, cl.side, cl.amount
-             FROM ledger_lines cl JOIN ${group.members} gm ON gm.entity_id = cl.entity_id
+             FROM ledger_lines cl
             WHERE cl.entity_id = ANY(${group.entities})
               AND (cl.entity_id, cl.entry_id) IN (SELECT ce.entity_id, ce.id FROM ledger_entries ce
                     WHERE ce.entity_id = ANY(${group.entities}) AND ce.source = '${CLOSING_SOURCE}' AND ce.status IN ${LIVE}
                       AND ce.entry_date BETWEEN ${rule.from} AND ${rule.to})
-              AND ${liveLine('cl')} AND (cl.book_id IS NULL OR cl.book_id = gm.book_id))`;
+              AND ${liveLine('cl')} AND (cl.book_id IS NULL OR cl.book_id = ANY(${group.books})))`;
 }
 
 /** Relation: the charts of several Entities (`entity_id` and the columns of `chartAccounts`); `entities` a uuid[] expression. */
