@@ -132,6 +132,7 @@ export class ImportParsePool implements OnApplicationShutdown {
       if (slot.idle) clearTimeout(slot.idle);
       slot.idle = null;
       slot.busy = pending;
+      slot.worker.ref();
       const target = slot;
       slot.timer = setTimeout(() => void this.fail(target, `the parse ran longer than ${PARSE_TIMEOUT_MS / 1000} s`), PARSE_TIMEOUT_MS);
       slot.timer.unref();
@@ -141,7 +142,6 @@ export class ImportParsePool implements OnApplicationShutdown {
 
   private spawn(): Slot {
     const worker = startWorker();
-    worker.unref();
     const slot: Slot = { worker, busy: null, timer: null, idle: null };
     this.slots.push(slot);
     worker.on('message', (answer: ParseAnswer) => {
@@ -153,10 +153,15 @@ export class ImportParsePool implements OnApplicationShutdown {
       this.dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      this.logger.error(`an import parser worker failed: ${error.code ?? ''} ${error.message}`);
-      void this.fail(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the parse ran out of memory' : 'the parser failed');
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      // Not V8's own words for it: a test runner watching stderr would take them for its own crash.
+      this.logger.error(`an import parser worker failed: ${outOfMemory ? 'it reached its heap limit (ERR_WORKER_OUT_OF_MEMORY)' : `${error.code ?? error.name}: ${error.message}`}`);
+      void this.fail(slot, outOfMemory ? 'the parse ran out of memory' : 'the parser failed');
     });
     worker.on('exit', () => void this.fail(slot, 'the parser stopped'));
+    // After the listeners (a 'message' listener refs the worker's port again): an idle worker
+    // never keeps the process alive; a busy one does (dispatch refs it, release unrefs it).
+    worker.unref();
     return slot;
   }
 
@@ -164,6 +169,7 @@ export class ImportParsePool implements OnApplicationShutdown {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.busy = null;
+    slot.worker.unref();
     slot.idle = setTimeout(() => {
       if (slot.busy === null) void this.fail(slot, 'idle');
     }, IDLE_MS);
