@@ -6,7 +6,7 @@ import { DomainError } from '../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../config/app-config';
 import { DomainErrorWithHeaders } from '../http/error-envelope';
 import { UploadBodyGuard } from './deferred-upload';
-import type { ParseAnswer, ParseFailure, ParseTask } from './parse-worker';
+import type { ParseAnswer, ParseFailure, ParseTask, ParseWorkerData } from './parse-worker';
 
 /**
  * A module's parser that runs off the main thread: the absolute path, without extension, of a
@@ -66,8 +66,8 @@ function errorOf(failure: ParseFailure): Error {
  * and the CLI), a worker cannot start from a `.ts` file: a bootstrap registers @swc-node/register
  * in the worker first, then requires the source.
  */
-function startWorker(): Worker {
-  const options = { resourceLimits: WORKER_HEAP, stdout: false, stderr: false };
+function startWorker(data: ParseWorkerData): Worker {
+  const options = { resourceLimits: WORKER_HEAP, stdout: false, stderr: false, workerData: data };
   if (__filename.endsWith('.ts')) {
     const register = require.resolve('@swc-node/register');
     const entry = join(__dirname, 'parse-worker.ts');
@@ -89,6 +89,7 @@ function startWorker(): Worker {
 export class ImportParsePool implements OnApplicationShutdown {
   private readonly logger = new Logger('ImportParsePool');
   private readonly size: number;
+  private readonly nice: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 1;
@@ -96,6 +97,7 @@ export class ImportParsePool implements OnApplicationShutdown {
 
   constructor(config: ConfigService<RuntimeConfig, true>) {
     this.size = Math.max(1, config.get('heavyReadsTotal', { infer: true }));
+    this.nice = config.get('importParseNice', { infer: true }) ?? 0;
   }
 
   /** Parses `bytes` with `parser` in a worker thread. */
@@ -141,7 +143,7 @@ export class ImportParsePool implements OnApplicationShutdown {
   }
 
   private spawn(): Slot {
-    const worker = startWorker();
+    const worker = startWorker({ nice: this.nice });
     const slot: Slot = { worker, busy: null, timer: null, idle: null };
     this.slots.push(slot);
     worker.on('message', (answer: ParseAnswer) => {
