@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
+import { RecordHostsModule } from '../record-hosts';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';
@@ -25,7 +26,7 @@ import { BankAccountLedgerUsage } from './infrastructure/bank-account-ledger-usa
 
 /** Bank accounts and their movements: statement import, booking and matching through the ledger. */
 @Module({
-  imports: [LedgerModule, ReferenceModule, FxModule, InvoicesModule],
+  imports: [LedgerModule, ReferenceModule, FxModule, InvoicesModule, RecordHostsModule],
   controllers: [BankAccountsController, BankMovementsController, BankBookingController],
   providers: [
     { provide: BankAccountRepository, useClass: SqlBankAccountRepository },

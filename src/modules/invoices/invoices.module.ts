@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { InvoiceBookingListeners } from './application/invoice-hooks';
 import { LedgerModule } from '../ledger';
 import { PartnersModule } from '../partners';
+import { RecordHostsModule } from '../record-hosts';
 import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
@@ -23,7 +24,7 @@ import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoic
 
 /** AR and AP invoices, their booking to the ledger, and imported SII DTEs (D60-D65). */
 @Module({
-  imports: [ReferenceModule, LedgerModule, PartnersModule, DiscoveryModule],
+  imports: [ReferenceModule, LedgerModule, PartnersModule, RecordHostsModule, DiscoveryModule],
   controllers: [InvoicesController, DtesController],
   providers: [
     InvoiceBookingListeners,
