@@ -145,7 +145,7 @@ export class LedgerBooksService {
     if (!(await this.queries.account(entityId, query.accountId))) throw ledgerAccountNotFound({ accountId: query.accountId });
     await this.books.read(signal, async (reader) => {
       const from = query.from ?? FAR_PAST;
-      const head = (await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE))).find((a) => a.accountId === query.accountId);
+      const [head] = await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE), query.accountId);
       // No line in the range: no row (the opening balance only starts the running balance).
       const opening = head && query.from ? head.openingRaw : 0n;
       if (head) refuseInexact('runningBalance', opening, head.debit, head.credit);
