@@ -39,10 +39,11 @@ import { Clock, SystemClock } from './platform/clock/clock';
 import { ClockModule } from './platform/clock/clock.module';
 import type { RuntimeConfig } from './platform/config/app-config';
 import { DatabaseModule } from './platform/database/database.module';
-import { RECORDS } from './schema';
+import { SCHEMA } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { HeavyReadsModule } from './platform/http/heavy-reads';
+import { ImportParseModule } from './platform/imports/parse-pool';
 import { JsonBodyGuard } from './platform/http/media-type';
 import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
@@ -68,7 +69,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule,
         DiscoveryModule,
-        DatabaseModule.forRoot(RECORDS),
+        DatabaseModule.forRoot(SCHEMA),
         ClsModule.forRoot({
           global: true,
           // No Proxy Providers here: resolving them would cost every request a dynamic import.
@@ -83,6 +84,7 @@ export class AppModule {
         ClockModule.forRoot(options.clock ?? new SystemClock(config.businessTimezone)),
         ObjectStoreModule,
         HeavyReadsModule,
+        ImportParseModule,
         AuditModule,
         HealthModule,
         ReferenceModule,

@@ -9,6 +9,7 @@ import { SystemWrites } from './platform/audit/system-writes';
 import { ConfigError, loadConfig, RuntimeConfig } from './platform/config/app-config';
 import { startEmbeddedParts } from './platform/embedded/embedded-parts';
 import { distributeSchema } from './platform/database/distribute-schema';
+import { SCHEMA } from './schema';
 
 type App = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
 
@@ -46,7 +47,7 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'db:distribute   (D94: on a Citus coordinator, Entity tables distributed by entity_id, shared tables reference tables; idempotent; refused without Citus)',
     standalone: true,
-    run: (_flags, _app, _args, config) => distributeSchema(config.databaseUrl),
+    run: (_flags, _app, _args, config) => distributeSchema(config.databaseUrl, SCHEMA.migrations),
   },
   'ledger:import': {
     usage:

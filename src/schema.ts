@@ -14,7 +14,8 @@ import { ORGANIZATION_RECORDS } from './modules/organizations';
 import { PARTNER_RECORDS } from './modules/partners';
 import { REPORT_RECORDS } from './modules/reports';
 import { TAX_RECORDS } from './modules/tax';
-import { dataSourceOptions } from './platform/database/data-source-options';
+import { MIGRATIONS } from '../migrations';
+import { DatabaseSchema, dataSourceOptions } from './platform/database/data-source-options';
 import type { DataSourceOptions } from 'typeorm';
 
 /**
@@ -42,7 +43,10 @@ export const RECORDS = [
   ...TAX_RECORDS,
 ];
 
+/** The service's schema: the records above and the migrations (migrations/index.ts), given to the platform's database. */
+export const SCHEMA: DatabaseSchema = { records: RECORDS, migrations: MIGRATIONS };
+
 /** The service's data source: its entities and migrations on this database. */
 export function appDataSourceOptions(url: string, poolSize?: number): DataSourceOptions {
-  return dataSourceOptions(url, RECORDS, poolSize);
+  return dataSourceOptions(url, SCHEMA, poolSize);
 }

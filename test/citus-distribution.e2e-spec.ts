@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { CitusDistributionError, COORDINATOR_TABLES, distributeOnCitus, distributeNewEntityTable, planDistribution } from '../src/platform/database/citus';
 import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { MIGRATIONS } from '../migrations';
 import { createTestApp, createTestDatabase } from './harness/test-app';
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ describe('db:distribute (D94)', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    dataSource = await new DataSource(dataSourceOptions(databaseUrl, [], 1)).initialize();
+    dataSource = await new DataSource(dataSourceOptions(databaseUrl, { records: [], migrations: MIGRATIONS }, 1)).initialize();
     citus = (await dataSource.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`)).length > 0;
   });
   afterAll(() => dataSource.destroy());

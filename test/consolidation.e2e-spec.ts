@@ -325,6 +325,32 @@ describe('Consolidated reports (D91)', () => {
     await expectRefused(t, READ_TABLES, is(root.id, 'from=2026-01-01&to=2026-06-30'), 409, 'CONSOLIDATION_ACCOUNT_TYPE_CONFLICT_ERROR');
   });
 
+  it('names a row after the first member whose chart has the code, also when that member has no line on it', async () => {
+    const root = await member('Nombres');
+    const child = await member('Hija nombres', { parent: root.id });
+    const grandchild = await member('Nieta nombres', { parent: child.id });
+    await account(root, '1101', 'asset', 'Caja matriz'); // no line: still names the row
+    await account(root, '4101', 'income', 'Ventas matriz'); // no line either
+    await account(child, '1101', 'asset', 'Caja hija');
+    await account(child, '4101', 'other_income', 'Otros ingresos hija'); // same family as the root's income
+    await account(grandchild, '1101', 'asset', 'Caja nieta');
+    await account(grandchild, '4101', 'income', 'Ventas nieta');
+    await post(child, '2026-02-10', [['1101', 'debit', 250], ['4101', 'credit', 250]]);
+    await post(grandchild, '2026-03-05', [['1101', 'debit', 40], ['4101', 'credit', 40]]);
+    const sheet = (await bs(root.id, 'exerciseStart=2026-01-01&cutoffDate=2026-06-30').expect(200)).body;
+    expect(sheet.assets).toEqual({
+      total: 290,
+      accounts: [{ code: '1101', name: 'Caja matriz', balance: 290, byEntity: [{ entityId: child.id, balance: 250 }, { entityId: grandchild.id, balance: 40 }] }],
+    });
+    expect(sheet.equity.currentPeriodResult).toBe(290);
+    // The row goes where the root's type puts it (income), under the root's name.
+    const statement = (await is(root.id, 'from=2026-01-01&to=2026-06-30').expect(200)).body;
+    expect(statement.income.accounts).toEqual([
+      { code: '4101', name: 'Ventas matriz', balance: 290, byEntity: [{ entityId: child.id, balance: 250 }, { entityId: grandchild.id, balance: 40 }] },
+    ]);
+    expect(statement.otherIncome).toEqual({ total: 0, accounts: [] });
+  });
+
   it('leaves out the closing entries dated inside the range and counts those before it (D90 item 4)', async () => {
     const root = await member('Cierre');
     const child = await member('Hija cierre', { parent: root.id });
@@ -462,6 +488,10 @@ describe('Consolidated reports (D91)', () => {
             body.equity.translationDifference +
             body.equity.eliminationDifference,
         );
+        // The income statement reads the range alone (no opening): its net result is the sheet's current period result.
+        const cutoff = g.cutoff < '2026-01-01' ? '2026-01-01' : g.cutoff;
+        const statement = (await is(members[0].id, `from=2026-01-01&to=${cutoff}&averageRate=USD:${g.average}`).expect(200)).body;
+        expect(statement.netResult).toBe(body.equity.currentPeriodResult);
         // The last member made has no descendant: consolidated from itself it is its own balance sheet.
         const alone = (await bs(members[members.length - 1].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body;
         const leaf = (await staff.get(`/api/entities/${members[members.length - 1].id}/reports/balance-sheet?${range}`).expect(200)).body;

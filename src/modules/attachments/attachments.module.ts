@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordHostsModule } from '../record-hosts';
 import { AttachmentSweeper } from './application/attachment-sweeper';
 import { AttachmentsService } from './application/attachments.service';
 import { AttachmentRepository } from './domain/attachment-repository';
@@ -8,6 +9,7 @@ import { SqlAttachmentRepository } from './infrastructure/persistence/attachment
 
 /** Attachments of invoices, bank movements and ledger entries, stored in S3 (spec, Attachments; D70, D79). */
 @Module({
+  imports: [RecordHostsModule],
   controllers: ATTACHMENTS_CONTROLLERS,
   providers: [{ provide: AttachmentRepository, useClass: SqlAttachmentRepository }, AttachmentsService, AttachmentSweeper, AttachmentsHostListener],
   exports: [AttachmentsService, AttachmentSweeper],

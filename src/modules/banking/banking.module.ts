@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
+import { RecordHostsModule } from '../record-hosts';
 import { BankAccountsService } from './application/bank-accounts.service';
 import { BankMovementsService } from './application/bank-movements.service';
 import { BankBookingService } from './application/bank-booking.service';
@@ -14,7 +15,7 @@ import { BankingLedgerPort } from './infrastructure/banking-ledger-port';
 import { BankBookingController } from './infrastructure/http/bank-booking.controller';
 import { InvoiceFoliosFromInvoices } from './infrastructure/invoice-folios.adapter';
 import { SqlOpenLineReader } from './infrastructure/persistence/open-line.reader';
-import { CsvStatementReader } from './infrastructure/csv-statement-reader';
+import { OffThreadStatementReader } from './infrastructure/off-thread-statement-reader';
 import { BankAccountsController } from './infrastructure/http/bank-accounts.controller';
 import { BankMovementsController, IMPORT_ROUTE } from './infrastructure/http/bank-movements.controller';
 import { StatementUploadMiddleware } from './infrastructure/http/statement-upload.middleware';
@@ -25,12 +26,12 @@ import { BankAccountLedgerUsage } from './infrastructure/bank-account-ledger-usa
 
 /** Bank accounts and their movements: statement import, booking and matching through the ledger. */
 @Module({
-  imports: [LedgerModule, ReferenceModule, FxModule, InvoicesModule],
+  imports: [LedgerModule, ReferenceModule, FxModule, InvoicesModule, RecordHostsModule],
   controllers: [BankAccountsController, BankMovementsController, BankBookingController],
   providers: [
     { provide: BankAccountRepository, useClass: SqlBankAccountRepository },
     { provide: BankMovementRepository, useClass: SqlBankMovementRepository },
-    { provide: StatementFileReader, useClass: CsvStatementReader },
+    { provide: StatementFileReader, useClass: OffThreadStatementReader },
     { provide: OpenLineReader, useClass: SqlOpenLineReader },
     { provide: InvoiceFolios, useClass: InvoiceFoliosFromInvoices },
     { provide: ExchangeRates, useClass: FxExchangeRates },

@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { InvoiceBookingListeners } from './application/invoice-hooks';
 import { LedgerModule } from '../ledger';
 import { PartnersModule } from '../partners';
+import { RecordHostsModule } from '../record-hosts';
 import { ReferenceModule } from '../reference';
 import { DteXmlReader } from './application/dte-xml-reader';
 import { DtesService } from './application/dtes.service';
@@ -17,19 +18,19 @@ import { SqlDteRepository } from './infrastructure/persistence/dte.repository';
 import { SqlInvoiceRepository } from './infrastructure/persistence/invoice.repository';
 import { SiiPeriodDocuments } from './domain/sii-period-documents';
 import { SqlSiiPeriodDocuments } from './infrastructure/persistence/sii-period-documents.repository';
-import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
+import { OffThreadDteXmlReader } from './infrastructure/off-thread-dte-xml-reader';
 import { InvoiceRecordHost } from './infrastructure/invoice-record-host';
 import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoice-usage.adapters';
 
 /** AR and AP invoices, their booking to the ledger, and imported SII DTEs (D60-D65). */
 @Module({
-  imports: [ReferenceModule, LedgerModule, PartnersModule, DiscoveryModule],
+  imports: [ReferenceModule, LedgerModule, PartnersModule, RecordHostsModule, DiscoveryModule],
   controllers: [InvoicesController, DtesController],
   providers: [
     InvoiceBookingListeners,
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },
     { provide: DteRepository, useClass: SqlDteRepository },
-    { provide: DteXmlReader, useClass: SiiDteXmlReader },
+    { provide: DteXmlReader, useClass: OffThreadDteXmlReader },
     InvoicesService,
     InvoiceBookingService,
     InvoiceLedgerPort,

@@ -1,13 +1,13 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { RecordHosts } from './application/record-hosts';
 
 /**
- * The host registry of attachments, comments and To-dos. Global: each host module (ledger,
- * invoices, banking) marks its RecordHost provider with @RecordHostProvider() and calls
- * RecordHosts.recordsRemoved when it deletes records.
+ * The hosts of attachments, comments and To-dos. Not global: a module that injects RecordHosts
+ * (attachments, comments, To-dos; invoices and banking, which call RecordHosts.recordsRemoved when
+ * they delete records) imports this module; a host module marks its RecordHost provider with
+ * @RecordHostProvider() and needs no import for that.
  */
-@Global()
 @Module({
   imports: [DiscoveryModule],
   providers: [RecordHosts],

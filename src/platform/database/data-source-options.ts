@@ -1,6 +1,5 @@
 import { types } from 'pg';
 import type { DataSourceOptions, MixedList } from 'typeorm';
-import { MIGRATIONS } from '../../../migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /**
@@ -16,14 +15,23 @@ types.setTypeParser(types.builtins.INT8, (text: string) => {
 /** Calendar dates stay ISO strings (D5): a JavaScript Date would shift them by the time zone. */
 types.setTypeParser(types.builtins.DATE, (text: string) => text);
 
-/** `entities`: the records of every module, assembled at the composition root (src/schema.ts). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export function dataSourceOptions(url: string, entities: MixedList<Function>, poolSize = 10): DataSourceOptions {
+/**
+ * The schema of the service, assembled at the composition root (src/schema.ts, `SCHEMA`): the
+ * records of every module and the migrations (migrations/index.ts). The platform imports neither.
+ */
+export interface DatabaseSchema {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  records: MixedList<Function>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: Function[];
+}
+
+export function dataSourceOptions(url: string, schema: DatabaseSchema, poolSize = 10): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities,
-    migrations: MIGRATIONS,
+    entities: schema.records,
+    migrations: schema.migrations,
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,

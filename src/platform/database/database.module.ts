@@ -1,17 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, MixedList } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { RuntimeConfig } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { DatabaseSchema, dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migrate';
 import { CitusDistributionError, distributeOnCitus } from './citus';
 
-/** The database connection; the composition root gives the records of every module (src/schema.ts). */
+/** The database connection; the composition root gives the records of every module and the migrations (src/schema.ts). */
 @Module({})
 export class DatabaseModule {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  static forRoot(entities: MixedList<Function>): DynamicModule {
+  static forRoot(schema: DatabaseSchema): DynamicModule {
     let distribution: RuntimeConfig['databaseDistribution'] = 'none';
     return {
       module: DatabaseModule,
@@ -21,7 +20,7 @@ export class DatabaseModule {
           useFactory: (config: ConfigService<RuntimeConfig, true>) => {
             distribution = config.get('databaseDistribution', { infer: true });
             return {
-              ...dataSourceOptions(config.get('databaseUrl', { infer: true }), entities, config.get('databasePoolSize', { infer: true })),
+              ...dataSourceOptions(config.get('databaseUrl', { infer: true }), schema, config.get('databasePoolSize', { infer: true })),
               // A refusal to distribute (no Citus) is not a connection problem: no retry.
               toRetry: (error: unknown) => !(error instanceof CitusDistributionError),
             };

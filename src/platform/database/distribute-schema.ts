@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
+import type { DatabaseSchema } from './data-source-options';
 import { distributeOnCitus, DistributionReport } from './citus';
 import { runMigrationsExclusively } from './migrate';
 
@@ -13,8 +14,8 @@ export function describeDistribution(report: DistributionReport): string {
  * `npm run cli -- db:distribute`: applies pending migrations, then distributes the schema on the
  * Citus coordinator at `databaseUrl` (platform/database/citus.ts). Refused without Citus.
  */
-export async function distributeSchema(databaseUrl: string): Promise<string> {
-  const dataSource = await new DataSource(dataSourceOptions(databaseUrl, [], 2)).initialize();
+export async function distributeSchema(databaseUrl: string, migrations: DatabaseSchema['migrations']): Promise<string> {
+  const dataSource = await new DataSource(dataSourceOptions(databaseUrl, { records: [], migrations }, 2)).initialize();
   try {
     await runMigrationsExclusively(dataSource);
     const runner = dataSource.createQueryRunner();

@@ -354,6 +354,9 @@ async function* generalLedgerBookJson(book: GeneralLedgerBookStream): AsyncGener
   yield ']}';
 }
 
+/** Characters of a streamed answer gathered before a write. */
+const JSON_WRITE_SIZE = 64 * 1024;
+
 /** The partner ledger's JSON text, piece by piece, in D56's field order. */
 async function* partnerLedgerJson(answer: PartnerLedgerStream): AsyncGenerator<string> {
   if ('whole' in answer) {
@@ -361,17 +364,23 @@ async function* partnerLedgerJson(answer: PartnerLedgerStream): AsyncGenerator<s
     return;
   }
   yield `${JSON.stringify(answer.head).slice(0, -1)},"partners":[`;
+  // The pieces go out in writes of about JSON_WRITE_SIZE: a write per partner's piece cost a system call each.
+  let out = '';
   let partners = 0;
   let lines = 0;
   for await (const piece of answer.partners) {
     if ('group' in piece) {
-      yield `${partners++ > 0 ? ',' : ''}${JSON.stringify(piece.group).slice(0, -1)},"lines":[`;
+      out += `${partners++ > 0 ? ',' : ''}${JSON.stringify(piece.group).slice(0, -1)},"lines":[`;
       lines = 0;
     } else if ('lines' in piece) {
-      yield piece.lines.map((line) => `${lines++ > 0 ? ',' : ''}${JSON.stringify(line)}`).join('');
+      for (const line of piece.lines) out += `${lines++ > 0 ? ',' : ''}${JSON.stringify(line)}`;
     } else {
-      yield ']}';
+      out += ']}';
+    }
+    if (out.length >= JSON_WRITE_SIZE) {
+      yield out;
+      out = '';
     }
   }
-  yield ']}';
+  yield `${out}]}`;
 }
