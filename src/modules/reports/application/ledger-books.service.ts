@@ -138,19 +138,22 @@ export class LedgerBooksService {
     entityId: string,
     query: { accountId: string; from?: string; to?: string; bookId?: string },
     signal: AbortSignal,
-    send: (scope: Scope, lines: AsyncIterable<LedgerLine[]>) => Promise<void>,
+    send: (scope: Scope, lines: AsyncIterable<LedgerLine[]>, csv: (selectList: string) => AsyncIterable<Buffer>) => Promise<void>,
   ): Promise<void> {
     checkRange(query.from, query.to);
     const scope = await this.reports.scope(entityId, query.bookId);
     if (!(await this.queries.account(entityId, query.accountId))) throw ledgerAccountNotFound({ accountId: query.accountId });
     await this.books.read(signal, async (reader) => {
       const from = query.from ?? FAR_PAST;
-      const head = (await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE))).find((a) => a.accountId === query.accountId);
+      const [head] = await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE), query.accountId);
       // No line in the range: no row (the opening balance only starts the running balance).
       const opening = head && query.from ? head.openingRaw : 0n;
       if (head) refuseInexact('runningBalance', opening, head.debit, head.credit);
-      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, BOOK_BATCH) : (async function* () {})();
-      await send(scope, withRunningBalance(lines, opening));
+      const none = async function* () {};
+      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, BOOK_BATCH) : none();
+      await send(scope, withRunningBalance(lines, opening), (selectList) =>
+        head ? reader.accountLinesCsv(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, opening, selectList) : none(),
+      );
     });
   }
 

@@ -165,11 +165,12 @@ export class LedgerBookReader {
    * The Libro Mayor's accounts: every account with a live line in the range, by code, with its
    * balance before the range and the range's debits, credits and line count. Whole months come
    * from the monthly totals and the edge days from the lines, so the cost is O(accounts x months)
-   * plus the lines of at most three partial months, whatever the range's size. Closing entries
+   * plus the lines of at most three partial months, whatever the range's size (`accountId`: that
+   * account's alone). Closing entries
    * (D90) are lines like any other here: one dated before the range counts into the opening
    * balance, one inside it is a line of the range.
    */
-  accountHeads(entityId: string, bookId: string | null, spans: BookSpans): Promise<BookAccountHead[]> {
+  accountHeads(entityId: string, bookId: string | null, spans: BookSpans, accountId: string | null = null): Promise<BookAccountHead[]> {
     return this.cursor
       .query<{ id: string; code: string; name: string; opening_raw: string; debit: string; credit: string; lines: string }>(
         `WITH totals AS (
@@ -180,6 +181,7 @@ export class LedgerBookReader {
                   sum(line_count) FILTER (WHERE month BETWEEN $4::date AND $5::date) AS lines
              FROM ledger_account_monthly_totals
             WHERE entity_id = $1 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month <= greatest($3::date, $5::date)
+              AND ($12::uuid IS NULL OR account_id = $12::uuid)
             GROUP BY account_id
          ), edges AS (
            SELECT l.account_id,
@@ -188,7 +190,7 @@ export class LedgerBookReader {
                   sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS credit,
                   count(*) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS lines
              FROM ledger_lines l
-            WHERE l.entity_id = $1 AND ${LIVE} AND ${IN_BOOK}
+            WHERE l.entity_id = $1 AND ${LIVE} AND ${IN_BOOK} AND ($12::uuid IS NULL OR l.account_id = $12::uuid)
               AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date OR l.entry_date BETWEEN $10::date AND $11::date)
             GROUP BY l.account_id
          )
@@ -200,7 +202,7 @@ export class LedgerBookReader {
            FROM ledger_accounts a
            LEFT JOIN totals t ON t.account_id = a.id
            LEFT JOIN edges e ON e.account_id = a.id
-          WHERE a.entity_id = $1 AND coalesce(t.lines, 0) + coalesce(e.lines, 0) > 0
+          WHERE a.entity_id = $1 AND ($12::uuid IS NULL OR a.id = $12::uuid) AND coalesce(t.lines, 0) + coalesce(e.lines, 0) > 0
           ORDER BY a.code, a.id`,
         [
           entityId,
@@ -214,6 +216,7 @@ export class LedgerBookReader {
           spans.rangeDays[0].to,
           spans.rangeDays[1].from,
           spans.rangeDays[1].to,
+          accountId,
         ],
       )
       .then((rows) =>
