@@ -7,13 +7,6 @@ import { ReportsService, type Scope } from './reports.service';
 
 export type { JournalRow } from './journal-rows';
 
-/**
- * Lines read from a cursor at a time. Small: a batch (and the one read ahead) lives while the
- * one before is written, so what survives the young generation's collections and is promoted
- * (RSS that grows until a full collection) is proportional to it. At 1,000 a year's XLSX grew
- * the service's RSS by 174 MiB (bench exports, issue 38).
- */
-const BOOK_BATCH = 250;
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** D55's line. */
@@ -126,7 +119,7 @@ export class LedgerBooksService {
       await send(
         scope,
         (async function* () {
-          for await (const batch of reader.journal(entityId, scope.bookId, filter, BOOK_BATCH)) yield batch.map(journalRow);
+          for await (const batch of reader.journal(entityId, scope.bookId, filter)) yield batch.map(journalRow);
         })(),
         (selectList) => reader.journalCsv(entityId, scope.bookId, filter, selectList),
       );
@@ -150,7 +143,7 @@ export class LedgerBooksService {
       const opening = head && query.from ? head.openingRaw : 0n;
       if (head) refuseInexact('runningBalance', opening, head.debit, head.credit);
       const none = async function* () {};
-      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, BOOK_BATCH) : none();
+      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null) : none();
       await send(scope, withRunningBalance(lines, opening), (selectList) =>
         head ? reader.accountLinesCsv(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, opening, selectList) : none(),
       );
@@ -175,7 +168,7 @@ export class LedgerBooksService {
             const closing = h.openingRaw + h.debit - h.credit;
             yield {
               account: { accountId: h.accountId, code: h.code, name: h.name, openingBalance: Number(h.openingRaw), closingBalance: Number(closing) },
-              lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to, BOOK_BATCH), h.openingRaw),
+              lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to), h.openingRaw),
               csvLines: (selectList: string) => reader.accountLinesCsv(entityId, scope.bookId, h.accountId, query.from, query.to, h.openingRaw, selectList, [h.accountId, h.code, h.name]),
             };
           }

@@ -39,8 +39,11 @@ export interface BookAccountHead {
   lines: number;
 }
 
-/** A journal or ledger line as read (D54, D55 fields), amounts as text (bigint). */
+/** A journal or ledger line as read (D54, D55 fields), every value text (amounts: a bigint's digits) or null. */
 export type BookLineRow = Record<string, unknown>;
+
+const JOURNAL_FIELDS = ['entry_id', 'entry_date', 'memo', 'status', 'book_id', 'line_id', 'side', 'amount', 'account_id', 'account_code', 'account_name', 'partner_id', 'partner_name', 'description'] as const;
+const ACCOUNT_LINE_FIELDS = ['line_id', 'entry_id', 'entry_date', 'memo', 'side', 'amount', 'partner_id', 'description'] as const;
 
 export interface JournalFilter {
   from?: string;
@@ -104,15 +107,26 @@ export class LedgerBookReader {
    * `search` matches memo, line description, account code or name and partner name, ignoring case
    * for every letter, as the journal's pages do.
    */
-  async *journal(entityId: string, bookId: string | null, filter: JournalFilter, batchSize: number): AsyncGenerator<BookLineRow[]> {
+  async *journal(entityId: string, bookId: string | null, filter: JournalFilter): AsyncGenerator<BookLineRow[]> {
     const { sql, values } = await this.journalSelect(entityId, bookId, filter);
-    yield* this.cursor.batches<BookLineRow>(
-      `SELECT j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.status, j.book_id, j.line_id, j.side, j.amount::text AS amount, j.account_id,
+    yield* this.rows(
+      JOURNAL_FIELDS,
+      `SELECT j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD'), j.memo, j.status, j.book_id, j.line_id, j.side, j.amount, j.account_id,
               j.account_code, j.account_name, j.partner_id, j.partner_name, j.description
          FROM (${sql}) j`,
       values,
-      batchSize,
     );
+  }
+
+  /** Rows read through COPY (the database's text, no result objects per row) as objects with `fields` for keys. */
+  private async *rows(fields: readonly string[], sql: string, values: unknown[]): AsyncGenerator<BookLineRow[]> {
+    for await (const batch of this.cursor.copyRows(sql, values)) {
+      yield batch.map((row) => {
+        const record: BookLineRow = {};
+        for (let i = 0; i < fields.length; i++) record[fields[i]] = row[i];
+        return record;
+      });
+    }
   }
 
   /**
@@ -140,13 +154,9 @@ export class LedgerBookReader {
   }
 
   /** One account's lines in (entryDate, entryId, lineId) order over [from, to] (either end open), every one, in batches (D55's fields). */
-  async *accountLines(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null, batchSize: number): AsyncGenerator<BookLineRow[]> {
+  async *accountLines(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null): AsyncGenerator<BookLineRow[]> {
     const { sql, values } = this.accountLinesSelect(entityId, bookId, accountId, from, to, null);
-    yield* this.cursor.batches<BookLineRow>(
-      `SELECT j.line_id, j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.side, j.amount::text AS amount, j.partner_id, j.description FROM (${sql}) j`,
-      values,
-      batchSize,
-    );
+    yield* this.rows(ACCOUNT_LINE_FIELDS, `SELECT j.line_id, j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD'), j.memo, j.side, j.amount, j.partner_id, j.description FROM (${sql}) j`, values);
   }
 
   /**
