@@ -38,6 +38,8 @@ export interface AppConfig {
   /** D2a: heavy reads (unpaged lines, partner ledger, reports) running at once per User and per instance. */
   heavyReadsPerUser: number;
   heavyReadsTotal: number;
+  /** D2b: the nice value an import-parsing worker thread takes on Linux (0: the service's own priority). */
+  importParseNice: number;
   /** Express `trust proxy` (D11a): which peers' X-Forwarded-For names the client address. */
   trustProxy: boolean | number | string;
   /** Serve Swagger UI at /api/docs (the OpenAPI document at /api/docs-json is always served). */
@@ -201,6 +203,7 @@ const environmentSchema = z.object({
   BANK_SYNC_INTERVAL_MINUTES: integerString(0, 0, 7 * 24 * 60),
   HEAVY_READS_PER_USER: integerString(2, 1, 1000),
   HEAVY_READS_TOTAL: integerString(8, 1, 10_000),
+  IMPORT_PARSE_NICE: integerString(10, 0, 19),
   OPENAPI_UI: optionalBooleanString,
   TRUST_PROXY: optionalString,
   AGENT_LLM_BASE_URL: urlString(['http:', 'https:']),
@@ -307,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     heavyReadsPerUser: e.HEAVY_READS_PER_USER,
     heavyReadsTotal: e.HEAVY_READS_TOTAL,
+    importParseNice: e.IMPORT_PARSE_NICE,
     openApiUi: e.OPENAPI_UI ?? e.NODE_ENV === 'development',
     trustProxy: trustProxySetting(e.TRUST_PROXY),
     agents: {

@@ -4,7 +4,7 @@ import { toErrorResponse } from '../http/error-envelope';
 import { importParser, ImportParsePool } from './parse-pool';
 
 const FIXTURE = importParser<{ length: number; text: string; amount: bigint }>(join(__dirname, '..', '..', '..', 'test', 'harness'), 'parse-pool-fixture');
-const poolOf = (size: number) => new ImportParsePool({ get: () => size } as never);
+const poolOf = (size: number) => new ImportParsePool({ get: (key: string) => (key === 'heavyReadsTotal' ? size : 10) } as never);
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => {

@@ -6,7 +6,7 @@ import { DomainError } from '../../../libs/shared-kernel/src';
 import type { RuntimeConfig } from '../config/app-config';
 import { DomainErrorWithHeaders } from '../http/error-envelope';
 import { UploadBodyGuard } from './deferred-upload';
-import type { ParseAnswer, ParseFailure, ParseTask } from './parse-worker';
+import type { ParseAnswer, ParseFailure, ParseTask, ParseWorkerData } from './parse-worker';
 
 /**
  * A module's parser that runs off the main thread: the absolute path, without extension, of a
@@ -66,8 +66,8 @@ function errorOf(failure: ParseFailure): Error {
  * and the CLI), a worker cannot start from a `.ts` file: a bootstrap registers @swc-node/register
  * in the worker first, then requires the source.
  */
-function startWorker(): Worker {
-  const options = { resourceLimits: WORKER_HEAP, stdout: false, stderr: false };
+function startWorker(data: ParseWorkerData): Worker {
+  const options = { resourceLimits: WORKER_HEAP, stdout: false, stderr: false, workerData: data };
   if (__filename.endsWith('.ts')) {
     const register = require.resolve('@swc-node/register');
     const entry = join(__dirname, 'parse-worker.ts');
@@ -89,6 +89,7 @@ function startWorker(): Worker {
 export class ImportParsePool implements OnApplicationShutdown {
   private readonly logger = new Logger('ImportParsePool');
   private readonly size: number;
+  private readonly nice: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 1;
@@ -96,6 +97,7 @@ export class ImportParsePool implements OnApplicationShutdown {
 
   constructor(config: ConfigService<RuntimeConfig, true>) {
     this.size = Math.max(1, config.get('heavyReadsTotal', { infer: true }));
+    this.nice = config.get('importParseNice', { infer: true }) ?? 0;
   }
 
   /** Parses `bytes` with `parser` in a worker thread. */
@@ -132,6 +134,7 @@ export class ImportParsePool implements OnApplicationShutdown {
       if (slot.idle) clearTimeout(slot.idle);
       slot.idle = null;
       slot.busy = pending;
+      slot.worker.ref();
       const target = slot;
       slot.timer = setTimeout(() => void this.fail(target, `the parse ran longer than ${PARSE_TIMEOUT_MS / 1000} s`), PARSE_TIMEOUT_MS);
       slot.timer.unref();
@@ -140,8 +143,7 @@ export class ImportParsePool implements OnApplicationShutdown {
   }
 
   private spawn(): Slot {
-    const worker = startWorker();
-    worker.unref();
+    const worker = startWorker({ nice: this.nice });
     const slot: Slot = { worker, busy: null, timer: null, idle: null };
     this.slots.push(slot);
     worker.on('message', (answer: ParseAnswer) => {
@@ -153,10 +155,15 @@ export class ImportParsePool implements OnApplicationShutdown {
       this.dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      this.logger.error(`an import parser worker failed: ${error.code ?? ''} ${error.message}`);
-      void this.fail(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the parse ran out of memory' : 'the parser failed');
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      // Not V8's own words for it: a test runner watching stderr would take them for its own crash.
+      this.logger.error(`an import parser worker failed: ${outOfMemory ? 'it reached its heap limit (ERR_WORKER_OUT_OF_MEMORY)' : `${error.code ?? error.name}: ${error.message}`}`);
+      void this.fail(slot, outOfMemory ? 'the parse ran out of memory' : 'the parser failed');
     });
     worker.on('exit', () => void this.fail(slot, 'the parser stopped'));
+    // After the listeners (a 'message' listener refs the worker's port again): an idle worker
+    // never keeps the process alive; a busy one does (dispatch refs it, release unrefs it).
+    worker.unref();
     return slot;
   }
 
@@ -164,6 +171,7 @@ export class ImportParsePool implements OnApplicationShutdown {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.busy = null;
+    slot.worker.unref();
     slot.idle = setTimeout(() => {
       if (slot.busy === null) void this.fail(slot, 'idle');
     }, IDLE_MS);

@@ -8,7 +8,7 @@
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 export interface ParseTask {
   id: number;
@@ -47,15 +47,21 @@ function failureOf(error: unknown): ParseFailure {
   return { kind: 'unexpected', message: String(e?.message ?? error), stack: e?.stack };
 }
 
+/** What the pool tells each worker (IMPORT_PARSE_NICE). */
+export interface ParseWorkerData {
+  nice: number;
+}
+
 /**
- * Parsing is background work: on Linux the thread lowers its own scheduling priority (nice 10),
- * so that on a busy machine the main thread (health, reads, every other request) wins a core
- * first. Elsewhere, or where it is refused, the thread keeps the process's priority.
+ * Parsing is background work: on Linux the thread lowers its own scheduling priority (nice 10 by
+ * default; Linux's nice is per thread), so that on a busy machine the main thread (health,
+ * reads, every other request) wins a core first. Elsewhere, or where it is refused, the thread
+ * keeps the process's priority.
  */
-function lowerOwnPriority(): void {
+function lowerOwnPriority(nice: number): void {
   try {
     const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
   } catch {
     // not Linux, or not allowed: the default priority
   }
@@ -63,7 +69,8 @@ function lowerOwnPriority(): void {
 
 if (parentPort) {
   const port = parentPort;
-  if (process.env.IMPORT_PARSE_NICE !== '0') lowerOwnPriority();
+  const nice = (workerData as ParseWorkerData | undefined)?.nice ?? 0;
+  if (nice > 0) lowerOwnPriority(nice);
   port.on('message', (task: ParseTask) => {
     void (async () => {
       let answer: ParseAnswer;

@@ -2,7 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { raw, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { DomainError, validationError } from '../../../../../libs/shared-kernel/src';
-import { deferUpload } from '../../../../platform/imports/deferred-upload';
+import { deferFileUpload } from '../../../../platform/imports/deferred-upload';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 
 /**
@@ -35,33 +35,17 @@ function uploadError(error: unknown): DomainError {
 
 /**
  * D78: the statement arrives as the `file` field of a `multipart/form-data` body or as a
- * `text/csv` body. Read once the guards let the caller in (D2b: deferUpload, UploadBodyGuard);
- * what went wrong is kept for the handler to answer, so the caller's access is judged first. Other content types go on to
- * the JSON body rules.
+ * `text/csv` body, read once the guards let the caller in (D2b: deferFileUpload,
+ * UploadBodyGuard); what went wrong is kept for the handler to answer, so the caller's access is
+ * judged first. Other content types go on to the JSON body rules.
  */
 @Injectable()
 export class StatementUploadMiddleware implements NestMiddleware {
   use(request: StatementUploadRequest, response: Response, next: NextFunction): void {
-    const type = (request.headers['content-type'] ?? '').toLowerCase();
-    const done = (error?: unknown) => {
+    deferFileUpload(request, response, { multipart, csv: csvBody }, (error, file) => {
       if (error) request.statementUploadError = uploadError(error);
-      else if (type.startsWith('multipart/form-data')) request.statementFile = request.file?.buffer;
-      else if (Buffer.isBuffer(request.body)) request.statementFile = request.body;
-      if (request.body === undefined || Buffer.isBuffer(request.body)) request.body = {};
-    };
-    const parser = type.startsWith('multipart/form-data') ? multipart : type.startsWith('text/csv') ? csvBody : null;
-    if (parser) {
-      // D2b: read once the route's guards let the caller in (UploadBodyGuard); until then the
-      // JSON body guard sees a body that a parser takes.
-      request.body = {};
-      deferUpload(request, (read) => {
-        request.body = undefined;
-        parser(request, response, (error?: unknown) => {
-          done(error);
-          read();
-        });
-      });
-    }
+      else request.statementFile = file;
+    });
     next();
   }
 }
