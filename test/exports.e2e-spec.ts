@@ -495,6 +495,9 @@ describe('exports (D93)', () => {
       const json = await allPages(`${base()}/ledger/entries`, { limit: 2, status: 'all' }, 'entries', (b) => b.nextCursor as string | null);
       expect(json.length).toBeGreaterThan(8);
       const csv = await csvOf(`${base()}/ledger/entries`, { limit: 2, status: 'all' }, 'ledger-entries_76086428-5_all');
+      // A column per field: the entityId too (D93).
+      expect(csv.header.slice(0, 2)).toEqual(['id', 'entityId']);
+      expect(new Set(csv.rows.map((r) => r.entityId))).toEqual(new Set([f.entityId]));
       const total = (e: Row, side: string) => String((e.lines as Row[]).filter((l) => l.side === side).reduce((sum, l) => sum + (l.amount as number), 0));
       expect(csv.rows.map((r) => [r.id, r.entryDate, r.status, r.source, r.createdAt, r.lineCount, r.debit, r.credit])).toEqual(json.map((e) => [e.id, e.entryDate, e.status, e.source, e.createdAt, String((e.lines as Row[]).length), total(e, 'debit'), total(e, 'credit')]));
       const xlsx = await xlsxOf(`${base()}/ledger/entries`, { status: 'all' });
@@ -506,6 +509,7 @@ describe('exports (D93)', () => {
       expect(json.length).toBeGreaterThan(0);
       const figures = (i: Row) => [i.id, i.documentNumber, i.issueDate, i.netAmount, i.taxAmount, i.totalAmount, i.bookStatus];
       const csv = await csvOf(`${base()}/invoices`, {}, 'invoices_76086428-5_all');
+      expect(csv.rows.map((r) => r.entityId)).toEqual(json.map((i) => i.entityId));
       expect(csv.rows.map((r) => [r.id, r.documentNumber, r.issueDate, Number(r.netAmount), Number(r.taxAmount), Number(r.totalAmount), r.bookStatus])).toEqual(json.map(figures));
       const xlsx = await xlsxOf(`${base()}/invoices/pages`, { limit: 1 });
       expect(xlsx.rows.map((r) => [r.id, r.documentNumber, r.issueDate, r.netAmount, r.taxAmount, r.totalAmount, r.bookStatus])).toEqual(json.map((i) => [...figures(i).slice(0, 2), xlsxDate(i.issueDate as string), ...figures(i).slice(3)]));
@@ -516,6 +520,7 @@ describe('exports (D93)', () => {
       const json = await allPages(path, { limit: 1 }, 'rows', (b) => b.nextCursor as string | null);
       expect(json.length).toBeGreaterThan(0);
       const csv = await csvOf(path, { limit: 1 }, 'bank-movements_76086428-5_all');
+      expect(csv.rows.map((r) => r.entityId)).toEqual(json.map((m) => m.entityId));
       expect(csv.rows.map((r) => [r.id, r.movementDate, r.description, r.debit, r.credit])).toEqual(
         json.map((m) => [m.id, m.movementDate, csvText(m.description as string), m.side === 'debit' ? String(m.amount) : '', m.side === 'credit' ? String(m.amount) : '']),
       );

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { FixedClock } from '../src/platform/clock/clock';
 import type { TestApp } from './harness/test-app';
+import { CURRENCY_EXPONENTS } from '../migrations/1796614813194-RevenueMonths';
+import { revenueCellsSql } from '../src/modules/reports/infrastructure/persistence/revenue-months.sql';
 import { Agent, createWorldApp, freshEntity, World } from './harness/world';
 
 /**
@@ -12,6 +14,11 @@ import { Agent, createWorldApp, freshEntity, World } from './harness/world';
  * raw tables say: booked invoices with a live entry and their open-item line, the allocations
  * settling that line (not a reversal's netting) dated by the settling entry; and home's
  * receivables and payables (kept in report_open_positions) equal the sums of the raw open amounts.
+ *
+ * Issue 35: revenue realization's cells (report_revenue_cells) equal those computed afresh from
+ * the read model's rows, the kept months (report_revenue_months, summed over their slots) equal
+ * the cells' sums, and the figures of whole-month ranges read from them equal the cell-by-cell
+ * path's (a presentation currency at rate 1).
  */
 const NOW = new Date('2026-03-20T15:00:00Z');
 const DAY = 86_400_000;
@@ -102,6 +109,35 @@ describe('booked-invoices read model (issue 22)', () => {
       return { open: Number(row.open), overdue: Number(row.overdue) };
     };
     return { stored, raw, storedSettlements, rawSettlements, receivables: await openOf('ar'), payables: await openOf('ap') };
+  }
+
+  /** Revenue realization's kept cells and months, and the same computed afresh from the read model. */
+  async function revenueKeptAndFresh(entityId: string) {
+    const cellColumns = `invoice_id, to_char(month, 'YYYY-MM-DD') AS month, book_key, to_char(issue_month, 'YYYY-MM-DD') AS issue_month, to_char(booked_month, 'YYYY-MM-DD') AS booked_month,
+                         recognized::text, billed::text, collected::text, open_change::text`;
+    const keptCells = await t.sql(`SELECT ${cellColumns} FROM report_revenue_cells WHERE entity_id = $1 ORDER BY invoice_id, month`, [entityId]);
+    const freshCells = await t.sql(
+      `SELECT ${cellColumns} FROM (${revenueCellsSql(
+        `(SELECT r.* FROM report_booked_invoices r WHERE r.entity_id = $1 AND r.direction = 'ar')`,
+        `(SELECT st.invoice_id, st.settled_on, st.amount FROM report_invoice_settlements st WHERE st.entity_id = $1)`,
+        `(SELECT e.currency FROM entities e WHERE e.id = $1)`,
+        '$2::jsonb',
+      )}) c ORDER BY invoice_id, month`,
+      [entityId, CURRENCY_EXPONENTS],
+    );
+    const sums = `sum(recognized)::text AS recognized, sum(billed)::text AS billed, sum(collected)::text AS collected, sum(open_change)::text AS open_change`;
+    const nonZero = `HAVING sum(recognized) <> 0 OR sum(billed) <> 0 OR sum(collected) <> 0 OR sum(open_change) <> 0`;
+    const keptMonths = await t.sql(
+      `SELECT book_key, to_char(month, 'YYYY-MM-DD') AS month, to_char(issue_month, 'YYYY-MM-DD') AS issue_month, ${sums}
+         FROM report_revenue_months WHERE entity_id = $1 GROUP BY 1, 2, 3 ${nonZero} ORDER BY 1, 2, 3`,
+      [entityId],
+    );
+    const cellMonths = await t.sql(
+      `SELECT book_key, to_char(month, 'YYYY-MM-DD') AS month, to_char(issue_month, 'YYYY-MM-DD') AS issue_month, ${sums}
+         FROM report_revenue_cells WHERE entity_id = $1 GROUP BY 1, 2, 3 ${nonZero} ORDER BY 1, 2, 3`,
+      [entityId],
+    );
+    return { keptCells, freshCells, keptMonths, cellMonths };
   }
 
   it('equals the raw tables after random bookings, payments, allocations, removals, unbookings, reversals and new dates', async () => {
@@ -198,9 +234,81 @@ describe('booked-invoices read model (issue 22)', () => {
         const home = await staff.get(`${base}/reports/home`);
         expect(home.status).toBe(200);
         expect({ receivables: home.body.receivables, payables: home.body.payables }).toEqual({ receivables, payables });
+
+        const { keptCells, freshCells, keptMonths, cellMonths } = await revenueKeptAndFresh(entityId);
+        expect(keptCells).toEqual(freshCells);
+        expect(keptMonths).toEqual(cellMonths);
+        for (const range of [
+          { from: '2026-01-01', to: '2026-03-31' },
+          { from: '2026-02-01', to: '2026-02-28' },
+          { from: '2026-03-01', to: '2026-06-30' },
+        ]) {
+          const kept = await staff.get(`${base}/reports/revenue-realization`).query(range);
+          const cells = await staff.get(`${base}/reports/revenue-realization`).query({ ...range, presentationCurrency: 'JPY', presentationRate: '1' });
+          expect([kept.status, cells.status]).toEqual([200, 200]);
+          expect({ months: kept.body.months, totals: kept.body.totals }).toEqual({ months: cells.body.months, totals: cells.body.totals });
+        }
       }),
       { numRuns: 8, seed: 22, endOnFailure: true },
     );
     expect(runs).toBe(8);
-  });
+  }, 180_000);
+  it('keeps revenue realization\'s cells and months exact under concurrent bookings, payments and unbookings (issue 35)', async () => {
+    const entityId = await freshEntity(world);
+    const base = `/api/entities/${entityId}`;
+    const ids: Record<string, string> = {};
+    for (const [key, code, type, extra] of [
+      ['bank', '1101', 'asset', {}],
+      ['receivable', '1201', 'asset', { tracking: 'open_item', subtype: 'receivable' }],
+      ['sales', '4101', 'income', {}],
+    ] as const) {
+      ids[key] = randomUUID();
+      expect((await staff.post(`${base}/ledger/accounts`).send({ id: ids[key], name: key, code, type, tracking: 'balance', ...extra })).status).toBe(201);
+    }
+    const partnerId = randomUUID();
+    expect((await staff.post(`${base}/partners`).send({ id: partnerId, name: 'Cliente SpA', type: 'company', country: 'CL', taxId: '76.086.428-5' })).status).toBe(201);
+    // Eight invoices of one month (the same months rows), 1,000,000 + k each over 31 + k days from 2026-01-10.
+    const invoiceIds = Array.from({ length: 8 }, () => randomUUID());
+    for (const [k, id] of invoiceIds.entries()) {
+      const net = 1_000_000 + k;
+      const created = await staff.post(`${base}/invoices`).send({
+        id, partnerId, direction: 'ar', documentKind: 'invoice', documentNumber: String(k + 1), issueDate: '2026-01-10', currency: 'CLP',
+        netAmount: net, exemptAmount: 0, taxAmount: 0, totalAmount: net, servicePeriodStart: '2026-01-10', servicePeriodEnd: dayOf(9 + 30 + k),
+      });
+      expect(created.status).toBe(201);
+    }
+    const entryIds = invoiceIds.map(() => randomUUID());
+    const booked = await Promise.all(invoiceIds.map((id, k) => staff.post(`${base}/invoices/${id}/book`).send({ entryId: entryIds[k], counterAccountId: ids.sales })));
+    expect(booked.map((r) => r.status)).toEqual(invoiceIds.map(() => 200));
+    const lineOf = (k: number) => (booked[k].body.entry.lines as Array<{ id: string; ledgerAccountId: string }>).find((l) => l.ledgerAccountId === ids.receivable)!.id;
+    // Concurrently: half of each of the first six paid on 2026-02-05, the last two unbooked.
+    const payments = Array.from({ length: 6 }, () => ({ entryId: randomUUID(), amount: 500_000 }));
+    const results = await Promise.all([
+      ...payments.map(async (p, k) => {
+        const posted = await staff.post(`${base}/ledger/entries`).send({
+          id: p.entryId, entryDate: '2026-02-05', memo: 'pago',
+          newLedgerEntryLines: [{ side: 'debit', ledgerAccountId: ids.bank, amount: p.amount }, { side: 'credit', ledgerAccountId: ids.receivable, amount: p.amount, partnerId }],
+        });
+        const paymentLine = (posted.body.lines as Array<{ id: string; ledgerAccountId: string }>).find((l) => l.ledgerAccountId === ids.receivable)!.id;
+        return (await staff.post(`${base}/ledger/allocations`).send({ id: randomUUID(), debitLineId: lineOf(k), creditLineId: paymentLine, amount: p.amount })).status;
+      }),
+      ...[6, 7].map(async (k) => (await staff.delete(`${base}/ledger/entries/${entryIds[k]}`)).status),
+    ]);
+    expect(results).toEqual([201, 201, 201, 201, 201, 201, 200, 200]);
+
+    const { keptCells, freshCells, keptMonths, cellMonths } = await revenueKeptAndFresh(entityId);
+    expect(keptCells).toEqual(freshCells);
+    expect(keptMonths).toEqual(cellMonths);
+    // Hand-computed: six invoices of 1,000,000 + k (k = 0..5) booked on 2026-01-10, half of each paid on 2026-02-05.
+    const res = await staff.get(`${base}/reports/revenue-realization`).query({ from: '2026-01-01', to: '2026-02-28' });
+    expect(res.status).toBe(200);
+    const billed = 6_000_015;
+    // Recognized in January: 22 of 31 + k days of 1,000,000 + k, rounded down per invoice.
+    const january = [0, 1, 2, 3, 4, 5].reduce((sum, k) => sum + Math.floor(((1_000_000 + k) * 22) / (31 + k)), 0);
+    expect(res.body.totals).toEqual({ recognized: billed, billed, collected: 3_000_000, outstanding: billed - 3_000_000 });
+    expect(res.body.months.map((m: { recognized: number; billed: number; collected: number; outstanding: number }) => [m.recognized, m.billed, m.collected, m.outstanding])).toEqual([
+      [january, billed, 0, billed],
+      [billed - january, 0, 3_000_000, billed - 3_000_000],
+    ]);
+  }, 60_000);
 });

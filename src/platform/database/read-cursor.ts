@@ -16,6 +16,38 @@ export interface ReadCursor {
    * parallel workers, so the first rows come at once from an index in the order asked.
    */
   copyCsv(select: string, values: unknown[]): AsyncGenerator<Buffer>;
+  /**
+   * The rows of `select` read through `COPY ... TO STDOUT` (text format), each an array of its
+   * columns as text (null for NULL), in batches of whole rows as they come: copyCsv's plan and
+   * parameters, without the driver's result objects (what a million rows leave to the collector).
+   */
+  copyRows(select: string, values: unknown[]): AsyncGenerator<Array<Array<string | null>>>;
+}
+
+/** A field of COPY's text format: `\N` is NULL; a backslash escapes a backslash, a control character or the delimiter. */
+function textField(raw: string): string | null {
+  if (raw === '\\N') return null;
+  if (!raw.includes('\\')) return raw;
+  return raw.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c === 'b' ? '\b' : c === 'f' ? '\f' : c === 'v' ? '\v' : c));
+}
+
+/** COPY's text format, chunk by chunk: a record ends with LF (an LF in a value is escaped), its fields are split by tabs. */
+export async function* copyTextRows(chunks: AsyncIterable<Buffer>): AsyncGenerator<Array<Array<string | null>>> {
+  let rest: Buffer | null = null;
+  for await (const chunk of chunks) {
+    const bytes: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const end = bytes.lastIndexOf(0x0a);
+    if (end < 0) {
+      rest = Buffer.from(bytes);
+      continue;
+    }
+    rest = end + 1 < bytes.length ? Buffer.from(bytes.subarray(end + 1)) : null;
+    yield bytes
+      .toString('utf8', 0, end)
+      .split('\n')
+      .map((line) => line.split('\t').map(textField));
+  }
+  if (rest && rest.length > 0) throw new Error('COPY ended inside a row');
 }
 
 /** `sql` with each `$n` replaced by values[n - 1] as a literal (strings quoted by the driver's escapeLiteral). */
@@ -73,6 +105,35 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
       running--;
     }
   };
+  /** `COPY (select) TO STDOUT` in `format`, its chunks as the caller reads them (see copyCsv). */
+  async function* copyOut(select: string, values: unknown[], format: 'csv' | 'text'): AsyncGenerator<Buffer> {
+    const statement = `COPY (${withLiterals(client, select, values)}) TO STDOUT (FORMAT ${format})`;
+    // For this statement only: an ordered read from the index, its first rows at once (a cursor's
+    // plan, which COPY cannot ask for), not a sort of the whole range or parallel workers.
+    await run('SET LOCAL enable_sort = off; SET LOCAL max_parallel_workers_per_gather = 0');
+    if (signal.aborted) throw new ReadCancelledError();
+    const stream = client.query(copyTo(statement));
+    running++;
+    let done = false;
+    try {
+      for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+      done = true;
+    } catch (error) {
+      done = true;
+      if (signal.aborted) throw new ReadCancelledError();
+      throw error;
+    } finally {
+      if (!done) {
+        // The caller stopped early: the statement is cancelled in the database and what is still
+        // coming read and dropped, so the connection is ready again for ROLLBACK.
+        cancel();
+        stream.resume();
+        await finished(stream).catch(() => undefined);
+      }
+      running--;
+    }
+    await run('RESET enable_sort; RESET max_parallel_workers_per_gather');
+  }
   signal.addEventListener('abort', cancel, { once: true });
   let cursors = 0;
   try {
@@ -106,34 +167,10 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
           if (!signal.aborted) await run(`CLOSE ${name}`).catch(() => undefined);
         }
       },
-      async *copyCsv(select: string, values: unknown[]): AsyncGenerator<Buffer> {
-        const statement = `COPY (${withLiterals(client, select, values)}) TO STDOUT (FORMAT csv)`;
-        // For this statement only: an ordered read from the index, its first rows at once (a cursor's
-        // plan, which COPY cannot ask for), not a sort of the whole range or parallel workers.
-        await run('SET LOCAL enable_sort = off; SET LOCAL max_parallel_workers_per_gather = 0');
-        if (signal.aborted) throw new ReadCancelledError();
-        const stream = client.query(copyTo(statement));
-        running++;
-        let done = false;
-        try {
-          for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
-          done = true;
-        } catch (error) {
-          done = true;
-          if (signal.aborted) throw new ReadCancelledError();
-          throw error;
-        } finally {
-          if (!done) {
-            // The caller stopped early: the statement is cancelled in the database and what is still
-            // coming read and dropped, so the connection is ready again for ROLLBACK.
-            cancel();
-            stream.resume();
-            await finished(stream).catch(() => undefined);
-          }
-          running--;
-        }
-        await run('RESET enable_sort; RESET max_parallel_workers_per_gather');
+      async *copyRows(select: string, values: unknown[]): AsyncGenerator<Array<Array<string | null>>> {
+        yield* copyTextRows(copyOut(select, values, 'text'));
       },
+      copyCsv: (select: string, values: unknown[]) => copyOut(select, values, 'csv'),
     };
     const result = await use(cursor);
     await runner.query('COMMIT');

@@ -42,18 +42,11 @@ export class BooksService {
   }
 
   /**
-   * A Book named by its name, for reads over several Entities (consolidation, D91): null for an
-   * Entity without Books (its one set of books); an Entity with Books needs `bookName` (409
-   * BOOK_REQUIRED_ERROR) and a Book of that name (404 BOOK_NOT_FOUND_ERROR), both naming the
-   * Entity in `params.entityId`. The name matches exactly (trimmed), else ignoring case.
-   */
-  async resolveByName(entityId: string, bookName: string | undefined | null): Promise<string | null> {
-    return bookNamed(entityId, await this.books.list(entityId), bookName);
-  }
-
-  /**
-   * `resolveByName` for several Entities in one read (a consolidated report, D91): each Entity's
-   * Book in the order given; the refusal thrown is the first Entity's in that order.
+   * The Book named `bookName` of each of several Entities, in one read (a consolidated report, D91),
+   * in the order given: null for an Entity without Books (its one set of books); an Entity with
+   * Books needs `bookName` (409 BOOK_REQUIRED_ERROR) and a Book of that name (404
+   * BOOK_NOT_FOUND_ERROR), both naming the Entity in `params.entityId`; the refusal thrown is the
+   * first Entity's in that order. The name matches exactly (trimmed), else ignoring case.
    */
   async resolveEachByName(entityIds: readonly string[], bookName: string | undefined | null): Promise<Array<string | null>> {
     const books = await this.books.listOfEach(entityIds);
@@ -61,7 +54,7 @@ export class BooksService {
   }
 }
 
-/** The Book of `books` (one Entity's) named `bookName`, or null when the Entity keeps none (see `resolveByName`). */
+/** The Book of `books` (one Entity's) named `bookName`, or null when the Entity keeps none (see `resolveEachByName`). */
 function bookNamed(entityId: string, books: readonly Book[], bookName: string | undefined | null): string | null {
   if (books.length === 0) return null;
   if (bookName === undefined || bookName === null || bookName.trim() === '') {

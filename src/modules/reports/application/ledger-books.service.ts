@@ -7,13 +7,6 @@ import { ReportsService, type Scope } from './reports.service';
 
 export type { JournalRow } from './journal-rows';
 
-/**
- * Lines read from a cursor at a time. Small: a batch (and the one read ahead) lives while the
- * one before is written, so what survives the young generation's collections and is promoted
- * (RSS that grows until a full collection) is proportional to it. At 1,000 a year's XLSX grew
- * the service's RSS by 174 MiB (bench exports, issue 38).
- */
-const BOOK_BATCH = 250;
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** D55's line. */
@@ -126,7 +119,7 @@ export class LedgerBooksService {
       await send(
         scope,
         (async function* () {
-          for await (const batch of reader.journal(entityId, scope.bookId, filter, BOOK_BATCH)) yield batch.map(journalRow);
+          for await (const batch of reader.journal(entityId, scope.bookId, filter)) yield batch.map(journalRow);
         })(),
         (selectList) => reader.journalCsv(entityId, scope.bookId, filter, selectList),
       );
@@ -138,19 +131,22 @@ export class LedgerBooksService {
     entityId: string,
     query: { accountId: string; from?: string; to?: string; bookId?: string },
     signal: AbortSignal,
-    send: (scope: Scope, lines: AsyncIterable<LedgerLine[]>) => Promise<void>,
+    send: (scope: Scope, lines: AsyncIterable<LedgerLine[]>, csv: (selectList: string) => AsyncIterable<Buffer>) => Promise<void>,
   ): Promise<void> {
     checkRange(query.from, query.to);
     const scope = await this.reports.scope(entityId, query.bookId);
     if (!(await this.queries.account(entityId, query.accountId))) throw ledgerAccountNotFound({ accountId: query.accountId });
     await this.books.read(signal, async (reader) => {
       const from = query.from ?? FAR_PAST;
-      const head = (await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE))).find((a) => a.accountId === query.accountId);
+      const [head] = await reader.accountHeads(entityId, scope.bookId, spansOf(from, query.to ?? FAR_FUTURE), query.accountId);
       // No line in the range: no row (the opening balance only starts the running balance).
       const opening = head && query.from ? head.openingRaw : 0n;
       if (head) refuseInexact('runningBalance', opening, head.debit, head.credit);
-      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, BOOK_BATCH) : (async function* () {})();
-      await send(scope, withRunningBalance(lines, opening));
+      const none = async function* () {};
+      const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null) : none();
+      await send(scope, withRunningBalance(lines, opening), (selectList) =>
+        head ? reader.accountLinesCsv(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, opening, selectList) : none(),
+      );
     });
   }
 
@@ -172,7 +168,7 @@ export class LedgerBooksService {
             const closing = h.openingRaw + h.debit - h.credit;
             yield {
               account: { accountId: h.accountId, code: h.code, name: h.name, openingBalance: Number(h.openingRaw), closingBalance: Number(closing) },
-              lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to, BOOK_BATCH), h.openingRaw),
+              lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to), h.openingRaw),
               csvLines: (selectList: string) => reader.accountLinesCsv(entityId, scope.bookId, h.accountId, query.from, query.to, h.openingRaw, selectList, [h.accountId, h.code, h.name]),
             };
           }

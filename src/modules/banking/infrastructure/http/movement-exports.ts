@@ -5,6 +5,7 @@ import type { BankMovementResponse } from './banking.dto';
 export function movementColumns(exponent: number): Array<TableColumn<BankMovementResponse>> {
   return [
     { header: 'id', type: 'text', value: (m) => m.id },
+    { header: 'entityId', type: 'text', value: (m) => m.entityId },
     { header: 'bankAccountId', type: 'text', value: (m) => m.bankAccountId },
     { header: 'movementDate', type: 'date', value: (m) => m.movementDate },
     { header: 'description', type: 'text', value: (m) => m.description },

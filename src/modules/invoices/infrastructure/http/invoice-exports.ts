@@ -9,6 +9,7 @@ export function invoiceColumns(exponentOf: (currency: string) => number): Array<
   const amount = (header: string, value: (i: InvoiceResponse) => number): TableColumn<InvoiceResponse> => ({ header, type: 'amount', exponent: (i) => exponentOf(i.currency), value });
   return [
     { header: 'id', type: 'text', value: (i) => i.id },
+    { header: 'entityId', type: 'text', value: (i) => i.entityId },
     { header: 'direction', type: 'text', value: (i) => i.direction },
     { header: 'documentKind', type: 'text', value: (i) => i.documentKind },
     { header: 'documentNumber', type: 'text', value: (i) => i.documentNumber },

@@ -32,6 +32,7 @@ const sum = (entry: EntryResponse, side: string) => entry.lines.reduce((total, l
 export function entryColumns(exponent: number): Array<TableColumn<EntryResponse>> {
   return [
     { header: 'id', type: 'text', value: (e) => e.id },
+    { header: 'entityId', type: 'text', value: (e) => e.entityId },
     { header: 'bookId', type: 'text', value: (e) => e.bookId },
     { header: 'entryDate', type: 'date', value: (e) => e.entryDate },
     { header: 'memo', type: 'text', value: (e) => e.memo },

@@ -39,8 +39,11 @@ export interface BookAccountHead {
   lines: number;
 }
 
-/** A journal or ledger line as read (D54, D55 fields), amounts as text (bigint). */
+/** A journal or ledger line as read (D54, D55 fields), every value text (amounts: a bigint's digits) or null. */
 export type BookLineRow = Record<string, unknown>;
+
+const JOURNAL_FIELDS = ['entry_id', 'entry_date', 'memo', 'status', 'book_id', 'line_id', 'side', 'amount', 'account_id', 'account_code', 'account_name', 'partner_id', 'partner_name', 'description'] as const;
+const ACCOUNT_LINE_FIELDS = ['line_id', 'entry_id', 'entry_date', 'memo', 'side', 'amount', 'partner_id', 'description'] as const;
 
 export interface JournalFilter {
   from?: string;
@@ -104,15 +107,26 @@ export class LedgerBookReader {
    * `search` matches memo, line description, account code or name and partner name, ignoring case
    * for every letter, as the journal's pages do.
    */
-  async *journal(entityId: string, bookId: string | null, filter: JournalFilter, batchSize: number): AsyncGenerator<BookLineRow[]> {
+  async *journal(entityId: string, bookId: string | null, filter: JournalFilter): AsyncGenerator<BookLineRow[]> {
     const { sql, values } = await this.journalSelect(entityId, bookId, filter);
-    yield* this.cursor.batches<BookLineRow>(
-      `SELECT j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.status, j.book_id, j.line_id, j.side, j.amount::text AS amount, j.account_id,
+    yield* this.rows(
+      JOURNAL_FIELDS,
+      `SELECT j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD'), j.memo, j.status, j.book_id, j.line_id, j.side, j.amount, j.account_id,
               j.account_code, j.account_name, j.partner_id, j.partner_name, j.description
          FROM (${sql}) j`,
       values,
-      batchSize,
     );
+  }
+
+  /** Rows read through COPY (the database's text, no result objects per row) as objects with `fields` for keys. */
+  private async *rows(fields: readonly string[], sql: string, values: unknown[]): AsyncGenerator<BookLineRow[]> {
+    for await (const batch of this.cursor.copyRows(sql, values)) {
+      yield batch.map((row) => {
+        const record: BookLineRow = {};
+        for (let i = 0; i < fields.length; i++) record[fields[i]] = row[i];
+        return record;
+      });
+    }
   }
 
   /**
@@ -140,13 +154,9 @@ export class LedgerBookReader {
   }
 
   /** One account's lines in (entryDate, entryId, lineId) order over [from, to] (either end open), every one, in batches (D55's fields). */
-  async *accountLines(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null, batchSize: number): AsyncGenerator<BookLineRow[]> {
+  async *accountLines(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null): AsyncGenerator<BookLineRow[]> {
     const { sql, values } = this.accountLinesSelect(entityId, bookId, accountId, from, to, null);
-    yield* this.cursor.batches<BookLineRow>(
-      `SELECT j.line_id, j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.side, j.amount::text AS amount, j.partner_id, j.description FROM (${sql}) j`,
-      values,
-      batchSize,
-    );
+    yield* this.rows(ACCOUNT_LINE_FIELDS, `SELECT j.line_id, j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD'), j.memo, j.side, j.amount, j.partner_id, j.description FROM (${sql}) j`, values);
   }
 
   /**
@@ -165,11 +175,12 @@ export class LedgerBookReader {
    * The Libro Mayor's accounts: every account with a live line in the range, by code, with its
    * balance before the range and the range's debits, credits and line count. Whole months come
    * from the monthly totals and the edge days from the lines, so the cost is O(accounts x months)
-   * plus the lines of at most three partial months, whatever the range's size. Closing entries
+   * plus the lines of at most three partial months, whatever the range's size (`accountId`: that
+   * account's alone). Closing entries
    * (D90) are lines like any other here: one dated before the range counts into the opening
    * balance, one inside it is a line of the range.
    */
-  accountHeads(entityId: string, bookId: string | null, spans: BookSpans): Promise<BookAccountHead[]> {
+  accountHeads(entityId: string, bookId: string | null, spans: BookSpans, accountId: string | null = null): Promise<BookAccountHead[]> {
     return this.cursor
       .query<{ id: string; code: string; name: string; opening_raw: string; debit: string; credit: string; lines: string }>(
         `WITH totals AS (
@@ -180,6 +191,7 @@ export class LedgerBookReader {
                   sum(line_count) FILTER (WHERE month BETWEEN $4::date AND $5::date) AS lines
              FROM ledger_account_monthly_totals
             WHERE entity_id = $1 AND (book_key = '${NIL_BOOK}' OR book_key = $2::uuid) AND month <= greatest($3::date, $5::date)
+              AND ($12::uuid IS NULL OR account_id = $12::uuid)
             GROUP BY account_id
          ), edges AS (
            SELECT l.account_id,
@@ -188,7 +200,7 @@ export class LedgerBookReader {
                   sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS credit,
                   count(*) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS lines
              FROM ledger_lines l
-            WHERE l.entity_id = $1 AND ${LIVE} AND ${IN_BOOK}
+            WHERE l.entity_id = $1 AND ${LIVE} AND ${IN_BOOK} AND ($12::uuid IS NULL OR l.account_id = $12::uuid)
               AND (l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date OR l.entry_date BETWEEN $10::date AND $11::date)
             GROUP BY l.account_id
          )
@@ -200,7 +212,7 @@ export class LedgerBookReader {
            FROM ledger_accounts a
            LEFT JOIN totals t ON t.account_id = a.id
            LEFT JOIN edges e ON e.account_id = a.id
-          WHERE a.entity_id = $1 AND coalesce(t.lines, 0) + coalesce(e.lines, 0) > 0
+          WHERE a.entity_id = $1 AND ($12::uuid IS NULL OR a.id = $12::uuid) AND coalesce(t.lines, 0) + coalesce(e.lines, 0) > 0
           ORDER BY a.code, a.id`,
         [
           entityId,
@@ -214,6 +226,7 @@ export class LedgerBookReader {
           spans.rangeDays[0].to,
           spans.rangeDays[1].from,
           spans.rangeDays[1].to,
+          accountId,
         ],
       )
       .then((rows) =>

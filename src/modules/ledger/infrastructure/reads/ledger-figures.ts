@@ -295,7 +295,7 @@ export class LedgerFigures {
               }
          FROM (SELECT ca.*, row_number() OVER code_order AS nth, first_value(ca.type) OVER code_order AS first_type
                  FROM ${groupChartAccounts('$1::uuid[]')} ca JOIN members m ON m.entity_id = ca.entity_id
-               WINDOW code_order AS (PARTITION BY ca.code ORDER BY m.position)) a
+               WINDOW code_order AS (PARTITION BY ca.code COLLATE "C" ORDER BY m.position)) a
          LEFT JOIN totals t ON ${on('t')}
          LEFT JOIN edges e ON ${on('e')}${closings ? `\n         LEFT JOIN closings c ON ${on('c')}` : ''}${
            partners ? `\n         LEFT JOIN share_totals st ON ${on('st')}\n         LEFT JOIN share_edges se ON ${on('se')}` : ''

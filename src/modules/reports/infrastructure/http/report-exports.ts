@@ -47,15 +47,15 @@ export function journalColumns(exponent: number): Array<TableColumn<JournalRow>>
 /** D55's line. */
 export function generalLedgerColumns(exponent: number): Array<TableColumn<LedgerLine>> {
   return [
-    text('lineId', (r) => r.lineId),
-    text('entryId', (r) => r.entryId),
-    date('entryDate', (r) => r.entryDate),
-    text('memo', (r) => r.memo),
+    id('lineId', (r) => r.lineId, 'j.line_id'),
+    id('entryId', (r) => r.entryId, 'j.entry_id'),
+    date('entryDate', (r) => r.entryDate, 'j.entry_date'),
+    text('memo', (r) => r.memo, 'j.memo'),
     debit(exponent),
     credit(exponent),
-    text('partnerId', (r) => r.partnerId),
-    text('description', (r) => r.description),
-    amount('runningBalance', exponent, (r) => r.runningBalance),
+    id('partnerId', (r) => r.partnerId, 'j.partner_id'),
+    text('description', (r) => r.description, 'j.description'),
+    amount('runningBalance', exponent, (r) => r.runningBalance, 'j.running_balance'),
   ];
 }
 

@@ -288,9 +288,11 @@ export class ReportsController {
       return;
     }
     await streamJson(res, (signal) =>
-      this.books.streamGeneralLedgerLines(entityId, query, signal, async (scope, lines) => {
+      this.books.streamGeneralLedgerLines(entityId, query, signal, async (scope, lines, csv) => {
         const { fileName, exponent } = await this.file(entityId, 'general-ledger', query, scope.currency);
-        await sendTableExport(res, format, { fileName, sheetName: 'general ledger', columns: generalLedgerColumns(exponent), rows: lines });
+        const columns = generalLedgerColumns(exponent);
+        const csvRecords = format === 'csv' ? crlfRecords(csv(csvSelectList(columns))) : undefined;
+        await sendTableExport(res, format, { fileName, sheetName: 'general ledger', columns, rows: lines, csvRecords });
       }),
     );
   }

@@ -2,9 +2,12 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { sql, type StatementPart, withParts } from '../../../../platform/database/statement-parts';
+import { type PartHost, type Sql, sql, type StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation, NIL_BOOK } from '../../../ledger';
+import { entityFactsSql } from '../../../entities';
+import { ReferenceDataService } from '../../../reference';
+import { BOOKED_AR_INVOICES, insertCellsSql, moveMonthsSql, REVENUE_MONTH_SLOTS, revenueCellsSql, SETTLEMENTS_OF_INVOICES } from './revenue-months.sql';
 
 /** Rows a position is spread over (ReportOpenPositionRecord.slot). */
 const OPEN_POSITION_SLOTS = 16;
@@ -17,6 +20,13 @@ const OPEN_POSITION_SLOTS = 16;
  */
 let lastSlot = randomInt(OPEN_POSITION_SLOTS);
 const nextSlot = () => (lastSlot = (lastSlot + 1) % OPEN_POSITION_SLOTS);
+/** The revenue months' slots (REVENUE_MONTH_SLOTS), dealt in turn the same way. */
+let lastRevenueSlot = randomInt(REVENUE_MONTH_SLOTS);
+const nextRevenueSlot = () => (lastRevenueSlot = (lastRevenueSlot + 1) % REVENUE_MONTH_SLOTS);
+
+/** The cells of the booked AR invoices $2 of the Entity $1 as they now are ($3 the exponents). */
+const CURRENT_CELLS = revenueCellsSql(BOOKED_AR_INVOICES, SETTLEMENTS_OF_INVOICES, `(SELECT fx.currency FROM ${entityFactsSql('$1')} fx)`, '$3::jsonb');
+const NO_SETTLEMENTS = `(SELECT NULL::uuid AS invoice_id, NULL::date AS settled_on, NULL::bigint AS amount WHERE false)`;
 
 interface OpenMove {
   book_key: string;
@@ -57,9 +67,15 @@ function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
 @Injectable()
 @LedgerLifecycleListener()
 export class BookedInvoicesReadModel implements EntryLifecycleListener {
+  /** Each currency's minor-unit exponent (jsonb text), for the revenue cells' conversion (D7). */
+  private readonly exponents: string;
+
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  ) {}
+    reference: ReferenceDataService,
+  ) {
+    this.exponents = JSON.stringify(Object.fromEntries(reference.listCurrencies().map((c) => [c.code, c.minorUnits])));
+  }
 
   private query<T = unknown>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values);
@@ -82,7 +98,48 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
     const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
-    return open ? [row, open] : [row];
+    const parts = open ? [row, open] : [row];
+    if (i.direction === 'ar') {
+      // Revenue realization's cells and months (issue 35), computed from the booking's values (the
+      // host's CTEs do not see each other's rows). revenueCellsSql composes only the host's
+      // placeholders and constant text, so its string is the part's Sql.
+      const cells = (param: PartHost['param']) => {
+        const [issue, entity] = [param(i.issueDate), param(entityId)];
+        const invoice = `(SELECT ${entity}::uuid AS entity_id, ${param(i.id)}::uuid AS invoice_id, ${param(b.bookId ?? NIL_BOOK)}::uuid AS book_key, ${issue}::date AS issue_date,
+                 coalesce(${param(i.servicePeriodStart)}::date, ${issue}::date) AS period_start, coalesce(${param(i.servicePeriodEnd)}::date, ${issue}::date) AS period_end,
+                 ${param(i.currency)}::text AS currency, ${param(i.exchangeRate)}::numeric AS exchange_rate, ${param(i.netAmount)}::bigint AS net_amount,
+                 ${param(i.exemptAmount)}::bigint AS exempt_amount, ${param(b.openItemLine.side)}::text AS receivable_side, ${param(i.documentKind)}::text AS document_kind,
+                 ${param(b.openItemLine.amount)}::bigint AS receivable_amount, ${param(b.entryDate)}::date AS booked_on)`;
+        return { entity, text: revenueCellsSql(invoice, NO_SETTLEMENTS, `(SELECT fx.currency FROM ${entityFactsSql(entity)} fx)`, `${param(this.exponents)}::jsonb`) };
+      };
+      const slot = nextRevenueSlot();
+      parts.push(({ param, written }) => insertCellsSql(cells(param).text, written) as Sql);
+      parts.push(({ param, written }) => {
+        const { entity, text } = cells(param);
+        return moveMonthsSql(entity, `(${text})`, 1, `${param(slot)}::smallint`, written) as Sql;
+      });
+    }
+    return parts;
+  }
+
+  /**
+   * Revenue realization's cells of these invoices written afresh from their rows and settlements
+   * as they now are (an invoice no longer booked has none), the months moved by the difference.
+   */
+  private async refreshRevenue(entityId: string, invoiceIds: string[]): Promise<void> {
+    if (invoiceIds.length === 0) return;
+    const ids = [...new Set(invoiceIds)].sort();
+    await this.query(
+      `WITH gone AS (DELETE FROM report_revenue_cells WHERE entity_id = $1 AND invoice_id = ANY($2::uuid[])
+                     RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
+       ${moveMonthsSql('$1', 'gone', -1, '$3::smallint')}`,
+      [entityId, ids, nextRevenueSlot()],
+    );
+    await this.query(
+      `WITH made AS (${insertCellsSql(CURRENT_CELLS)} RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
+       ${moveMonthsSql('$1', 'made', 1, '$4::smallint')}`,
+      [entityId, ids, this.exponents, nextRevenueSlot()],
+    );
   }
 
   /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
@@ -115,11 +172,12 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     // TypeORM answers a DELETE with [rows, count].
     const [removed] = (await this.query(
       `DELETE FROM report_booked_invoices WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])
-       RETURNING book_key, direction, due_date,
+       RETURNING invoice_id, book_key, direction, due_date,
                  (CASE WHEN receivable_side = 'debit' THEN settled_amount - receivable_amount ELSE receivable_amount - settled_amount END)::text AS delta`,
       [entityId, entryIds],
-    )) as unknown as [Array<{ book_key: string; direction: string; due_date: string | null; delta: string }>, number];
+    )) as unknown as [Array<{ invoice_id: string; book_key: string; direction: string; due_date: string | null; delta: string }>, number];
     await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
+    await this.refreshRevenue(entityId, removed.filter((r) => r.direction === 'ar').map((r) => r.invoice_id));
   }
 
   /** The booked invoices whose open-item line is one of these lines. */
@@ -157,6 +215,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       );
     }
     await this.moveSettled(entityId, settled);
+    await this.refreshRevenue(entityId, [...settled.keys()]);
   }
 
   private async allocationsReleased(entityId: string, allocations: ReleasedAllocation[]): Promise<void> {
@@ -175,6 +234,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       allocations.map((a) => a.id),
     ]);
     await this.moveSettled(entityId, settled);
+    await this.refreshRevenue(entityId, [...settled.keys()]);
   }
 
   /** Adds each delta to the invoice's settled amount and takes its latest settlement date afresh; the open positions move the other way. */
@@ -214,12 +274,17 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   }
 
   private async redated(entityId: string, entryIds: string[], entryDate: string): Promise<void> {
-    await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[])`, [entityId, entryIds, entryDate]);
     // TypeORM answers an UPDATE with [rows, count].
+    const [rebooked] = (await this.query(`UPDATE report_booked_invoices SET booked_on = $3 WHERE entity_id = $1 AND entry_id = ANY($2::uuid[]) RETURNING invoice_id`, [
+      entityId,
+      entryIds,
+      entryDate,
+    ])) as unknown as [Array<{ invoice_id: string }>, number];
     const [moved] = (await this.query(
       `UPDATE report_invoice_settlements SET settled_on = $3 WHERE entity_id = $1 AND settling_entry_id = ANY($2::uuid[]) RETURNING invoice_id`,
       [entityId, entryIds, entryDate],
     )) as unknown as [Array<{ invoice_id: string }>, number];
+    await this.refreshRevenue(entityId, [...rebooked, ...moved].map((r) => r.invoice_id));
     if (moved.length === 0) return;
     await this.query(
       `UPDATE report_booked_invoices r

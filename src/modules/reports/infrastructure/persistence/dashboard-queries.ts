@@ -85,11 +85,14 @@ export class SqlDashboardQueries extends DashboardQueries {
     const values = page?.after ? [entityId, bookId ?? NIL_BOOK, from, to, page.after.date, page.after.id] : [entityId, bookId ?? NIL_BOOK, from, to];
     const invoices = page
       ? // A page: the invoices issued in the range (read in order along the issue-date index) and
-        // those issued before it with a figure in it (EARLIER_WITH_FIGURE), each part cut at the page.
+        // those issued before it with a figure in it (EARLIER_WITH_FIGURE), each part cut at the page;
+        // the earlier ones judged on the covering index by issue date (report_booked_invoices_issue_cover_idx), then read by key.
         await this.query<Record<string, string | null>>(
           `SELECT u.* FROM (
-             (SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date < $3::date AND ${EARLIER_WITH_FIGURE}
-                ${page.after ? 'AND (r.issue_date, r.invoice_id) > ($5::date, $6::uuid)' : ''} ORDER BY r.issue_date, r.invoice_id LIMIT ${Math.trunc(page.limit)})
+             (SELECT ${columns.replace(/\br\./g, 'b.')}
+                FROM (SELECT r.invoice_id FROM report_booked_invoices r WHERE ${scope} AND r.issue_date < $3::date AND ${EARLIER_WITH_FIGURE}
+                         ${page.after ? 'AND (r.issue_date, r.invoice_id) > ($5::date, $6::uuid)' : ''} ORDER BY r.issue_date, r.invoice_id LIMIT ${Math.trunc(page.limit)}) k
+                JOIN report_booked_invoices b ON b.entity_id = $1 AND b.invoice_id = k.invoice_id)
              UNION ALL
              (SELECT ${columns} FROM report_booked_invoices r WHERE ${scope} AND r.issue_date BETWEEN $3::date AND $4::date
                 ${page.after ? 'AND (r.issue_date, r.invoice_id) > ($5::date, $6::uuid)' : ''} ORDER BY r.issue_date, r.invoice_id LIMIT ${Math.trunc(page.limit)})) u
@@ -154,6 +157,7 @@ export class SqlDashboardQueries extends DashboardQueries {
     spans: Array<{ from: string; to: string }>,
     conversion: RealizationConversion,
   ): Promise<RealizationMonthFigures[]> {
+    if (wholeMonths(from, to)) return this.keptRealizationMonths(entityId, bookId, from, to, spans.length);
     const n = spans.length;
     // The span (1..n) of a date inside the range: calendar months counted from `from`'s.
     const bucket = (d: string) => `((date_part('year', ${d}) - date_part('year', $3::date)) * 12 + date_part('month', ${d}) - date_part('month', $3::date) + 1)::int`;
@@ -223,4 +227,76 @@ export class SqlDashboardQueries extends DashboardQueries {
     }
     return months;
   }
+
+  /**
+   * realizationMonths of a range of whole months from the months kept at write time
+   * (report_revenue_months, revenue-months.sql.ts), in one statement: each month's recognized,
+   * billed and collected, and the open changes of every month through the range's last (their
+   * running sum is the outstanding at each month's end), of the invoices issued by the range's
+   * end. Less the collections of the few invoices the range does not select although they
+   * were issued before it and settled in it: booked after it (so settled before their booking)
+   * with a recognition period outside it (EARLIER_WITH_FIGURE), found through the cells' partial
+   * index of settlements dated before their booking month.
+   */
+  private async keptRealizationMonths(entityId: string, bookId: string | null, from: string, to: string, n: number): Promise<RealizationMonthFigures[]> {
+    const rows = await this.query<{ kind: string; month: string; recognized: string; billed: string; collected: string; open_change: string }>(
+      `WITH early AS MATERIALIZED (
+         -- Collections dated before their invoice's booking month, through the cells' partial index (a handful).
+         SELECT c.invoice_id, c.month, c.collected FROM report_revenue_cells c
+          WHERE c.entity_id = $1 AND c.month < c.booked_month AND c.collected <> 0 AND c.month BETWEEN $3::date AND $4::date
+            AND c.book_key IN ('${NIL_BOOK}', $2::uuid) AND c.issue_month < $3::date AND c.booked_month > $4::date)
+       SELECT 'm' AS kind, to_char(m.month, 'YYYY-MM-DD') AS month, sum(m.recognized)::text AS recognized, sum(m.billed)::text AS billed,
+              sum(m.collected)::text AS collected, sum(m.open_change)::text AS open_change
+         FROM report_revenue_months m
+        WHERE m.entity_id = $1 AND m.book_key IN ('${NIL_BOOK}', $2::uuid) AND m.month <= $4::date AND m.issue_month <= $4::date
+        GROUP BY m.month
+       UNION ALL
+       SELECT 'x', to_char(c.month, 'YYYY-MM-DD'), '0', '0', sum(c.collected)::text, '0'
+         FROM early c
+         -- Each one's row by key (OFFSET 0: a probe per cell, never a scan of the invoices).
+         CROSS JOIN LATERAL (SELECT r.period_start, r.period_end FROM report_booked_invoices r WHERE r.entity_id = $1 AND r.invoice_id = c.invoice_id OFFSET 0) r
+        WHERE NOT (r.period_end >= $3::date AND r.period_start <= $5::date)
+        GROUP BY c.month`,
+      [entityId, bookId ?? NIL_BOOK, from, monthOf(to), to],
+    );
+    const months: RealizationMonthFigures[] = Array.from({ length: n }, () => ({ recognized: 0n, billed: 0n, collected: 0n, outstanding: 0n }));
+    const openBefore = rows.filter((r) => r.kind === 'm' && r.month < from).reduce((sum, r) => sum + BigInt(r.open_change), 0n);
+    const index = (month: string) => monthIndex(from, month);
+    const openChange = months.map(() => 0n);
+    for (const r of rows) {
+      if (r.month < from) continue;
+      const k = index(r.month);
+      if (r.kind === 'x') {
+        months[k].collected -= BigInt(r.collected);
+        continue;
+      }
+      months[k].recognized += BigInt(r.recognized);
+      months[k].billed += BigInt(r.billed);
+      months[k].collected += BigInt(r.collected);
+      openChange[k] += BigInt(r.open_change);
+    }
+    let open = openBefore;
+    for (let k = 0; k < n; k++) {
+      open += openChange[k];
+      months[k].outstanding = open;
+    }
+    return months;
+  }
+}
+
+/** `YYYY-MM-01` of a date. */
+function monthOf(date: string): string {
+  return `${date.slice(0, 7)}-01`;
+}
+
+/** Months from `from`'s to `month`'s (0 for the same month). */
+function monthIndex(from: string, month: string): number {
+  return (Number(month.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(month.slice(5, 7)) - Number(from.slice(5, 7));
+}
+
+/** Whether `from`..`to` is a range of whole calendar months (from the 1st to a month's last day). */
+function wholeMonths(from: string, to: string): boolean {
+  if (!from.endsWith('-01')) return false;
+  const [y, m, d] = to.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + 1)).getUTCDate() === 1;
 }
