@@ -22,7 +22,7 @@ import { tax } from './tax';
 const BENCHMARKS: Record<string, { run: (args: string[]) => Promise<void>; about: string }> = {
   'http-baseline': { run: httpBaseline, about: 'request pipeline alone: GET /api/health [--seconds N]' },
   seed: { run: seed, about: 'one Entity with two years of entries in .data/bench [--lines N, default 1000000]' },
-  reports: { run: () => reports(), about: 'report latencies on the seeded Entity against plain SQL over raw lines' },
+  reports: { run: reports, about: 'report latencies on the seeded Entity against plain SQL over raw lines [--partner-ledger] [--runs N] [--before ROOT: alternated with the build of another checkout]' },
   attachments: { run: attachments, about: 'presign and confirm of attachments (PUT to the embedded S3 between) from 8 connections [--seconds N]' },
   banking: { run: banking, about: 'statement import, bank-account list and match candidates [--rows 50000] [--accounts 20] [--movements 1000000]' },
   'bank-feeds': { run: bankFeeds, about: 'first sync of 90 days from the sandbox, then a sync with nothing new [--movements 18000]' },

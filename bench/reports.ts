@@ -1,6 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
-import { benchKey, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { BENCH_DIR, benchKey, benchServiceEnv, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
+import { RunningService, startService } from './lib/service';
 
 const RUNS = 25;
 
@@ -23,66 +28,169 @@ export async function time(run: () => Promise<unknown>, runs = RUNS): Promise<Ti
 
 const ms = (t: Timing) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)}`;
 
+/** One service the reports are read from: this build, or the build of another checkout (`--before ROOT`). */
+interface Reader {
+  name: string;
+  /** The service process (its CPU is counted per run). */
+  pid: number;
+  get: (path: string) => ReturnType<typeof http>;
+}
+
+interface Report {
+  name: string;
+  /** Resolved once per reader before timing (e.g. a deep page's cursor, walked on that reader). */
+  prepare?: (reader: Reader) => Promise<string>;
+  path?: string;
+  runs: number;
+  target: string;
+}
+
+/** Walks up to 500 pages of `path` and returns the path of the last page reached (and its number). */
+async function deepPage(reader: Reader, path: string): Promise<{ path: string; depth: number }> {
+  let cursor: string | null = null;
+  let depth = 0;
+  for (; depth < 500; depth++) {
+    const next: string | null = (await reader.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body.nextCursor;
+    if (!next) break;
+    cursor = next;
+  }
+  return { path: `${path}&cursor=${encodeURIComponent(cursor ?? '')}`, depth: depth + 1 };
+}
+
 /**
- * `npm run bench -- reports`: against the seeded Entity, through HTTP, the median and p95 of each
- * report, and beside the balance reports the plain SQL aggregate over the raw lines.
+ * `npm run bench -- reports [--partner-ledger] [--before ROOT] [--runs N]`: against the seeded
+ * Entity, through HTTP, the median and p95 of each report, and beside the balance reports the
+ * plain SQL aggregate over the raw lines. `--partner-ledger`: that report alone.
+ *
+ * `--before ROOT`: a before/after in one sitting (issue 32). The service of another checkout with
+ * its `dist` built (before) runs beside this build's (after), both against the one seeded
+ * PostgreSQL; each report's runs alternate between the two (before, after, then after, before,
+ * ...), so both see the same machine, and the table gives after/before of the medians beside the
+ * 5 % the issue allows.
  */
-export async function reports(): Promise<void> {
+export async function reports(args: string[] = process.argv.slice(3)): Promise<void> {
   const seed = readSeed();
+  const beforeAt = args.indexOf('--before');
+  const beforeRoot = beforeAt >= 0 ? resolve(args[beforeAt + 1] ?? '') : null;
+  const runsAt = args.indexOf('--runs');
+  const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : RUNS;
+  if (beforeRoot !== null && !existsSync(join(beforeRoot, 'dist', 'src', 'main.js'))) throw new Error(`--before ${beforeRoot}: no dist/src/main.js there (run npm run build in it)`);
+  if (!(runs > 0)) throw new Error('--runs N: a positive number');
   const env = await startBenchEnvironment();
   const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
+  let beforeService: RunningService | null = null;
   try {
-    const base = env.service.baseUrl;
-    const headers = await benchKey(base);
-    const get = (path: string) => http(base, 'GET', `/api/entities/${seed.entityId}${path}`, undefined, headers);
-    const naive = (cutoff: string) =>
-      pool.query(
-        `SELECT account_id, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) FROM ledger_lines
-          WHERE entity_id = $1 AND status IN ('active', 'reversed') AND book_id IS NULL AND entry_date <= $2 GROUP BY account_id`,
-        [seed.entityId, cutoff],
-      );
+    const reader = async (name: string, service: RunningService): Promise<Reader> => {
+      const headers = await benchKey(service.baseUrl);
+      return { name, pid: service.pid, get: (path: string) => http(service.baseUrl, 'GET', `/api/entities/${seed.entityId}${path}`, undefined, headers) };
+    };
+    const after = await reader('after', env.service);
+    const readers: Reader[] = [after];
+    if (beforeRoot) {
+      // Its own data folder (object store, keys); the schema is this build's (a superset of the before's migrations).
+      beforeService = await startService(benchServiceEnv(env.databaseUrl), join(BENCH_DIR, 'data-before'), beforeRoot);
+      readers.unshift(await reader('before', beforeService));
+    }
+
     const partners = seed.partnerIds.map((id) => `partnerIds=${id}`).join('&');
-    const partnerLedger = () => get(`/ledger/partner-ledger?accountId=${seed.receivableAccountId}&from=2025-01-01&to=2025-12-31&${partners}`);
-    if (process.argv.includes('--partner-ledger')) {
-      // `reports --partner-ledger`: that report alone, 25 runs (for a before/after in alternated runs).
-      process.stdout.write(`\npartner ledger, 100 partners, 2025: ${ms(await time(partnerLedger))} ms (median / p95 over ${RUNS} runs)\n`);
+    const partnerLedger: Report = {
+      name: 'partner ledger, 100 partners, 2025',
+      path: `/ledger/partner-ledger?accountId=${seed.receivableAccountId}&from=2025-01-01&to=2025-12-31&${partners}`,
+      runs: args.includes('--partner-ledger') ? runs : Math.min(runs, 10),
+      target: '< 80 ms (issue 32; was < 100 ms)',
+    };
+    const year = 'exerciseStart=2025-01-01&cutoffDate=2025-12-31';
+    const gl = `/ledger/general-ledger?accountId=${seed.busiestAccountId}&limit=50`;
+    const list: Report[] = args.includes('--partner-ledger')
+      ? [partnerLedger]
+      : [
+          { name: 'balance sheet, 2025', path: `/reports/balance-sheet?${year}`, runs, target: '< 50 ms, >= 4x plain SQL' },
+          { name: 'income statement, 2025', path: '/reports/income-statement?from=2025-01-01&to=2025-12-31', runs, target: '< 50 ms, >= 4x plain SQL' },
+          { name: 'eight-column balance, 2025', path: `/ledger/reports/eight-column-balance?${year}`, runs, target: '< 50 ms, >= 4x plain SQL' },
+          { name: 'general ledger, first page (busiest account)', path: gl, runs, target: '< 30 ms' },
+          { name: 'general ledger, deep page', prepare: async (r) => (await deepPage(r, gl)).path, runs, target: 'within 1.5x of the first page' },
+          { name: 'journal, first page', path: '/reports/journal?limit=100', runs, target: '< 30 ms' },
+          { name: 'journal, deep page', prepare: async (r) => (await deepPage(r, '/reports/journal?limit=100')).path, runs, target: '< 30 ms' },
+          partnerLedger,
+        ];
+
+    if (readers.length === 1) {
+      const naive = (cutoff: string) =>
+        pool.query(
+          `SELECT account_id, sum(CASE side WHEN 'debit' THEN amount ELSE -amount END) FROM ledger_lines
+            WHERE entity_id = $1 AND status IN ('active', 'reversed') AND book_id IS NULL AND entry_date <= $2 GROUP BY account_id`,
+          [seed.entityId, cutoff],
+        );
+      const naiveYear = list.length > 1 ? await time(() => naive('2025-12-31')) : null;
+      process.stdout.write(`\nSeeded Entity: ${seed.lines.toLocaleString('en')} lines. Times in ms, median / p95 over ${runs} runs (partner ledger ${partnerLedger.runs}).\n\n`);
+      process.stdout.write('| Report (HTTP) | API | plain SQL over raw lines | API faster by | target |\n|---|---|---|---|---|\n');
+      for (const report of list) {
+        const path = report.path ?? (await report.prepare!(after));
+        const api = await time(() => after.get(path), report.runs);
+        const plain = naiveYear && report.name.endsWith(', 2025') && !report.name.startsWith('partner') ? naiveYear : null;
+        process.stdout.write(`| ${report.name} | ${ms(api)} | ${plain ? ms(plain) : ''} | ${plain ? `${(plain.median / api.median).toFixed(1)}x` : ''} | ${report.target} |\n`);
+      }
       return;
     }
-    const year = 'exerciseStart=2025-01-01&cutoffDate=2025-12-31';
-    const rows: Array<[string, Timing, Timing | null]> = [];
-    const naiveYear = await time(() => naive('2025-12-31'));
-    rows.push(['balance sheet, 2025', await time(() => get(`/reports/balance-sheet?${year}`)), naiveYear]);
-    rows.push(['income statement, 2025', await time(() => get('/reports/income-statement?from=2025-01-01&to=2025-12-31')), naiveYear]);
-    rows.push(['eight-column balance, 2025', await time(() => get(`/ledger/reports/eight-column-balance?${year}`)), naiveYear]);
 
-    const gl = `/ledger/general-ledger?accountId=${seed.busiestAccountId}&limit=50`;
-    rows.push(['general ledger, first page (busiest account)', await time(() => get(gl)), null]);
-    const deep = async (path: string, separator: string) => {
-      let cursor: string | null = null;
-      let depth = 0;
-      for (; depth < 500; depth++) {
-        const next: string | null = (await get(`${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`)).body.nextCursor;
-        if (!next) break;
-        cursor = next;
-      }
-      return { cursor, depth: depth + 1 };
-    };
-    const deepGl = await deep(gl, '&');
-    rows.push([`general ledger, page ${deepGl.depth}`, await time(() => get(`${gl}&cursor=${deepGl.cursor}`)), null]);
-
-    rows.push(['journal, first page', await time(() => get('/reports/journal?limit=100')), null]);
-    const deepJournal = await deep('/reports/journal?limit=100', '&');
-    rows.push([`journal, page ${deepJournal.depth}`, await time(() => get(`/reports/journal?limit=100&cursor=${encodeURIComponent(deepJournal.cursor ?? '')}`)), null]);
-
-    rows.push(['partner ledger, 100 partners, 2025', await time(partnerLedger, 10), null]);
-
-    process.stdout.write(`\nSeeded Entity: ${seed.lines.toLocaleString('en')} lines. Times in ms, median / p95 over ${RUNS} runs (partner ledger 10).\n\n`);
-    process.stdout.write('| Report (HTTP) | API | plain SQL over raw lines | API faster by |\n|---|---|---|---|\n');
-    for (const [name, api, plain] of rows) {
-      process.stdout.write(`| ${name} | ${ms(api)} | ${plain ? ms(plain) : ''} | ${plain ? `${(plain.median / api.median).toFixed(1)}x` : ''} |\n`);
+    process.stdout.write(
+      `\nSeeded Entity: ${seed.lines.toLocaleString('en')} lines. before = ${beforeRoot}, after = ${join(__dirname, '..')}, one PostgreSQL; ` +
+        `each report's runs alternate between the two builds. Times in ms, median / p95 over ${runs} runs each (partner ledger ${partnerLedger.runs}).\n\n`,
+    );
+    process.stdout.write(
+      "CPU a request: the service's process, and PostgreSQL's whole process tree while that request ran (the other build idle meanwhile).\n\n" +
+        '| Report (HTTP) | before: median / p95 ms | after: median / p95 ms | after / before (medians) | within 5 % | CPU a request, before: service + PostgreSQL ms | after | target (after) |\n|---|---|---|---|---|---|---|---|\n',
+    );
+    const postmaster = Number(readFileSync(join(BENCH_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const cpu = (t: Measured) => `${t.serviceCpuMs.toFixed(1)} + ${t.postgresCpuMs.toFixed(1)}`;
+    for (const report of list) {
+      const paths = await Promise.all(readers.map(async (r) => report.path ?? (await report.prepare!(r))));
+      const [b, a] = await timeAlternating(
+        readers.map((r, i) => ({ pid: r.pid, run: () => r.get(paths[i]) })),
+        report.runs,
+        postmaster,
+      );
+      const ratio = a.median / b.median;
+      process.stdout.write(`| ${report.name} | ${ms(b)} | ${ms(a)} | ${(100 * ratio).toFixed(1)} % | ${ratio <= 1.05 ? 'yes' : 'no'} | ${cpu(b)} | ${cpu(a)} | ${report.target} |\n`);
     }
+    process.stdout.write(`\nLoad average when done: ${loadavg().map((l) => l.toFixed(1)).join(', ')}\n`);
   } finally {
     await pool.end();
+    await beforeService?.stop();
     await env.stop();
   }
+}
+
+interface Measured extends Timing {
+  /** CPU a run cost the service, and PostgreSQL's process tree, in ms (summed over the runs, divided by them). */
+  serviceCpuMs: number;
+  postgresCpuMs: number;
+}
+
+/**
+ * Each of `runs` runs once per reader, the readers' order swapped every round (after one warm run
+ * each); the CPU of the reader's service and of PostgreSQL's tree (`postmaster`) counted around
+ * each run, outside its timing.
+ */
+export async function timeAlternating(readers: Array<{ pid: number; run: () => Promise<unknown> }>, runs: number, postmaster: number): Promise<Measured[]> {
+  for (const reader of readers) await reader.run(); // warm
+  const samples: number[][] = readers.map(() => []);
+  const cpu = readers.map(() => ({ service: 0, postgres: 0 }));
+  for (let i = 0; i < runs; i++) {
+    const order = readers.map((_, k) => k);
+    if (i % 2 === 1) order.reverse();
+    for (const k of order) {
+      const service0 = processCpuSeconds(readers[k].pid);
+      const postgres0 = treeCpuSeconds(postmaster);
+      const t0 = performance.now();
+      await readers[k].run();
+      samples[k].push(performance.now() - t0);
+      cpu[k].service += processCpuSeconds(readers[k].pid) - service0;
+      cpu[k].postgres += treeCpuSeconds(postmaster) - postgres0;
+    }
+  }
+  return samples.map((s, k) => {
+    s.sort((x, y) => x - y);
+    return { median: percentile(s, 50), p95: percentile(s, 95), serviceCpuMs: (cpu[k].service * 1000) / runs, postgresCpuMs: (cpu[k].postgres * 1000) / runs };
+  });
 }

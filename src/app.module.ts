@@ -43,6 +43,7 @@ import { RECORDS } from './schema';
 import { HealthModule } from './platform/health/health.module';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { HeavyReadsModule } from './platform/http/heavy-reads';
+import { ImportParseModule } from './platform/imports/parse-pool';
 import { JsonBodyGuard } from './platform/http/media-type';
 import { TextInputPipe } from './platform/http/text-input.pipe';
 import { UuidParamsPipe } from './platform/http/uuid-params.pipe';
@@ -83,6 +84,7 @@ export class AppModule {
         ClockModule.forRoot(options.clock ?? new SystemClock(config.businessTimezone)),
         ObjectStoreModule,
         HeavyReadsModule,
+        ImportParseModule,
         AuditModule,
         HealthModule,
         ReferenceModule,

@@ -325,6 +325,32 @@ describe('Consolidated reports (D91)', () => {
     await expectRefused(t, READ_TABLES, is(root.id, 'from=2026-01-01&to=2026-06-30'), 409, 'CONSOLIDATION_ACCOUNT_TYPE_CONFLICT_ERROR');
   });
 
+  it('names a row after the first member whose chart has the code, also when that member has no line on it', async () => {
+    const root = await member('Nombres');
+    const child = await member('Hija nombres', { parent: root.id });
+    const grandchild = await member('Nieta nombres', { parent: child.id });
+    await account(root, '1101', 'asset', 'Caja matriz'); // no line: still names the row
+    await account(root, '4101', 'income', 'Ventas matriz'); // no line either
+    await account(child, '1101', 'asset', 'Caja hija');
+    await account(child, '4101', 'other_income', 'Otros ingresos hija'); // same family as the root's income
+    await account(grandchild, '1101', 'asset', 'Caja nieta');
+    await account(grandchild, '4101', 'income', 'Ventas nieta');
+    await post(child, '2026-02-10', [['1101', 'debit', 250], ['4101', 'credit', 250]]);
+    await post(grandchild, '2026-03-05', [['1101', 'debit', 40], ['4101', 'credit', 40]]);
+    const sheet = (await bs(root.id, 'exerciseStart=2026-01-01&cutoffDate=2026-06-30').expect(200)).body;
+    expect(sheet.assets).toEqual({
+      total: 290,
+      accounts: [{ code: '1101', name: 'Caja matriz', balance: 290, byEntity: [{ entityId: child.id, balance: 250 }, { entityId: grandchild.id, balance: 40 }] }],
+    });
+    expect(sheet.equity.currentPeriodResult).toBe(290);
+    // The row goes where the root's type puts it (income), under the root's name.
+    const statement = (await is(root.id, 'from=2026-01-01&to=2026-06-30').expect(200)).body;
+    expect(statement.income.accounts).toEqual([
+      { code: '4101', name: 'Ventas matriz', balance: 290, byEntity: [{ entityId: child.id, balance: 250 }, { entityId: grandchild.id, balance: 40 }] },
+    ]);
+    expect(statement.otherIncome).toEqual({ total: 0, accounts: [] });
+  });
+
   it('leaves out the closing entries dated inside the range and counts those before it (D90 item 4)', async () => {
     const root = await member('Cierre');
     const child = await member('Hija cierre', { parent: root.id });

@@ -317,6 +317,29 @@ describe('exports (D93)', () => {
     expect(xlsx.formats.debit).toBe('#,##0.00');
     const balance = await csvOf(`${base(usdEntity)}/reports/balance-sheet`, { exerciseStart: '2026-01-01', cutoffDate: '2026-06-30' });
     expect(balance.rows.find((r) => r.row === 'account' && r.code === '1000')).toMatchObject({ section: 'assets', amount: '-0.10' });
+    // The journal and the Libro Mayor, whose CSV the database writes: the same figures.
+    const journal = await csvOf(`${base(usdEntity)}/reports/journal`, { from: '2026-01-01', to: '2026-06-30' });
+    // Within an entry the lines come by id: compared by date and code.
+    const byDateAndCode = (a: string[], b: string[]) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`);
+    expect(journal.rows.map((r) => [r.entryDate, r.accountCode, r.debit, r.credit]).sort(byDateAndCode)).toEqual([
+      ['2026-03-01', '1000', '12.34', ''],
+      ['2026-03-01', '4000', '', '12.34'],
+      ['2026-03-02', '1000', '', '12.39'],
+      ['2026-03-02', '4000', '12.39', ''],
+      ['2026-04-01', '1000', '', '0.05'],
+      ['2026-04-01', '4000', '0.05', ''],
+    ]);
+    const book = await csvOf(`${base(usdEntity)}/reports/general-ledger-book`, { from: '2026-03-02', to: '2026-06-30' });
+    expect(book.rows.map((r) => [r.code, r.row, r.debit, r.credit, r.balance])).toEqual([
+      ['1000', 'opening', '', '', '12.34'],
+      ['1000', 'line', '', '12.39', '-0.05'],
+      ['1000', 'line', '', '0.05', '-0.10'],
+      ['1000', 'closing', '', '', '-0.10'],
+      ['4000', 'opening', '', '', '-12.34'],
+      ['4000', 'line', '12.39', '', '0.05'],
+      ['4000', 'line', '0.05', '', '0.10'],
+      ['4000', 'closing', '', '', '0.10'],
+    ]);
   });
 
   describe('tree reports: one row per group, account and total with its section and code, and one per named figure', () => {
@@ -542,7 +565,7 @@ describe('exports (D93)', () => {
     const activeReads = async (sql: Client) =>
       (
         await sql.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'citus_internal%' AND (state = 'idle in transaction' OR query ILIKE 'FETCH FORWARD%' OR query ILIKE 'DECLARE read_cursor%' OR wait_event_type = 'Lock')`,
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'citus_internal%' AND (state = 'idle in transaction' OR query ILIKE 'FETCH FORWARD%' OR query ILIKE 'DECLARE read_cursor%' OR query ILIKE 'COPY (%' OR wait_event_type = 'Lock')`,
         )
       ).rows[0].n;
 

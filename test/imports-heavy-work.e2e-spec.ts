@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Test } from 'supertest';
 import { expectRefused, whileTableLocked } from './harness/db-checks';
 import { DteSpec, envioDte, singleDte } from './harness/dte-xml';
@@ -145,6 +147,57 @@ describe('Imports as heavy work (issue 33, D2b, D63a)', () => {
       expect(await t.sql('SELECT folio FROM dtes WHERE entity_id = $1 AND folio = ANY($2::text[]) ORDER BY folio', [entityId, ['720', '721', '722']])).toEqual([{ folio: '720' }, { folio: '721' }]);
       // The slots are given back: the same User imports again.
       await sendDte(singleDte(invoice('722')), member).expect(201);
+    });
+  });
+
+  describe('a refused import is answered without its file being read (D2b)', () => {
+    let url: string;
+    beforeAll(async () => {
+      const server = await t.app.listen(0, '127.0.0.1');
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+
+    /**
+     * Announces a 5 MB upload and sends its first kilobyte only, never the rest: the answer comes
+     * only if the service judged the request without waiting for the file.
+     */
+    const announced = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; code: string; retryAfter: string | undefined; limit: unknown }>((resolve, reject) => {
+        const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-length': String(FIVE_MB) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            resolve({ status: res.statusCode ?? 0, code: body.code, retryAfter: res.headers['retry-after'] as string | undefined, limit: body.params?.limit });
+            req.destroy();
+          });
+        });
+        req.on('error', reject);
+        req.setTimeout(10_000, () => reject(new Error(`no answer to ${path} while its file was unsent`)));
+        req.write(Buffer.alloc(1024, ' '));
+      });
+
+    it('anonymous: 401; beyond the User\'s heavy slots: 429 with Retry-After, for DTE and statement alike, nothing written', async () => {
+      const statementPath = await bankAccount(member);
+      expect(await announced(importPath, { 'content-type': 'application/xml' })).toMatchObject({ status: 401, code: 'UNAUTHENTICATED_ERROR' });
+      expect(await announced(statementPath, { 'content-type': 'text/csv' })).toMatchObject({ status: 401, code: 'UNAUTHENTICATED_ERROR' });
+      const memberKey = { 'x-api-key': world.keys.member, 'x-audit-actor': 'imports test' };
+      const refused: unknown[] = [];
+      const answers = await whileTableLocked(
+        t,
+        'dtes',
+        2,
+        () => Promise.all([sendDte(singleDte(invoice('750')), member), sendDte(singleDte(invoice('751')), member)]),
+        async () => {
+          refused.push(await announced(importPath, { ...memberKey, 'content-type': 'application/xml' }));
+          refused.push(await announced(statementPath, { ...memberKey, 'content-type': 'text/csv' }));
+        },
+      );
+      expect(answers.map((r) => r.status)).toEqual([201, 201]);
+      const tooMany = { status: 429, code: 'TOO_MANY_CONCURRENT_READS_ERROR', retryAfter: '1', limit: 'perUser' };
+      expect(refused).toEqual([tooMany, tooMany]);
+      const accountId = statementPath.split('/')[5];
+      expect(await t.sql('SELECT count(*)::int AS n FROM bank_movements WHERE bank_account_id = $1', [accountId])).toEqual([{ n: 0 }]);
     });
   });
 

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../libs/shared-kernel/src';
-import { LedgerEntriesService } from '../src/modules/ledger/application/ledger-entries.service';
+import { ReverseEntry } from '../src/modules/ledger/application/reverse-entry/reverse-entry';
+import { UnbookEntry } from '../src/modules/ledger/application/unbook-entry/unbook-entry';
 import { EntitiesService } from '../src/modules/entities';
 import { LedgerAllocations, LedgerPostings } from '../src/modules/ledger';
 import { OrganizationsService } from '../src/modules/organizations';
@@ -28,14 +29,16 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
   let listener: RecordingLedgerListener;
   let system: SystemWrites;
   let postings: LedgerPostings;
-  let entries: LedgerEntriesService;
+  let unbooking: UnbookEntry;
+  let reversal: ReverseEntry;
 
   beforeAll(async () => {
     ({ t, world, staff } = await createWorldApp({ clock: new FixedClock(new Date('2026-06-15T15:00:00Z')), extraModules: [RecordingLedgerListenerModule] }));
     listener = t.app.get(RecordingLedgerListener);
     system = t.app.get(SystemWrites);
     postings = t.app.get(LedgerPostings);
-    entries = t.app.get(LedgerEntriesService);
+    unbooking = t.app.get(UnbookEntry);
+    reversal = t.app.get(ReverseEntry);
     await t.sql(`CREATE TABLE test_listener_marks (reason text NOT NULL, entry_ids uuid[] NOT NULL)`);
   });
 
@@ -134,7 +137,7 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
     it('unbooks in one transaction holding its locks to the end, with one audit row of the system actor', async () => {
       const audits = await auditRowCount(t);
       await system.run(bankSync('ledger_entry.unbook'), async () => {
-        const result = await entries.unbook(f.entityId, f.saleEntryId);
+        const result = await unbooking.unbook(f.entityId, f.saleEntryId);
         expect(result.unbookedEntry.status).toBe('deleted');
         // Not committed yet: another connection still sees the entry active (one transaction,
         // not statement by statement) and cannot lock its row (the use case's lock is held).
@@ -151,7 +154,7 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
     it('rolls the whole unit back, audit row included, when the job fails after the use case', async () => {
       const before = await tableFingerprint(t, LEDGER_TABLES);
       const failed = system.run(bankSync('ledger_entry.reverse'), async () => {
-        await entries.reverse(f.entityId, f.saleEntryId, { id: randomUUID(), reversalDate: '2026-06-14' });
+        await reversal.reverse(f.entityId, f.saleEntryId, { id: randomUUID(), reversalDate: '2026-06-14' });
         throw new Error('the job failed after reversing');
       });
       await expect(failed).rejects.toThrow('the job failed after reversing');
@@ -174,7 +177,7 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
 
     it('refuses to write outside a unit of work (no audit row would be recorded) and writes nothing', async () => {
       const before = await tableFingerprint(t, LEDGER_TABLES);
-      await expect(entries.unbook(f.entityId, f.saleEntryId)).rejects.toThrow(/no audit row/);
+      await expect(unbooking.unbook(f.entityId, f.saleEntryId)).rejects.toThrow(/no audit row/);
       await expect(t.app.get(LedgerAllocations).delete(f.entityId, f.allocationId)).rejects.toThrow(/no audit row/);
       expect(await tableFingerprint(t, LEDGER_TABLES)).toEqual(before);
       expect(listener.events).toEqual([]);
@@ -313,7 +316,7 @@ describe('the ledger seam: posting API, units of work, lifecycle listeners', () 
     });
 
     it('tells a use case run outside HTTP inside its unit of work', async () => {
-      await system.run(bankSync('ledger_entry.unbook'), () => entries.unbook(f.entityId, f.saleEntryId));
+      await system.run(bankSync('ledger_entry.unbook'), () => unbooking.unbook(f.entityId, f.saleEntryId));
       expect(listener.events.map((e) => [e.event.reason, e.inTransaction])).toEqual([['unbooked', true]]);
     });
 

@@ -22,24 +22,17 @@ export interface SeedInfo {
 
 /** A persistent bench environment under .data/bench: an embedded PostgreSQL and the built service. */
 export async function startBenchEnvironment(extraEnv: Record<string, string> = {}): Promise<{ postgres: RunningPostgres; databaseUrl: string; service: RunningService; stop(): Promise<void> }> {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('build failed');
+  // BENCH_NO_BUILD=1: run the build there is (e.g. alternating runs against BENCH_SERVICE_ROOT).
+  if (!process.env.BENCH_NO_BUILD) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
   mkdirSync(BENCH_DIR, { recursive: true });
   chmodSync(BENCH_DIR, 0o755);
   const postgres = await startEmbeddedPostgres({ directory: join(BENCH_DIR, 'postgres'), password: 'bench', persistent: true });
   await ensureDatabase(postgres.urlFor('postgres'), 'bench');
   const databaseUrl = postgres.urlFor('bench');
-  const service = await startService(
-    {
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: '10',
-      BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
-      BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
-      API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
-      ...extraEnv,
-    },
-    join(BENCH_DIR, 'data'),
-  );
+  const service = await startService(benchServiceEnv(databaseUrl, extraEnv), join(BENCH_DIR, 'data'));
   return {
     postgres,
     databaseUrl,
@@ -48,6 +41,18 @@ export async function startBenchEnvironment(extraEnv: Record<string, string> = {
       await service.stop();
       await postgres.stop();
     },
+  };
+}
+
+/** The environment a bench service runs with against `databaseUrl` (the bench staff User bootstrapped, no rate limit to speak of). */
+export function benchServiceEnv(databaseUrl: string, extraEnv: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '10',
+    BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
+    BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
+    API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    ...extraEnv,
   };
 }
 

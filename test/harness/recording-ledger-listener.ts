@@ -30,8 +30,8 @@ export interface RecordedEvent {
 export class RecordingLedgerListener implements EntryLifecycleListener, EntryDocumentSource {
   readonly events: RecordedEvent[] = [];
   /** Severed documents answered per reason. */
-  severed: (event: EntryLifecycleEvent) => Partial<SeveredDocuments> = () => ({});
-  related: (entryId: string) => Partial<RelatedDocuments> = () => ({});
+  severed: (event: EntryLifecycleEvent) => SeveredDocuments = () => ({});
+  related: (entryId: string) => RelatedDocuments = () => ({});
   linkedLines = new Set<string>();
   /** Throws on this reason (after recording it). */
   failOn: EntryLifecycleEvent['reason'] | null = null;
@@ -40,7 +40,7 @@ export class RecordingLedgerListener implements EntryLifecycleListener, EntryDoc
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments>> {
+  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<SeveredDocuments> {
     const inTransaction = this.txHost.isTransactionActive();
     const [{ pid }] = inTransaction ? await this.txHost.tx.query('SELECT pg_backend_pid() AS pid') : [{ pid: null }];
     this.events.push({ event, inTransaction, backendPid: pid });
@@ -52,7 +52,7 @@ export class RecordingLedgerListener implements EntryLifecycleListener, EntryDoc
     return this.severed(event);
   }
 
-  async relatedDocuments(_entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {
+  async relatedDocuments(_entityId: string, entryId: string): Promise<RelatedDocuments> {
     return this.related(entryId);
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { decodeDateIdCursor, encodeDateIdCursor } from './cursors';
-import { addDays, dateOfDayNumber, dayNumber, daysBetween, isIsoDate, isIsoDateTime, isIsoInstant } from './dates';
+import { addDays, addMonths, dateOfDayNumber, dayNumber, daysBetween, isIsoDate, isIsoDateTime, isIsoInstant, isMonthEnd, monthEnd, monthStart, nextMonthStart } from './dates';
 
 describe('dates the API takes (every one PostgreSQL takes too)', () => {
   it('takes calendar dates that exist, from 1000-01-01 through 9999-12-31', () => {
@@ -67,6 +67,38 @@ describe('calendar arithmetic (addDays, daysBetween: the one shared copy)', () =
         expect(daysBetween(from, to)).toBe(n);
         expect(addDays(to, -n)).toBe(from);
         expect(to > from).toBe(n > 0);
+      }),
+    );
+  });
+});
+
+describe('months (monthStart, addMonths, nextMonthStart, monthEnd, isMonthEnd: the one shared copy)', () => {
+  const date = fc.integer({ min: dayNumber('1000-01-01'), max: dayNumber('9999-12-31') }).map(dateOfDayNumber);
+
+  it('steps months across years and knows the length of each', () => {
+    expect(monthStart('2026-02-17')).toBe('2026-02-01');
+    expect(addMonths('2026-11-17', 2)).toBe('2027-01-01');
+    expect(addMonths('2026-01-31', -1)).toBe('2025-12-01');
+    expect(addMonths('2026-06-01', -18)).toBe('2024-12-01');
+    expect(nextMonthStart('2026-12-31')).toBe('2027-01-01');
+    expect(nextMonthStart('9999-12-01')).toBeNull();
+    expect([monthEnd('2024-02-10'), monthEnd('2100-02-01'), monthEnd('2026-04-30'), monthEnd('2026-12-01')]).toEqual(['2024-02-29', '2100-02-28', '2026-04-30', '2026-12-31']);
+    expect([isMonthEnd('2024-02-29'), isMonthEnd('2026-02-28'), isMonthEnd('2024-02-28')]).toEqual([true, true, false]);
+  });
+
+  it('agrees with day arithmetic: a month ends the day before the next one starts', () => {
+    fc.assert(
+      fc.property(date, fc.integer({ min: -240, max: 240 }), (d, n) => {
+        const next = nextMonthStart(d);
+        if (next !== null) expect(addDays(next, -1)).toBe(monthEnd(d));
+        expect(isMonthEnd(d)).toBe(addDays(d, 1).slice(8) === '01');
+        expect(monthStart(d) <= d && d <= monthEnd(d)).toBe(true);
+        const months = Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7)) - 1 + n;
+        fc.pre(months >= 1000 * 12 && months < 10000 * 12);
+        const moved = addMonths(d, n);
+        expect(isIsoDate(moved)).toBe(true);
+        expect(moved > d).toBe(n > 0);
+        expect(addMonths(moved, -n)).toBe(monthStart(d));
       }),
     );
   });

@@ -69,3 +69,34 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(earlier: string, later: string): number {
   return dayNumber(later) - dayNumber(earlier);
 }
+
+/**
+ * Months of ISO dates, the one copy of what the ledger (month ranges), reports (home, revenue
+ * realization) and tax (periods) each wrote for themselves.
+ */
+/** The first day of `date`'s month. */
+export function monthStart(date: string): string {
+  return `${date.slice(0, 7)}-01`;
+}
+
+/** The first day of the month `months` months after `date`'s (negative: before). */
+export function addMonths(date: string, months: number): string {
+  const index = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + months;
+  const year = Math.floor(index / 12);
+  return `${String(year).padStart(4, '0')}-${String(index - year * 12 + 1).padStart(2, '0')}-01`;
+}
+
+/** The first day of the next month; null after December 9999, the last month a date may name. */
+export function nextMonthStart(date: string): string | null {
+  return date.slice(0, 7) === '9999-12' ? null : addMonths(date, 1);
+}
+
+/** The last day of `date`'s month. */
+export function monthEnd(date: string): string {
+  return `${date.slice(0, 7)}-${String(daysInMonth(Number(date.slice(0, 4)), Number(date.slice(5, 7)))).padStart(2, '0')}`;
+}
+
+/** Whether `date` is the last day of its month. */
+export function isMonthEnd(date: string): boolean {
+  return date === monthEnd(date);
+}

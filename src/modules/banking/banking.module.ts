@@ -14,7 +14,7 @@ import { BankingLedgerPort } from './infrastructure/banking-ledger-port';
 import { BankBookingController } from './infrastructure/http/bank-booking.controller';
 import { InvoiceFoliosFromInvoices } from './infrastructure/invoice-folios.adapter';
 import { SqlOpenLineReader } from './infrastructure/persistence/open-line.reader';
-import { CsvStatementReader } from './infrastructure/csv-statement-reader';
+import { OffThreadStatementReader } from './infrastructure/off-thread-statement-reader';
 import { BankAccountsController } from './infrastructure/http/bank-accounts.controller';
 import { BankMovementsController, IMPORT_ROUTE } from './infrastructure/http/bank-movements.controller';
 import { StatementUploadMiddleware } from './infrastructure/http/statement-upload.middleware';
@@ -30,7 +30,7 @@ import { BankAccountLedgerUsage } from './infrastructure/bank-account-ledger-usa
   providers: [
     { provide: BankAccountRepository, useClass: SqlBankAccountRepository },
     { provide: BankMovementRepository, useClass: SqlBankMovementRepository },
-    { provide: StatementFileReader, useClass: CsvStatementReader },
+    { provide: StatementFileReader, useClass: OffThreadStatementReader },
     { provide: OpenLineReader, useClass: SqlOpenLineReader },
     { provide: InvoiceFolios, useClass: InvoiceFoliosFromInvoices },
     { provide: ExchangeRates, useClass: FxExchangeRates },

@@ -4,12 +4,12 @@ import { LedgerModule } from '../ledger';
 import { ReferenceModule } from '../reference';
 import { ConsolidatedReportsService } from './application/consolidated-reports.service';
 import { ConsolidationController } from './infrastructure/http/consolidation.controller';
-import { IntercompanyBalances } from './infrastructure/persistence/intercompany-balances';
+import { MemberBalances } from './infrastructure/persistence/member-balances';
 
 /** Consolidated reports over an Entity's controlled tree (D91): GET only, reads the members' books through the ledger's API. */
 @Module({
   imports: [LedgerModule, FxModule, ReferenceModule],
   controllers: [ConsolidationController],
-  providers: [ConsolidatedReportsService, IntercompanyBalances],
+  providers: [ConsolidatedReportsService, MemberBalances],
 })
 export class ConsolidationModule {}

@@ -17,7 +17,7 @@ import { SqlDteRepository } from './infrastructure/persistence/dte.repository';
 import { SqlInvoiceRepository } from './infrastructure/persistence/invoice.repository';
 import { SiiPeriodDocuments } from './domain/sii-period-documents';
 import { SqlSiiPeriodDocuments } from './infrastructure/persistence/sii-period-documents.repository';
-import { SiiDteXmlReader } from './infrastructure/sii-dte-xml-reader';
+import { OffThreadDteXmlReader } from './infrastructure/off-thread-dte-xml-reader';
 import { InvoiceRecordHost } from './infrastructure/invoice-record-host';
 import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoice-usage.adapters';
 
@@ -29,7 +29,7 @@ import { InvoiceBookkeeping, InvoicePartnerUsage } from './infrastructure/invoic
     InvoiceBookingListeners,
     { provide: InvoiceRepository, useClass: SqlInvoiceRepository },
     { provide: DteRepository, useClass: SqlDteRepository },
-    { provide: DteXmlReader, useClass: SiiDteXmlReader },
+    { provide: DteXmlReader, useClass: OffThreadDteXmlReader },
     InvoicesService,
     InvoiceBookingService,
     InvoiceLedgerPort,

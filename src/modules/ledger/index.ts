@@ -6,8 +6,9 @@
 export { LedgerModule } from './ledger.module';
 
 // Posting: the one way lines are written (the ledger's own route uses it too).
-export { ENTRY_WRITTEN, LedgerPostings } from './application/post-entry/ledger-postings';
+export { LedgerPostings } from './application/post-entry/ledger-postings';
 export type { ConditionalPostingOptions, LedgerPosting, PostingLine, PostingOptions, PostingSource, PostedEntry } from './application/post-entry/ledger-postings';
+export type { PostingSources } from './domain/ledger-entry';
 export type { BatchRefusal, PostedBatch } from './application/post-entry/ledger-postings';
 export type { FieldPath } from './application/post-entry/field-paths';
 // Batches of entries in the body shape of POST .../ledger/entries (the entry-batches route, the ledger:import command).
@@ -18,26 +19,22 @@ export type { EntryLine as PostedLine, EntrySource, EntryStatus, Side } from './
 
 // Allocations: settle open-item lines (a bank match reuses them).
 export { LedgerAllocations } from './application/ledger-allocations';
-// Reversal, unbooking and the other entry use cases (an agent's proposal, a job).
-export { LedgerEntriesService } from './application/ledger-entries.service';
 export type { AllocationInput, MatchResult } from './application/ledger-allocations';
 export type { AllocationRow as Allocation } from './domain/entry-ports';
 
 // Lifecycle: listeners told when entries leave the books; sources of the documents entries booked.
 export { LedgerDocumentSource, LedgerLifecycleListener } from './application/entry-lifecycle';
 export type {
-  BankMovementSummary,
   EntryDocumentSource,
   EntryLifecycleEvent,
   EntryLifecycleListener,
   EntryLifecycleReason,
-  InvoiceSummary,
   MadeAllocation,
   RelatedDocuments,
   ReleasedAllocation,
   SeveredDocuments,
-  SeveredInvoice,
-  SeveredMovement,
+  RelatedDocumentKinds,
+  SeveredDocumentKinds,
 } from './application/entry-lifecycle';
 
 // The chart, Books and Dimensions, for modules that name accounts or read by Book.
@@ -66,9 +63,9 @@ export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entr
 // LedgerReadSql: statement parts (relations, conditions) composed into another module's statement;
 // LedgerFigures: balances by account, Book and range from the monthly totals, with D90's closing rule.
 export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
-export type { BookScope, ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
+export type { BookScope, ClosingRule, GroupScope, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
 export { LedgerFigures } from './infrastructure/reads/ledger-figures';
-export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, LineKey } from './infrastructure/reads/ledger-figures';
+export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, GroupAccountFigures, LineKey } from './infrastructure/reads/ledger-figures';
 export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
 

@@ -18,7 +18,6 @@ import { LineEdits } from './application/line-edits/line-edits';
 import { ReverseEntry } from './application/reverse-entry/reverse-entry';
 import { ScheduledEntries } from './application/scheduled-entries/scheduled-entries';
 import { UnbookEntry } from './application/unbook-entry/unbook-entry';
-import { LedgerEntriesService } from './application/ledger-entries.service';
 import { AllocationRepository, EntryRepository, LedgerUsageQueries, PostingReader, PostingWriter } from './domain/entry-ports';
 import { SqlPostingReader } from './infrastructure/persistence/posting-reader';
 import { EntriesController } from './infrastructure/http/entries.controller';
@@ -72,7 +71,6 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     UnbookEntry,
     ScheduledEntries,
     LineEdits,
-    LedgerEntriesService,
     LedgerAllocations,
     LedgerPartnerFacts,
     EntryPresenter,
@@ -83,6 +81,6 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     DimensionsService,
     LedgerBookReads,
   ],
-  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerEntriesService, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
+  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
 })
 export class LedgerModule {}

@@ -8,7 +8,7 @@ import { RcvUploadMiddleware } from './infrastructure/http/rcv-upload.middleware
 import { RCV_IMPORT_ROUTE, TaxController } from './infrastructure/http/tax.controller';
 import { TaxJurisdictionGuard } from './infrastructure/http/tax-jurisdiction.guard';
 import { SqlRcvImportRepository } from './infrastructure/persistence/rcv-import.repository';
-import { RcvCsvReader } from './infrastructure/rcv-csv-reader';
+import { OffThreadRcvReader } from './infrastructure/off-thread-rcv-reader';
 
 /**
  * Chilean tax books (D92, issue 37): the Registro de Compras y Ventas from the invoices (read
@@ -22,7 +22,7 @@ import { RcvCsvReader } from './infrastructure/rcv-csv-reader';
     TaxBooksService,
     TaxJurisdictionGuard,
     { provide: RcvImportRepository, useClass: SqlRcvImportRepository },
-    { provide: RcvFileReader, useClass: RcvCsvReader },
+    { provide: RcvFileReader, useClass: OffThreadRcvReader },
   ],
 })
 export class TaxModule implements NestModule {

@@ -1,3 +1,6 @@
+import { finished } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 
 export interface ReadCursor {
@@ -5,6 +8,30 @@ export interface ReadCursor {
   query<T = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<T[]>;
   /** The rows of `sql`, `batchSize` at a time, read from a server-side cursor. */
   batches<T = Record<string, unknown>>(sql: string, values: unknown[], batchSize: number): AsyncGenerator<T[]>;
+  /**
+   * `COPY (select) TO STDOUT (FORMAT csv)`: the rows as PostgreSQL writes them in CSV (RFC 4180
+   * quoting, LF line ends), in the chunks they come in, read as the caller asks for them (the
+   * connection's socket is paused in between). `select`'s `$n` are its `values`, written into the
+   * statement as literals (COPY takes no parameters). Planned as an ordered read: no sort and no
+   * parallel workers, so the first rows come at once from an index in the order asked.
+   */
+  copyCsv(select: string, values: unknown[]): AsyncGenerator<Buffer>;
+}
+
+/** `sql` with each `$n` replaced by values[n - 1] as a literal (strings quoted by the driver's escapeLiteral). */
+export function withLiterals(client: Pick<PoolClient, 'escapeLiteral'>, sql: string, values: unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= values.length) throw new Error(`No value for $${n}`);
+    const value = values[i];
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`Not a finite number for $${n}`);
+      return `(${String(value)})`;
+    }
+    if (typeof value === 'boolean') return value ? 'true' : 'false';
+    return client.escapeLiteral(String(value));
+  });
 }
 
 /** The reader went away (client disconnected): what was running was cancelled in the database. */
@@ -26,7 +53,7 @@ export class ReadCancelledError extends Error {
 export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSignal, use: (cursor: ReadCursor) => Promise<R>): Promise<R> {
   if (signal.aborted) throw new ReadCancelledError();
   const runner: QueryRunner = dataSource.createQueryRunner('slave');
-  await runner.connect();
+  const client = (await runner.connect()) as PoolClient;
   let running = 0;
   let backendPid: number | null = null;
   const cancel = () => {
@@ -78,6 +105,34 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
           if (next) await next.catch(() => undefined);
           if (!signal.aborted) await run(`CLOSE ${name}`).catch(() => undefined);
         }
+      },
+      async *copyCsv(select: string, values: unknown[]): AsyncGenerator<Buffer> {
+        const statement = `COPY (${withLiterals(client, select, values)}) TO STDOUT (FORMAT csv)`;
+        // For this statement only: an ordered read from the index, its first rows at once (a cursor's
+        // plan, which COPY cannot ask for), not a sort of the whole range or parallel workers.
+        await run('SET LOCAL enable_sort = off; SET LOCAL max_parallel_workers_per_gather = 0');
+        if (signal.aborted) throw new ReadCancelledError();
+        const stream = client.query(copyTo(statement));
+        running++;
+        let done = false;
+        try {
+          for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+          done = true;
+        } catch (error) {
+          done = true;
+          if (signal.aborted) throw new ReadCancelledError();
+          throw error;
+        } finally {
+          if (!done) {
+            // The caller stopped early: the statement is cancelled in the database and what is still
+            // coming read and dropped, so the connection is ready again for ROLLBACK.
+            cancel();
+            stream.resume();
+            await finished(stream).catch(() => undefined);
+          }
+          running--;
+        }
+        await run('RESET enable_sort; RESET max_parallel_workers_per_gather');
       },
     };
     const result = await use(cursor);

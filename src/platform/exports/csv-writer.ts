@@ -26,14 +26,25 @@ function cell<R>(column: TableColumn<R>, row: R): string {
   }
 }
 
+/** One record of `row`, CRLF-ended. */
+export function csvRecord<R>(columns: Array<TableColumn<R>>, row: R): string {
+  let line = '';
+  for (let i = 0; i < columns.length; i++) line += (i > 0 ? ',' : '') + cell(columns[i], row);
+  return `${line}\r\n`;
+}
+
 /**
  * D93's CSV, piece by piece: RFC 4180 (comma, CRLF, fields quoted when needed), UTF-8 with a
  * byte-order mark, one header row, dates ISO, amounts in major units, text cells neutralised
  * against formula injection. Each piece holds one batch of rows.
  */
-export async function* csvPieces<R>(table: Pick<TableExport<R>, 'columns' | 'rows'>): AsyncGenerator<string> {
+export async function* csvPieces<R>(table: Pick<TableExport<R>, 'columns' | 'rows' | 'csvRecords'>): AsyncGenerator<string | Buffer> {
   const { columns } = table;
   yield `${BOM}${columns.map((c) => field(neutralised(c.header))).join(',')}\r\n`;
+  if (table.csvRecords) {
+    yield* table.csvRecords;
+    return;
+  }
   for await (const batch of rowBatches(table.rows)) {
     let piece = '';
     for (const row of batch) {

@@ -4,8 +4,12 @@
  * both writers (CSV, XLSX) only ever see a table.
  */
 
-/** The kinds of cell a column holds; each writer renders them its own way (CSV text, XLSX typed cells). */
-export type ColumnType = 'text' | 'amount' | 'integer' | 'date' | 'timestamp' | 'boolean';
+/**
+ * The kinds of cell a column holds; each writer renders them its own way (CSV text, XLSX typed
+ * cells). `id` is text that is an identifier (a UUID): written as text, it never begins like a
+ * formula, so the database's CSV writes it as it is.
+ */
+export type ColumnType = 'text' | 'id' | 'amount' | 'integer' | 'date' | 'timestamp' | 'boolean';
 
 export type CellValue = string | number | bigint | boolean | null | undefined;
 
@@ -19,6 +23,11 @@ export interface TableColumn<R> {
    * (a list whose rows carry their own currency).
    */
   exponent?: number | ((row: R) => number);
+  /**
+   * The cell as an SQL expression over the relation the database's CSV reads (csv-copy): given on
+   * every column of a table whose CSV PostgreSQL writes (`TableExport.csv`).
+   */
+  sql?: string;
 }
 
 export type ExportFormat = 'json' | 'csv' | 'xlsx';
@@ -35,6 +44,12 @@ export interface TableExport<R> {
   sheetName: string;
   columns: Array<TableColumn<R>>;
   rows: RowSource<R>;
+  /**
+   * For the CSV, instead of `rows`: the records already written, each ending in CRLF (the
+   * database's CSV through `crlfRecords`, with `csvRecord` lines between). Neither source is
+   * read until the file is written, so only the one the format needs is ever opened.
+   */
+  csvRecords?: AsyncIterable<Buffer | string>;
 }
 
 /** Batches of rows, whichever kind of source was given. */
@@ -59,6 +74,8 @@ export async function* rowBatches<R>(rows: RowSource<R>, size = 1000): AsyncGene
  * `1234`, at exponent 2 `12.34`, `-5` at exponent 2 `-0.05`. Digits only, never through a float.
  */
 export function majorUnits(minor: number | bigint | string, exponent: number): string {
+  // The common case, a safe integer in a currency without decimals (CLP): its digits.
+  if (exponent <= 0 && typeof minor === 'number' && Number.isSafeInteger(minor)) return minor === 0 ? '0' : String(minor);
   const text = typeof minor === 'string' ? minor.trim() : typeof minor === 'bigint' ? minor.toString() : Number.isSafeInteger(minor) ? String(minor) : BigInt(minor).toString();
   if (!/^-?\d+$/.test(text)) throw new Error(`Not an amount in minor units: ${text}`);
   if (exponent <= 0) return text === '-0' ? '0' : text;
@@ -71,7 +88,8 @@ export function majorUnits(minor: number | bigint | string, exponent: number): s
 }
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"): = + - @ tab CR. */
-const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
+export const FORMULA_START_CODES: readonly number[] = [0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d];
+const FORMULA_START = new Set(FORMULA_START_CODES);
 
 /**
  * OWASP's defence against formula injection: a text cell that begins with `=`, `+`, `-`, `@`, a

@@ -1,9 +1,11 @@
-import { createDeflateRaw, crc32 } from 'node:zlib';
+import { createDeflateRaw, crc32, type ZlibOptions } from 'node:zlib';
 
 /** Deflate level of the entries: 1 (fastest) keeps a streamed export CPU-bound on the rows, not on compression (docs/DECISIONS.md, issue 38). */
 const LEVEL = 1;
 /** Text gathered before it is handed to the compressor (fewer, larger zlib calls). */
 const GATHER = 256 * 1024;
+/** Text given to the compressor and not yet deflated, at most (then the writer waits for it). */
+const PENDING = 1024 * 1024;
 const MAX_32 = 0xffffffff;
 // MS-DOS date of 1980-01-01, time 00:00: the entries carry no meaningful time.
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
@@ -49,7 +51,9 @@ export class ZipWriter {
     header.writeUInt16LE(0, 28);
     yield this.count(Buffer.concat([header, name]));
 
-    const deflate = createDeflateRaw({ level: LEVEL });
+    // Up to PENDING bytes handed over before a write waits: the compressor (on libuv's threads)
+    // deflates one piece while the rows of the next are written.
+    const deflate = createDeflateRaw({ level: LEVEL, chunkSize: 64 * 1024, writableHighWaterMark: PENDING } as ZlibOptions);
     const out: Buffer[] = [];
     let failure: Error | null = null;
     deflate.on('data', (chunk: Buffer) => out.push(chunk));
@@ -63,7 +67,18 @@ export class ZipWriter {
       crc = crc32(bytes, crc);
       size += bytes.length;
       if (size > MAX_32) throw new Error('An archive entry would pass 4 GiB, which this writer does not support (no ZIP64)');
-      await new Promise<void>((resolve, reject) => deflate.write(bytes, (error) => (error ? reject(error) : resolve())));
+      if (!deflate.write(bytes)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            deflate.off('drain', done);
+            deflate.off('error', done);
+            resolve();
+          };
+          deflate.once('drain', done);
+          deflate.once('error', done);
+        });
+        if (failure) throw failure;
+      }
     };
     const flushOut = function* (this: ZipWriter) {
       while (out.length > 0) {

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRut, convertMinorUnits, newId } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
-import { type Allocation, BooksService, ENTRY_WRITTEN, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
+import { type Allocation, BooksService, type FieldPath, LedgerAllocations, LedgerPostings, type PostedEntry } from '../../ledger';
 import { AuditContext } from '../../../platform/audit/audit-context';
 import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 import { ReferenceDataService } from '../../reference';
@@ -108,8 +108,8 @@ export class BankBookingService {
         conversion,
       ),
     };
-    // The movement's link, written by the posting statement with the entry (ENTRY_WRITTEN).
-    const alongside = (entry: PostedEntry) => this.movements.bookingParts(movement, entry.id, now, ENTRY_WRITTEN);
+    // The movement's link, written by the posting statement with the entry.
+    const alongside = (entry: PostedEntry) => this.movements.bookingParts(movement, entry.id, now);
     const entry = locked
       ? await this.postings.post(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit })
       : await this.postings.postIf(entityId, posting, { fieldPath: bookingFieldPath, alongside, audit, precondition: this.movements.bookingPrecondition(entityId, movementId, read.version) });

@@ -7,7 +7,6 @@ import { Clock } from '../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../platform/database/pg-errors';
 import { assertDeletable, BankMovement, MovementSide, newManualMovement } from '../domain/bank-movement';
 import { bankAccountNotFound, bankMovementAlreadyExists, bankMovementNotFound } from '../domain/banking-errors';
-import { StatementReading } from '../domain/statement';
 import { OfferedAuditRow } from '../../../platform/audit/offered-audit-row';
 import { BankAccountRepository, BankMovementRepository, StatementFileReader } from './banking-ports';
 
@@ -100,10 +99,8 @@ export class BankMovementsService {
    * written); rows already landed by content are skipped, so a re-import lands nothing.
    */
   async import(entityId: string, bankAccountId: string, file: Buffer): Promise<{ landedCount: number; skippedCount: number }> {
-    // D2b: read as the file streams, giving the event loop back, before the transaction opens.
-    const reading = new StatementReading();
-    await this.reader.readRecords(file, (record, line) => reading.add(record, line));
-    const rows = reading.finish();
+    // D2b: read and judged off the main thread, before the transaction opens.
+    const rows = await this.reader.read(file);
     return this.txHost.withTransaction(async () => {
       if (!(await this.accounts.hold(entityId, bankAccountId))) throw bankAccountNotFound({ bankAccountId });
       const landedCount = await this.movements.importRows(entityId, bankAccountId, rows, rows.map(() => newTimeOrderedId()), this.clock.now());

@@ -2,7 +2,7 @@ import type { BankAccount, BankAccountSummary } from '../domain/bank-account';
 import type { OpenLine } from '../domain/matching';
 import type { BankMovement } from '../domain/bank-movement';
 import type { StatementRow } from '../domain/statement';
-import type { StatementPart } from '../../../platform/database/statement-parts';
+import type { StatementPart, StatementQuery } from '../../../platform/database/statement-parts';
 
 export interface MovementFilter {
   from?: string;
@@ -42,9 +42,9 @@ export abstract class BankMovementRepository {
   /** The movement with its row version (`xmin`), locked or not: what a booking judges and then posts under (issue 33). */
   abstract readForBooking(entityId: string, movementId: string, locked: boolean): Promise<{ movement: BankMovement; version: string } | null>;
   /** The booking's precondition (postIf): the movement still unbooked and unchanged since that version, locked. */
-  abstract bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart;
-  /** The unbooked movement's link to the entry that books it, and its account's unreconciled count, as parts of the posting statement, written only `when`. */
-  abstract bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[];
+  abstract bookingPrecondition(entityId: string, movementId: string, version: string): StatementQuery;
+  /** The unbooked movement's link to the entry that books it, and its account's unreconciled count, as parts of the posting statement (written with its entry). */
+  abstract bookingParts(movement: BankMovement, entryId: string, now: Date): StatementPart[];
   abstract insert(movement: BankMovement): Promise<void>;
   /** Lands the rows not landed before (by content hash, under concurrent imports too); answers how many landed. */
   abstract importRows(entityId: string, bankAccountId: string, rows: StatementRow[], ids: string[], now: Date): Promise<number>;
@@ -66,11 +66,11 @@ export abstract class BankMovementRepository {
 /** Reads a statement file's records (CSV: quoted fields, BOM, CRLF, `,` or `;` separators). */
 export abstract class StatementFileReader {
   /**
-   * Calls `onRecord` with each record and the line it starts on (blank lines give none), as the
-   * file streams (D2b: the event loop goes on meanwhile); throws BANK_IMPORT_ROW_INVALID_ERROR
-   * naming the row on malformed CSV, and whatever `onRecord` throws.
+   * The statement's movement rows, judged whole (D78: StatementReading): BANK_IMPORT_ROW_INVALID_ERROR
+   * naming the row on malformed CSV or the first bad row, a validation error on an empty file.
+   * D2b: read as a bounded stream, off the service's main thread.
    */
-  abstract readRecords(file: Buffer, onRecord: (record: string[], line: number) => void): Promise<void>;
+  abstract read(file: Buffer): Promise<StatementRow[]>;
 }
 
 /**

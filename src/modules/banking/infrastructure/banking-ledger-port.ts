@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type BankMovementSummary,
   type EntryDocumentSource,
   type EntryLifecycleEvent,
   type EntryLifecycleListener,
@@ -12,6 +11,35 @@ import {
 import { BankAccountRepository, BankMovementRepository } from '../application/banking-ports';
 import type { BankMovement } from '../domain/bank-movement';
 import { Clock } from '../../../platform/clock/clock';
+
+/** A bank movement as the entry routes name it (the fields of a to-do's bank movement link). */
+export interface BankMovementSummary {
+  id: string;
+  bankAccountId: string;
+  movementDate: string;
+  amount: number;
+  side: 'debit' | 'credit';
+  bankAccountCurrency: string;
+}
+/** A movement severed from the entry that had booked it (`entryId`). */
+export type SeveredMovement = BankMovementSummary & { entryId: string };
+
+/**
+ * Banking's kinds in the ledger's contract (declaration merging, docs/ARCHITECTURE.md): entries
+ * posted from bank movements (source `bank_movement`), the movements a reversal or an unbooking
+ * severed (`severedMovements`) and those an entry booked (`relatedBankMovements`).
+ */
+declare module '../../ledger' {
+  interface PostingSources {
+    bank_movement: true;
+  }
+  interface SeveredDocumentKinds {
+    severedMovements: SeveredMovement;
+  }
+  interface RelatedDocumentKinds {
+    relatedBankMovements: BankMovementSummary;
+  }
+}
 
 /**
  * Banking's side of the ledger's ports: reversing or unbooking an entry severs the movement it
@@ -29,7 +57,7 @@ export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentS
     private readonly clock: Clock,
   ) {}
 
-  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void> {
+  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<SeveredDocuments | void> {
     if (event.reason === 'restored') return this.rebook(event.entityId, event.entryIds);
     if (event.reason !== 'reversed' && event.reason !== 'unbooked') return;
     // An unbooked entry (a reversed original takes its reversal along) cannot come back.
@@ -48,7 +76,7 @@ export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentS
    * a movement (the spec's state table): one booked since by another entry is left as it is, the
    * restored entry stays a plain entry, and the movement is answered as severed from it (stop 17 review).
    */
-  private async rebook(entityId: string, entryIds: string[]): Promise<Partial<SeveredDocuments>> {
+  private async rebook(entityId: string, entryIds: string[]): Promise<SeveredDocuments> {
     const now = this.clock.now();
     const left: Array<{ movement: BankMovement; entryId: string }> = [];
     for (const severed of await this.movements.lockSeveredFrom(entityId, entryIds)) {
@@ -61,7 +89,7 @@ export class BankingLedgerPort implements EntryLifecycleListener, EntryDocumentS
     return { severedMovements: summaries.map((summary, i) => ({ ...summary, entryId: left[i].entryId })) };
   }
 
-  async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {
+  async relatedDocuments(entityId: string, entryId: string): Promise<RelatedDocuments> {
     return { relatedBankMovements: await this.summaries(entityId, await this.movements.byEntries(entityId, [entryId])) };
   }
 

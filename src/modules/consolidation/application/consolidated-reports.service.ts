@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRate, DomainError, exactAmounts, isRate, validationError } from '../../../../libs/shared-kernel/src';
 import { permissionDenied } from '../../../platform/auth/guards/access-errors';
 import { EntitiesService, EntityViewer } from '../../entities';
 import { FxRatesService } from '../../fx';
-import { BooksService, LedgerFigures } from '../../ledger';
+import { BooksService } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
-import { consolidatedBalanceSheet, consolidatedIncomeStatement, Group, Member } from '../domain/consolidation';
+import { consolidatedBalanceSheet, consolidatedIncomeStatement, Group, Member, MemberAccount } from '../domain/consolidation';
 import { rateMissing } from '../domain/consolidation-errors';
-import { IntercompanyBalances } from '../infrastructure/persistence/intercompany-balances';
+import { MemberBalances } from '../infrastructure/persistence/member-balances';
 
 /** The rates a request sends, `CUR:rate` each, repeated (D91 item 3). */
 export interface RateQuery {
@@ -22,26 +20,20 @@ const RATE_PARAMETER = /^([A-Z]{3}):(.+)$/;
 
 type Snapshot = { id: string; name: string; currency: string; taxId: string };
 
-/** Members read at once, each on its own connection (a bound on the connections one report takes). */
-const MEMBERS_AT_ONCE = 4;
-
 /**
- * D91: consolidated balance sheet and income statement over an Entity's controlled tree. Each
- * member's figures (its balances and their intercompany share) come from one REPEATABLE READ
- * snapshot of their own, so they agree with each other; members are read a few at a time on
- * separate connections (nothing is held open while a report waits for a connection, so reports
- * cannot starve each other of the pool). Members are separate books: no posting spans two of them.
+ * D91: consolidated balance sheet and income statement over an Entity's controlled tree. A report
+ * is a fixed number of statements whatever the number of members: the tree, who reads it, every
+ * member's Book, then every member's balances with their intercompany share in one statement (one
+ * snapshot for the group, no transaction held), and stored rates only for a currency not sent.
  */
 @Injectable()
 export class ConsolidatedReportsService {
   constructor(
     private readonly entities: EntitiesService,
     private readonly books: BooksService,
-    private readonly figures: LedgerFigures,
-    private readonly intercompany: IntercompanyBalances,
+    private readonly balances: MemberBalances,
     private readonly fx: FxRatesService,
     private readonly reference: ReferenceDataService,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   async balanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery) {
@@ -95,20 +87,12 @@ export class ConsolidatedReportsService {
     return tree.map((e) => e.snapshot());
   }
 
-  /**
-   * Each member's Book: the one named `bookName` in a member with Books, none in one without. Asked
-   * a few members at once; the refusal answered is the first member's in member order.
-   */
-  private async bookIds(tree: Snapshot[], bookName: string | undefined): Promise<Array<string | null>> {
-    const settled = await eachAtMost(MEMBERS_AT_ONCE, tree, (member) =>
-      this.books.resolveByName(member.id, bookName).then(
-        (bookId) => ({ bookId }),
-        (error: unknown) => ({ error }),
-      ),
+  /** Each member's Book: the one named `bookName` in a member with Books, none in one without; the refusal is the first member's in member order. */
+  private bookIds(tree: Snapshot[], bookName: string | undefined): Promise<Array<string | null>> {
+    return this.books.resolveEachByName(
+      tree.map((m) => m.id),
+      bookName,
     );
-    const refused = settled.find((s): s is { error: unknown } => 'error' in s);
-    if (refused) throw refused.error;
-    return settled.map((s) => (s as { bookId: string | null }).bookId);
   }
 
   private exponent(currency: string): number {
@@ -147,47 +131,36 @@ export class ConsolidatedReportsService {
       if (closingDate !== null) closing.set(currency, await this.rate(currency, root, sent.closing, async () => (await this.fx.rateOn(currency, closingDate)).rate));
       average.set(currency, await this.rate(currency, root, sent.average, () => this.fx.averageRateOver(currency, from, to)));
     }
-    const read = (member: Snapshot, index: number) =>
-      this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async (): Promise<Member> => {
-        const others = tree.filter((m) => m.id !== member.id).map((m) => m.taxId);
-        // D90 item 4: the closing entries dated in the report's range are left out, those before it count.
-        const accounts = await this.figures.accountFigures(member.id, bookIds[index], from, to, { from, to });
-        const shares = new Map((await this.intercompany.byAccount(member.id, bookIds[index], from, to, others)).map((s) => [s.accountId, s]));
-        return {
-          entityId: member.id,
-          name: member.name,
-          currency: member.currency,
-          exponent: this.exponent(member.currency),
-          closingRate: closingDate === null ? null : closing.get(member.currency)!,
-          averageRate: average.get(member.currency)!,
-          accounts: accounts.map((a) => ({
-            code: a.code,
-            name: a.name,
-            type: a.type,
-            beforeRaw: a.openingRaw,
-            rangeRaw: a.periodDebit - a.periodCredit,
-            intercompanyBeforeRaw: shares.get(a.accountId)?.beforeRaw ?? 0n,
-            intercompanyRangeRaw: shares.get(a.accountId)?.rangeRaw ?? 0n,
-          })),
-        };
+    const figures = await this.balances.read(
+      tree.map((m, index) => ({ entityId: m.id, bookId: bookIds[index], taxId: m.taxId })),
+      from,
+      to,
+    );
+    const accounts = new Map<string, MemberAccount[]>(tree.map((m) => [m.id, []]));
+    for (const a of figures) {
+      accounts.get(a.entityId)!.push({
+        code: a.code,
+        name: a.name,
+        type: a.type,
+        beforeRaw: a.openingRaw,
+        rangeRaw: a.periodDebit - a.periodCredit,
+        intercompanyBeforeRaw: a.partnerOpeningRaw,
+        intercompanyRangeRaw: a.partnerPeriodRaw,
       });
-    const members = await eachAtMost(MEMBERS_AT_ONCE, tree, read);
+    }
+    const members = tree.map(
+      (member): Member => ({
+        entityId: member.id,
+        name: member.name,
+        currency: member.currency,
+        exponent: this.exponent(member.currency),
+        closingRate: closingDate === null ? null : closing.get(member.currency)!,
+        averageRate: average.get(member.currency)!,
+        accounts: accounts.get(member.id)!,
+      }),
+    );
     return { currency: root, exponent: this.exponent(root), members };
   }
-}
-
-/** `fn` over every item, at most `limit` at once, the answers in the items' order. */
-async function eachAtMost<T, R>(limit: number, items: T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const answers = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      answers[index] = await fn(items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return answers;
 }
 
 function membersEcho(group: Group) {

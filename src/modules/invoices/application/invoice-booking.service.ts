@@ -6,7 +6,7 @@ import { AuditContext } from '../../../platform/audit/audit-context';
 import type { AuditRecord } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { StatementPart } from '../../../platform/database/statement-parts';
-import { ENTRY_WRITTEN, LedgerPostings, PostedEntry } from '../../ledger';
+import { LedgerPostings, PostedEntry } from '../../ledger';
 import { ReferenceDataService } from '../../reference';
 import { bookingLines } from '../domain/booking';
 import { Invoice, invoiceAlreadyBooked, invoiceCounterAccountRequired, invoiceNotFound, invoiceTaxAccountRequired } from '../domain/invoice';
@@ -120,16 +120,15 @@ export class InvoiceBookingService {
     const now = this.clock.now();
     let booked: Invoice | null = null;
     // The invoice's update and the read models' rows, made from the entry as judged: the posting
-    // statement writes them with the entry (ENTRY_WRITTEN), in its round trip.
+    // statement writes them with the entry (under its condition), in its round trip.
     const alongside = (entry: PostedEntry): StatementPart[] => {
       booked = { ...invoice, bookStatus: 'booked', ledgerEntryId: entry.id, openItemLineId, updatedAt: now };
       const openLine = entry.lines.find((l) => l.id === openItemLineId)!;
       return [
-        this.invoices.bookingPart(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now, ENTRY_WRITTEN),
+        this.invoices.bookingPart(entityId, invoiceId, { ledgerEntryId: entry.id, openItemLineId }, now),
         ...this.hooks.invoiceBooked(
           entityId,
           { invoice: booked, entryId: entry.id, entryDate: entry.entryDate, bookId: entry.bookId, openItemLine: { id: openLine.id, side: openLine.side, amount: openLine.amount } },
-          ENTRY_WRITTEN,
         ),
       ];
     };

@@ -25,8 +25,8 @@ export interface InvoiceBooked {
  * statement is the booking's last before COMMIT).
  */
 export interface InvoiceBookingListener {
-  /** `when`: an SQL condition each write must hold to write (the posting statement's ENTRY_WRITTEN; `true` when run by the invoice's update). */
-  invoiceBooked(entityId: string, booked: InvoiceBooked, when: string): StatementPart[];
+  /** The listener's writes, each under its host statement's condition (`host.written`: the posting statement's entry written, or the invoice's update). */
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[];
   /** A booked invoice's due date changed (D61 allows it once booked), in that transaction. */
   bookedDueDateChanged?(entityId: string, invoiceId: string, dueDate: string | null): Promise<void>;
 }
@@ -42,8 +42,8 @@ export class InvoiceBookingListeners {
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked, when = 'true'): StatementPart[] {
-    return this.listeners().flatMap((listener) => listener.invoiceBooked(entityId, booked, when));
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
+    return this.listeners().flatMap((listener) => listener.invoiceBooked(entityId, booked));
   }
 
   async bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {

@@ -1,4 +1,4 @@
-import type { StatementPart } from '../../../platform/database/statement-parts';
+import type { StatementPart, StatementQuery } from '../../../platform/database/statement-parts';
 import type { Dte, DteDocument } from './dte';
 import type { Invoice, InvoiceListFilter } from './invoice';
 
@@ -54,7 +54,7 @@ export abstract class InvoiceRepository {
    * read unlocked: the row locked, a row yielded only while it is still unbooked and at the
    * version read (no write of any kind since).
    */
-  abstract bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementPart;
+  abstract bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementQuery;
   abstract insert(invoice: Invoice): Promise<'inserted' | 'id_taken' | 'number_taken'>;
   abstract save(invoice: Invoice): Promise<'saved' | 'number_taken'>;
   abstract delete(entityId: string, invoiceId: string): Promise<void>;
@@ -68,8 +68,8 @@ export abstract class InvoiceRepository {
   abstract partnerIsNamed(entityId: string, partnerId: string): Promise<boolean>;
   /** Invoices booked by these entries (any status of the entry), for the entry detail. */
   abstract bookedBy(entityId: string, entryIds: string[]): Promise<Invoice[]>;
-  /** The write booking the invoice by this entry, only when `when` holds: a part of the posting statement (PostingOptions.alongside). */
-  abstract bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, when: string): StatementPart;
+  /** The write booking the invoice by this entry, under its host's condition: a part of the posting statement (PostingOptions.alongside). */
+  abstract bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): StatementPart;
   /** The invoice booked by this entry, in one statement with `alongside` (read models, the audit row) run as its CTEs. */
   abstract setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside?: StatementPart[]): Promise<void>;
   /**

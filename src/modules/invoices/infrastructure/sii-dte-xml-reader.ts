@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { clean as cleanRut, validate as validRut } from 'rut.js';
 import { DomainError, isIsoDate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
@@ -406,8 +405,9 @@ function exportAmounts(fields: DocumentFields, totals: Node, other: Node): Amoun
  * 40 references a document), giving the event loop back while it reads. The file is refused
  * before any parsing when it carries a DOCTYPE or entity declarations (the only way to external
  * references and entity expansion), and when it is not well-formed (the parser's line and column).
+ * The service runs it in an import-parsing worker (`parse` below, OffThreadDteXmlReader), not on
+ * its main thread.
  */
-@Injectable()
 export class SiiDteXmlReader extends DteXmlReader {
   async read(body: Buffer): Promise<DteDocument[]> {
     if (body.length === 0) throw invalid('The body is empty: send the DTE XML', { path: 'body' });
@@ -440,4 +440,9 @@ export class SiiDteXmlReader extends DteXmlReader {
     }
     throw invalid(`The root element is ${rootName ?? 'missing'}: send a DTE, an EnvioDTE or an EnvioBOLETA`, { path: 'body', root: rootName ?? null });
   }
+}
+
+/** The worker's entry (platform/imports/parse-worker.ts): the documents of the file, or its refusal. */
+export function parse(body: Buffer): Promise<DteDocument[]> {
+  return new SiiDteXmlReader().read(body);
 }

@@ -48,14 +48,27 @@ export class BooksService {
    * Entity in `params.entityId`. The name matches exactly (trimmed), else ignoring case.
    */
   async resolveByName(entityId: string, bookName: string | undefined | null): Promise<string | null> {
-    const books = await this.books.list(entityId);
-    if (books.length === 0) return null;
-    if (bookName === undefined || bookName === null || bookName.trim() === '') {
-      throw ledgerError('BOOK_REQUIRED_ERROR', 'The Entity keeps Books: name the Book with bookName', { entityId });
-    }
-    const wanted = bookName.trim().normalize('NFC');
-    const book = books.find((b) => b.name.normalize('NFC') === wanted) ?? books.find((b) => b.name.normalize('NFC').toLowerCase() === wanted.toLowerCase());
-    if (!book) throw ledgerError('BOOK_NOT_FOUND_ERROR', 'The Entity has no Book with this name', { entityId, bookName });
-    return book.id;
+    return bookNamed(entityId, await this.books.list(entityId), bookName);
   }
+
+  /**
+   * `resolveByName` for several Entities in one read (a consolidated report, D91): each Entity's
+   * Book in the order given; the refusal thrown is the first Entity's in that order.
+   */
+  async resolveEachByName(entityIds: readonly string[], bookName: string | undefined | null): Promise<Array<string | null>> {
+    const books = await this.books.listOfEach(entityIds);
+    return entityIds.map((entityId) => bookNamed(entityId, books.get(entityId) ?? [], bookName));
+  }
+}
+
+/** The Book of `books` (one Entity's) named `bookName`, or null when the Entity keeps none (see `resolveByName`). */
+function bookNamed(entityId: string, books: readonly Book[], bookName: string | undefined | null): string | null {
+  if (books.length === 0) return null;
+  if (bookName === undefined || bookName === null || bookName.trim() === '') {
+    throw ledgerError('BOOK_REQUIRED_ERROR', 'The Entity keeps Books: name the Book with bookName', { entityId });
+  }
+  const wanted = bookName.trim().normalize('NFC');
+  const book = books.find((b) => b.name.normalize('NFC') === wanted) ?? books.find((b) => b.name.normalize('NFC').toLowerCase() === wanted.toLowerCase());
+  if (!book) throw ledgerError('BOOK_NOT_FOUND_ERROR', 'The Entity has no Book with this name', { entityId, bookName });
+  return book.id;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import type { AllocationRow, ListedLine } from '../domain/entry-ports';
 
 /** Why entries changed in a way that documents booked by them must learn of. */
@@ -50,50 +51,42 @@ export type EntryLifecycleEvent =
   | { entityId: string; entryIds: string[]; reason: 'allocations_made'; allocations: MadeAllocation[] }
   | { entityId: string; entryIds: string[]; reason: 'redated'; entryDate: string };
 
-/** An invoice as the entry routes show it (the fields of a to-do's invoice link). */
-export interface InvoiceSummary {
-  id: string;
-  direction: string;
-  documentKind: string;
-  documentNumber: string | null;
-  partnerName: string | null;
-}
+/**
+ * The documents that entries book, declared by the modules that bring them (declaration merging,
+ * docs/ARCHITECTURE.md): each adds the key under which a reversal or an unbooking answers the
+ * documents it severed, with their type, e.g. in invoices
+ * `declare module '../../../ledger' { interface SeveredDocumentKinds { severedInvoices: SeveredInvoice } }`.
+ * The ledger names none of them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the document modules
+export interface SeveredDocumentKinds {}
+/** The same for the documents an entry booked, on the entry detail (`relatedInvoices: InvoiceSummary`). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the document modules
+export interface RelatedDocumentKinds {}
 
-/** A bank movement as the entry routes show it (the fields of a to-do's bank movement link). */
-export interface BankMovementSummary {
-  id: string;
-  bankAccountId: string;
-  movementDate: string;
-  amount: number;
-  side: 'debit' | 'credit';
-  bankAccountCurrency: string;
-}
+/** What a reversal or an unbooking answers about the documents it severed: a list per declared kind (absent: none). */
+export type SeveredDocuments = { [K in keyof SeveredDocumentKinds]?: Array<SeveredDocumentKinds[K]> };
+/** The documents an entry booked, a list per declared kind (absent: none). */
+export type RelatedDocuments = { [K in keyof RelatedDocumentKinds]?: Array<RelatedDocumentKinds[K]> };
 
-/** A document that an entry booked and that went back to unbooked with it (`entryId`: that entry). */
-export type SeveredInvoice = InvoiceSummary & { entryId: string };
-export type SeveredMovement = BankMovementSummary & { entryId: string };
-
-/** What a reversal or an unbooking answers about the documents it severed. */
-export interface SeveredDocuments {
-  severedInvoices: SeveredInvoice[];
-  severedMovements: SeveredMovement[];
-}
-
-/** The documents an entry booked, on the entry detail. */
-export interface RelatedDocuments {
-  relatedInvoices: InvoiceSummary[];
-  relatedBankMovements: BankMovementSummary[];
+/** Document lists by kind, concatenated in order (what several listeners or events answered). */
+function mergeLists<T extends object>(all: Array<T | void>): T {
+  const merged: Record<string, unknown[]> = {};
+  for (const lists of all) {
+    for (const [kind, list] of Object.entries(lists ?? {})) (merged[kind] ??= []).push(...(list as unknown[]));
+  }
+  return merged as T;
 }
 
 /** Port: a module that must act when entries leave the books (sever what they booked, unlink to-dos). */
 export interface EntryLifecycleListener {
-  onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void>;
+  onEntryLifecycle(event: EntryLifecycleEvent): Promise<SeveredDocuments | void>;
 }
 
 /** Port: a module whose documents are booked by entries (invoices, bank movements). */
 export interface EntryDocumentSource {
   /** The documents each of these entries booked (the entry detail reads one entry). */
-  relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>>;
+  relatedDocuments(entityId: string, entryId: string): Promise<RelatedDocuments>;
   /**
    * Which of these lines a document is linked to: such a line keeps its account (spec, line
    * account change; LEDGER_LINE_DOCUMENT_LINKED_ERROR).
@@ -101,36 +94,18 @@ export interface EntryDocumentSource {
   documentLinkedLines(entityId: string, lineIds: string[]): Promise<Set<string>>;
 }
 
-type Constructor<T> = new (...args: never[]) => T;
-type Role = 'listener' | 'document-source';
-/**
- * One discoverable mark for both roles: Nest links a class to a single discoverable key, so a
- * provider that both listens and supplies documents carries the mark once and its roles beside it.
- */
-const ledgerPortMark = DiscoveryService.createDecorator<true>();
-const ROLES = 'ledger:port-roles';
-
-function marked(role: Role): (target: Constructor<unknown>) => void {
-  return (target) => {
-    const roles: Role[] = Reflect.getOwnMetadata(ROLES, target) ?? [];
-    Reflect.defineMetadata(ROLES, [...roles, role], target);
-    ledgerPortMark(true)(target);
-  };
-}
+const LIFECYCLE_LISTENERS = discoverablePort<EntryLifecycleListener>();
+const DOCUMENT_SOURCES = discoverablePort<EntryDocumentSource>();
 
 /**
  * Marks a provider (an @Injectable of any module) as a lifecycle listener of the ledger: the
  * ledger finds every such provider through Nest's DiscoveryService. The class must implement
  * EntryLifecycleListener (checked by the compiler).
  */
-export function LedgerLifecycleListener(): (target: Constructor<EntryLifecycleListener>) => void {
-  return marked('listener');
-}
+export const LedgerLifecycleListener = LIFECYCLE_LISTENERS.Implementation;
 
 /** Marks a provider as a source of the documents booked by entries (EntryDocumentSource). */
-export function LedgerDocumentSource(): (target: Constructor<EntryDocumentSource>) => void {
-  return marked('document-source');
-}
+export const LedgerDocumentSource = DOCUMENT_SOURCES.Implementation;
 
 /**
  * The ledger's side of both ports: the providers marked with the decorators above, found once in
@@ -146,41 +121,23 @@ export class EntryLifecycle {
   ) {}
 
   private providers() {
-    if (!this.found) {
-      const instances = this.discovery
-        .getProviders({ metadataKey: ledgerPortMark.KEY })
-        .map((wrapper) => wrapper.instance as object | undefined)
-        .filter((instance): instance is object => instance !== undefined && instance !== null);
-      const withRole = (role: Role) => instances.filter((i) => ((Reflect.getMetadata(ROLES, i.constructor) ?? []) as Role[]).includes(role));
-      this.found = {
-        listeners: withRole('listener') as EntryLifecycleListener[],
-        sources: withRole('document-source') as EntryDocumentSource[],
-      };
-    }
+    this.found ??= { listeners: LIFECYCLE_LISTENERS.implementations(this.discovery), sources: DOCUMENT_SOURCES.implementations(this.discovery) };
     return this.found;
   }
 
   /** Tells every listener, in the caller's transaction; answers what they severed. */
   async notify(event: EntryLifecycleEvent): Promise<SeveredDocuments> {
     if (!this.txHost.isTransactionActive()) throw new Error(`Entry lifecycle event ${event.reason} told outside a transaction`);
-    const severed: SeveredDocuments = { severedInvoices: [], severedMovements: [] };
-    if (event.entryIds.length === 0) return severed;
-    for (const listener of this.providers().listeners) {
-      const result = (await listener.onEntryLifecycle(event)) ?? {};
-      severed.severedInvoices.push(...(result.severedInvoices ?? []));
-      severed.severedMovements.push(...(result.severedMovements ?? []));
-    }
-    return severed;
+    if (event.entryIds.length === 0) return {};
+    const answers: Array<SeveredDocuments | void> = [];
+    for (const listener of this.providers().listeners) answers.push(await listener.onEntryLifecycle(event));
+    return mergeLists(answers);
   }
 
   async relatedDocuments(entityId: string, entryId: string): Promise<RelatedDocuments> {
-    const related: RelatedDocuments = { relatedInvoices: [], relatedBankMovements: [] };
-    for (const source of this.providers().sources) {
-      const found = await source.relatedDocuments(entityId, entryId);
-      related.relatedInvoices.push(...(found.relatedInvoices ?? []));
-      related.relatedBankMovements.push(...(found.relatedBankMovements ?? []));
-    }
-    return related;
+    const answers: RelatedDocuments[] = [];
+    for (const source of this.providers().sources) answers.push(await source.relatedDocuments(entityId, entryId));
+    return mergeLists(answers);
   }
 
   /** No module links documents to lines: then no query at all. */
@@ -216,5 +173,5 @@ export function madeEvent(entityId: string, allocations: AllocationRow[], lines:
 
 /** Severed documents of several events, in order. */
 export function mergeSevered(...all: SeveredDocuments[]): SeveredDocuments {
-  return { severedInvoices: all.flatMap((s) => s.severedInvoices), severedMovements: all.flatMap((s) => s.severedMovements) };
+  return mergeLists(all);
 }

@@ -57,7 +57,7 @@ export class EntryLocks {
    */
   async releaseAllocations(entityId: string, lineIds: string[]): Promise<SeveredDocuments> {
     const allocations = await this.allocations.allocationsOfLines(entityId, lineIds);
-    if (allocations.length === 0) return { severedInvoices: [], severedMovements: [] };
+    if (allocations.length === 0) return {};
     const lines = await this.entries.lockLines(entityId, [...new Set(allocations.flatMap((a) => [a.debitLineId, a.creditLineId]))]);
     await this.allocations.removeAllocations(entityId, allocations);
     return this.lifecycle.notify(releasedEvent(entityId, allocations, lines));

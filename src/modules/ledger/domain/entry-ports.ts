@@ -1,7 +1,7 @@
 import type { AccountType, Tracking } from './account-types';
 import type { EntryLine, EntryStatus, LedgerEntry } from './ledger-entry';
 import type { AuditRecord } from '../../../platform/audit/audit-recorder';
-import type { StatementPart } from '../../../platform/database/statement-parts';
+import type { StatementPart, StatementQuery } from '../../../platform/database/statement-parts';
 
 /** What a new entry is judged against, read together (PostingReader). */
 export interface PostingFacts {
@@ -33,9 +33,6 @@ export abstract class PostingReader {
   abstract existing(entityId: string, entryIds: string[], lineIds: string[]): Promise<{ entryIds: Set<string>; lineIds: Set<string> }>;
 }
 
-/** The SQL condition that holds in the posting statement when it writes the entry (its writes alongside: PostingWrite.parts). */
-export const ENTRY_WRITTEN = 'EXISTS (SELECT 1 FROM entry)';
-
 /** How a posting is written (EntryRepository.insert). */
 export interface PostingWrite {
   /**
@@ -46,10 +43,10 @@ export interface PostingWrite {
   unchanged?: { references: PostingReferences; fingerprint: string };
   /** The request's audit row, inserted by the same statement (single-statement routes). */
   audit?: AuditRecord | null;
-  /** The caller's writes, run by the statement as its CTEs after the entry's (PostingOptions.alongside). */
+  /** The caller's writes, run by the statement as its CTEs after the entry's, under its condition that the entry is written (PostingOptions.alongside). */
   parts?: StatementPart[];
   /** The caller's condition the entry is written under, a CTE of the statement (PostingOptions.precondition). */
-  precondition?: StatementPart;
+  precondition?: StatementQuery;
 }
 
 /**

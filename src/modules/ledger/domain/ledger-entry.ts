@@ -4,7 +4,19 @@ import { LedgerErrorCode, ledgerOrValidationError } from './ledger-errors';
 
 export type Side = 'debit' | 'credit';
 export type EntryStatus = 'active' | 'reversed' | 'deleted' | 'cancelled' | 'scheduled';
-export type EntrySource = 'manual' | 'scheduled' | 'invoice' | 'bank_movement' | 'reversal' | 'closing';
+/**
+ * The sources other modules post entries from, one key each, declared by the module that brings
+ * the documents (declaration merging, docs/ARCHITECTURE.md), e.g. in invoices:
+ * `declare module '../../../ledger' { interface PostingSources { invoice: true } }`.
+ * The ledger's own route posts `manual`.
+ */
+export interface PostingSources {
+  manual: true;
+}
+/** Who posts: the ledger's own route (`manual`) or a document module (its declared kind). */
+export type PostingSource = keyof PostingSources;
+/** An entry's source: a posting's, or the ledger's own kinds (a scheduled entry, a reversal, a year-end closing's entry). */
+export type EntrySource = PostingSource | 'scheduled' | 'reversal' | 'closing';
 
 /** D35: live entries count in the books and reports. */
 export const LIVE_STATUSES: readonly EntryStatus[] = ['active', 'reversed'];

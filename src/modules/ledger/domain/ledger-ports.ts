@@ -36,6 +36,8 @@ export abstract class ChartRepository {
 
 export abstract class BookRepository {
   abstract list(entityId: string): Promise<Book[]>;
+  /** The Books of several Entities in one read (a consolidated report), each Entity's in its order. */
+  abstract listOfEach(entityIds: readonly string[]): Promise<Map<string, Book[]>>;
   abstract find(entityId: string, bookId: string): Promise<Book | null>;
   abstract insert(book: Book): Promise<'inserted' | 'name_taken'>;
 }

@@ -1,4 +1,4 @@
-import { addDays } from '../../../../libs/shared-kernel/src';
+import { addDays, isMonthEnd, monthStart, nextMonthStart } from '../../../../libs/shared-kernel/src';
 
 /**
  * Splitting a date range into whole months (read from the monthly totals) and the days at its
@@ -12,31 +12,8 @@ export interface DateSpan {
 /** An empty span: BETWEEN never matches. */
 export const NO_DAYS: DateSpan = { from: '9999-12-31', to: '0001-01-01' };
 
-function parse(date: string): Date {
-  return new Date(`${date}T00:00:00Z`);
-}
-
-function format(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-export function monthStart(date: string): string {
-  return `${date.slice(0, 7)}-01`;
-}
-
-/** The first day of the next month; null after December 9999, the last month a date may name. */
-export function nextMonthStart(date: string): string | null {
-  if (date.slice(0, 7) === '9999-12') return null;
-  const d = parse(monthStart(date));
-  d.setUTCMonth(d.getUTCMonth() + 1);
-  return format(d);
-}
-
-export function isMonthEnd(date: string): boolean {
-  const d = parse(date);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.getUTCDate() === 1;
-}
+/** The shared kernel's month helpers, which the ledger's index still offers (libs/shared-kernel/src/dates.ts). */
+export { isMonthEnd, monthStart, nextMonthStart };
 
 export interface SplitRange {
   /** Whole months inside the range, as first days: [first, last]; null when there is none. */

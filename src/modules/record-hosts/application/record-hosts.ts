@@ -1,33 +1,44 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import { discoverablePort } from '../../../platform/discovery/discoverable-port';
 import { HostedRecord, LinkSummary, RECORD_HOST_KINDS, RecordHost, RecordHostKind, RecordHostListener } from '../domain/record-host';
 
+const HOSTS = discoverablePort<RecordHost>();
+const LISTENERS = discoverablePort<RecordHostListener>();
 /** Marks a provider as the RecordHost of its kind: `@RecordHostProvider() class InvoiceHost implements RecordHost`. */
-export const RecordHostProvider = DiscoveryService.createDecorator<void>();
+export const RecordHostProvider = HOSTS.Implementation;
 /** Marks a provider as a RecordHostListener (attachments, comments, To-dos). */
-export const RecordHostListenerProvider = DiscoveryService.createDecorator<void>();
+export const RecordHostListenerProvider = LISTENERS.Implementation;
 
 /**
- * The hosts and listeners of the application, found once through Nest's DI (the providers marked
- * with the decorators above), then fixed: nothing registers at run time.
+ * The hosts and listeners of the application, found through Nest's DiscoveryService on first use
+ * (the providers marked with the decorators above), then fixed: nothing registers at run time.
  */
 @Injectable()
-export class RecordHosts implements OnModuleInit {
-  private hosts: ReadonlyMap<RecordHostKind, RecordHost> = new Map();
-  private listeners: readonly RecordHostListener[] = [];
+export class RecordHosts {
+  private found?: { hosts: ReadonlyMap<RecordHostKind, RecordHost>; listeners: readonly RecordHostListener[] };
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  onModuleInit(): void {
-    const hosts = new Map<RecordHostKind, RecordHost>();
-    for (const wrapper of this.discovery.getProviders({ metadataKey: RecordHostProvider.KEY })) {
-      const host = wrapper.instance as RecordHost;
-      if (!RECORD_HOST_KINDS.includes(host.kind)) throw new Error(`Record host ${wrapper.name} names an unknown kind ${String(host.kind)}`);
-      if (hosts.has(host.kind)) throw new Error(`Two record hosts of kind ${host.kind}`);
-      hosts.set(host.kind, host);
+  private get hosts(): ReadonlyMap<RecordHostKind, RecordHost> {
+    return this.discovered().hosts;
+  }
+
+  private get listeners(): readonly RecordHostListener[] {
+    return this.discovered().listeners;
+  }
+
+  private discovered() {
+    if (!this.found) {
+      const hosts = new Map<RecordHostKind, RecordHost>();
+      for (const host of HOSTS.implementations(this.discovery)) {
+        if (!RECORD_HOST_KINDS.includes(host.kind)) throw new Error(`Record host ${host.constructor.name} names an unknown kind ${String(host.kind)}`);
+        if (hosts.has(host.kind)) throw new Error(`Two record hosts of kind ${host.kind}`);
+        hosts.set(host.kind, host);
+      }
+      this.found = { hosts, listeners: LISTENERS.implementations(this.discovery) };
     }
-    this.hosts = hosts;
-    this.listeners = this.discovery.getProviders({ metadataKey: RecordHostListenerProvider.KEY }).map((wrapper) => wrapper.instance as RecordHostListener);
+    return this.found;
   }
 
   /** Whether the record exists (no lock: for reads); false when its kind is not built. */

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { addDays, convertMinorUnitsExact, decodeDateIdCursor, encodeDateIdCursor, exactAmount, validationError } from '../../../../libs/shared-kernel/src';
+import { addDays, addMonths, convertMinorUnitsExact, decodeDateIdCursor, encodeDateIdCursor, exactAmount, monthStart, validationError } from '../../../../libs/shared-kernel/src';
 import { Clock } from '../../../platform/clock/clock';
 import { BankAccountsService } from '../../banking';
 import { InvoiceQueries } from '../../invoices';
 import { ReferenceDataService } from '../../reference';
 import { monthSpans, RevenueCell, revenueCells, RevenueInvoice } from '../domain/revenue-realization';
 import { DashboardQueries, RealizationInvoiceRow, RealizationMonthFigures } from './dashboard-ports';
-import { monthStart } from '../../ledger';
 import { OneSnapshot, Presentation, ReportsService } from './reports.service';
 
 /** The months of home's income chart (D81a): 6 calendar months ending with the current one. */
@@ -20,11 +19,6 @@ const REVENUE_INVOICE_PAGE = 200;
 /** Rows read past a page: a selected invoice may have no figure in the range (then it is no row). */
 const REVENUE_PAGE_SLACK = 20;
 
-function monthsBefore(month: string, count: number): string {
-  const [y, m] = month.split('-').map(Number);
-  const d = new Date(Date.UTC(y, m - 1 - count, 1));
-  return d.toISOString().slice(0, 10);
-}
 
 const CREDIT_NOTE_KINDS = new Set(['credit_note', 'export_credit_note']);
 
@@ -71,10 +65,10 @@ export class DashboardsService {
     daily.reverse();
 
     const lastMonth = monthStart(today);
-    const firstMonth = monthsBefore(lastMonth, HOME_MONTHS - 1);
+    const firstMonth = addMonths(lastMonth, -(HOME_MONTHS - 1));
     const results = await this.queries.monthlyResults(entityId, scope.bookId, firstMonth, lastMonth);
     const monthlyIncome = Array.from({ length: HOME_MONTHS }, (_, i) => {
-      const month = monthsBefore(lastMonth, HOME_MONTHS - 1 - i);
+      const month = addMonths(lastMonth, -(HOME_MONTHS - 1 - i));
       const figures = results.get(month) ?? { income: 0n, expenses: 0n };
       return {
         month: month.slice(0, 7),

@@ -36,7 +36,12 @@ export interface BookAccount {
 /** The Libro Mayor as its writers take it: the head, then per account its figures and its lines in batches. */
 export interface GeneralLedgerBookStream {
   head: { from: string; to: string; currency: string; bookId: string | null };
-  accounts: AsyncIterable<{ account: BookAccount; lines: AsyncIterable<LedgerLine[]> }>;
+  accounts: AsyncIterable<{
+    account: BookAccount;
+    lines: AsyncIterable<LedgerLine[]>;
+    /** Instead of `lines`: the lines as CSV written by the database, `selectList` over D55's fields (`$7`, `$8`, `$9`: the account's id, code and name). */
+    csvLines: (selectList: string) => AsyncIterable<Buffer>;
+  }>;
 }
 
 const FAR_PAST = '0001-01-01';
@@ -103,16 +108,22 @@ export class LedgerBooksService {
   ) {}
 
   /** D54, every row of the filter (no cursor): the Libro Diario. */
-  async streamJournal(entityId: string, query: JournalFilter & { bookId?: string }, signal: AbortSignal, send: (scope: Scope, rows: AsyncIterable<JournalRow[]>) => Promise<void>): Promise<void> {
+  async streamJournal(
+    entityId: string,
+    query: JournalFilter & { bookId?: string },
+    signal: AbortSignal,
+    send: (scope: Scope, rows: AsyncIterable<JournalRow[]>, csv: (selectList: string) => AsyncIterable<Buffer>) => Promise<void>,
+  ): Promise<void> {
     checkRange(query.from, query.to);
     const scope = await this.reports.scope(entityId, query.bookId);
     await this.books.read(signal, async (reader) => {
-      const rows = reader.journal(entityId, scope.bookId, { from: query.from, to: query.to, search: query.search }, BOOK_BATCH);
+      const filter = { from: query.from, to: query.to, search: query.search };
       await send(
         scope,
         (async function* () {
-          for await (const batch of rows) yield batch.map(journalRow);
+          for await (const batch of reader.journal(entityId, scope.bookId, filter, BOOK_BATCH)) yield batch.map(journalRow);
         })(),
+        (selectList) => reader.journalCsv(entityId, scope.bookId, filter, selectList),
       );
     });
   }
@@ -157,6 +168,7 @@ export class LedgerBooksService {
             yield {
               account: { accountId: h.accountId, code: h.code, name: h.name, openingBalance: Number(h.openingRaw), closingBalance: Number(closing) },
               lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to, BOOK_BATCH), h.openingRaw),
+              csvLines: (selectList: string) => reader.accountLinesCsv(entityId, scope.bookId, h.accountId, query.from, query.to, h.openingRaw, selectList, [h.accountId, h.code, h.name]),
             };
           }
         })(),

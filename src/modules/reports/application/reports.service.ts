@@ -39,10 +39,22 @@ export interface PartnerLedgerRequest {
 /** Lines read from the cursor at a time. */
 const PARTNER_LEDGER_BATCH = 250;
 
+/** A line of the partner ledger (D56), its fields in the decision's order. */
+export type PartnerLedgerLine = {
+  lineId: string;
+  entryId: string;
+  entryDate: string;
+  memo: string;
+  side: string;
+  amount: number;
+  runningBalance: number;
+  openAmount: number;
+};
+
 /** The partner ledger as the controller writes it: whole, or a head then per partner a group, its lines in batches and an end. */
 export type PartnerLedgerStream =
   | { whole: Record<string, unknown> }
-  | { head: Record<string, unknown>; partners: AsyncIterable<{ group: Record<string, unknown> } | { lines: Array<Record<string, unknown>> } | { end: true }> };
+  | { head: Record<string, unknown>; partners: AsyncIterable<{ group: Record<string, unknown> } | { lines: PartnerLedgerLine[] } | { end: true }> };
 
 /** D58: every report with a range refuses `to` before `from`. */
 function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
@@ -316,24 +328,39 @@ export class ReportsService {
         partners: (async function* () {
           const rows = lines(partners, includeUnassigned, PARTNER_LEDGER_BATCH)[Symbol.asyncIterator]();
           try {
+            // The cursor's batches cut across partners: `at` walks the batch in hand.
             let pending: Array<Record<string, unknown>> = [];
+            let at = 0;
             let next = await rows.next();
             for (const { bound: _bound, ...group } of heads) {
               yield { group: exactAmounts(group) };
-              let running = group.openingBalance;
+              // Every figure of this partner is within its bound (checked above), so plain numbers add exactly.
+              let running = Number(group.openingBalance);
               for (;;) {
-                if (pending.length === 0) {
+                if (at === pending.length) {
                   if (next.done) break;
                   pending = next.value;
+                  at = 0;
                   next = await rows.next();
                 }
-                const mine = pending.findIndex((row) => (row.partner_id as string | null) !== group.partnerId);
-                const batch = mine < 0 ? pending : pending.slice(0, mine);
-                pending = mine < 0 ? [] : pending.slice(mine);
-                const shown = withRunningBalance(batch, running, (row, runningBalance) => ({ runningBalance, openAmount: Number(row.amount) - Number(row.allocated_amount) }));
-                if (shown.length > 0) running = shown[shown.length - 1].runningBalance;
-                if (shown.length > 0) yield { lines: exactAmounts(shown) };
-                if (mine >= 0) break;
+                const shown: PartnerLedgerLine[] = [];
+                for (; at < pending.length && (pending[at].partner_id as string | null) === group.partnerId; at++) {
+                  const row = pending[at];
+                  const amount = Number(row.amount);
+                  running += row.side === 'debit' ? amount : -amount;
+                  shown.push({
+                    lineId: row.line_id as string,
+                    entryId: row.entry_id as string,
+                    entryDate: row.entry_date as string,
+                    memo: row.memo as string,
+                    side: row.side as string,
+                    amount,
+                    runningBalance: running,
+                    openAmount: amount - Number(row.allocated_amount),
+                  });
+                }
+                if (shown.length > 0) yield { lines: shown };
+                if (at < pending.length) break;
               }
               yield { end: true };
             }

@@ -1,4 +1,4 @@
-import { addDays, dateOfDayNumber, dayNumber } from '../../../../libs/shared-kernel/src';
+import { addDays, dayNumber, monthEnd, nextMonthStart } from '../../../../libs/shared-kernel/src';
 
 /**
  * D82, D82a, D82b: revenue realization of AR invoices, in functional minor units, as exact
@@ -49,12 +49,11 @@ export function monthSpans(from: string, to: string): MonthSpan[] {
   const spans: MonthSpan[] = [];
   let start = from;
   while (start <= to) {
-    const [y, m] = start.split('-').map(Number);
-    const nextMonth = dateOfDayNumber(Date.UTC(y, m, 1) / 86_400_000);
-    const monthEnd = addDays(nextMonth, -1);
-    const end = monthEnd < to ? monthEnd : to;
+    const end = monthEnd(start) < to ? monthEnd(start) : to;
     spans.push({ month: start.slice(0, 7), from: start, to: end });
-    start = nextMonth;
+    const next = nextMonthStart(start);
+    if (next === null) break;
+    start = next;
   }
   return spans;
 }

@@ -1,4 +1,4 @@
-import { validationError } from '../../../../libs/shared-kernel/src';
+import { monthEnd, validationError } from '../../../../libs/shared-kernel/src';
 
 /** D92: `sales` is the AR side of the books, `purchases` the AP side. */
 export const TAX_DIRECTIONS = ['sales', 'purchases'] as const;
@@ -18,10 +18,8 @@ export interface TaxPeriod {
 export function taxPeriod(period: unknown): TaxPeriod {
   const match = typeof period === 'string' ? PERIOD_PATTERN.exec(period) : null;
   if (!match || match[1] === '0000') throw validationError('period', 'must be a month written YYYY-MM');
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return { period: period as string, from: `${match[1]}-${match[2]}-01`, to: `${match[1]}-${match[2]}-${String(lastDay).padStart(2, '0')}` };
+  const from = `${match[1]}-${match[2]}-01`;
+  return { period: period as string, from, to: monthEnd(from) };
 }
 
 export function taxDirection(direction: unknown): TaxDirection {

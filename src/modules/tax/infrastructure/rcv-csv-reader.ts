@@ -1,10 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { readCsvRecords } from '../../../platform/imports/bounded-csv';
 import { LoopYielder } from '../../../platform/imports/event-loop';
 import { RcvFileReader } from '../domain/ports';
 import { RCV_MAX_COLUMNS, RCV_MAX_FIELD, RCV_MAX_ROWS, RcvLayout, rcvLayout, RcvReadMemo, rcvRow, RcvRow } from '../domain/rcv-file';
 import { rcvRowInvalid } from '../domain/tax-errors';
-
 
 /**
  * The bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (the SII's files come in
@@ -83,12 +81,17 @@ async function readQuoted(text: string): Promise<RcvRow[]> {
  * The SII's RCV file (D92, phase2-anchors §7) read as a bounded stream: a record of more than
  * RCV_MAX_COLUMNS fields, a field of more than RCV_MAX_FIELD characters or a record of more than
  * MAX_RECORD_CHARS, or more than RCV_MAX_ROWS documents, is refused naming its line. A UTF-8
- * byte-order mark is dropped.
+ * byte-order mark is dropped. The service runs it in an import-parsing worker (`parse` below,
+ * OffThreadRcvReader), not on its main thread.
  */
-@Injectable()
 export class RcvCsvReader extends RcvFileReader {
   read(file: Buffer): Promise<RcvRow[]> {
     const text = decode(file).replace(/^\uFEFF/, '');
     return text.includes('"') ? readQuoted(text) : readPlain(text);
   }
+}
+
+/** The worker's entry (platform/imports/parse-worker.ts): the file's documents, or its refusal. */
+export function parse(file: Buffer): Promise<RcvRow[]> {
+  return new RcvCsvReader().read(file);
 }

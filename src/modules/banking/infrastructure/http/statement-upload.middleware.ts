@@ -2,6 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { raw, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { DomainError, validationError } from '../../../../../libs/shared-kernel/src';
+import { deferUpload } from '../../../../platform/imports/deferred-upload';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
 
 /**
@@ -34,8 +35,8 @@ function uploadError(error: unknown): DomainError {
 
 /**
  * D78: the statement arrives as the `file` field of a `multipart/form-data` body or as a
- * `text/csv` body. Read here, before the guards (as JSON bodies are); what went wrong is kept for
- * the handler to answer, so the caller's access is judged first. Other content types go on to
+ * `text/csv` body. Read once the guards let the caller in (D2b: deferUpload, UploadBodyGuard);
+ * what went wrong is kept for the handler to answer, so the caller's access is judged first. Other content types go on to
  * the JSON body rules.
  */
 @Injectable()
@@ -46,12 +47,21 @@ export class StatementUploadMiddleware implements NestMiddleware {
       if (error) request.statementUploadError = uploadError(error);
       else if (type.startsWith('multipart/form-data')) request.statementFile = request.file?.buffer;
       else if (Buffer.isBuffer(request.body)) request.statementFile = request.body;
-      // The JSON body guard passes a body that a parser read.
       if (request.body === undefined || Buffer.isBuffer(request.body)) request.body = {};
-      next();
     };
-    if (type.startsWith('multipart/form-data')) multipart(request, response, done);
-    else if (type.startsWith('text/csv')) csvBody(request, response, done);
-    else next();
+    const parser = type.startsWith('multipart/form-data') ? multipart : type.startsWith('text/csv') ? csvBody : null;
+    if (parser) {
+      // D2b: read once the route's guards let the caller in (UploadBodyGuard); until then the
+      // JSON body guard sees a body that a parser takes.
+      request.body = {};
+      deferUpload(request, (read) => {
+        request.body = undefined;
+        parser(request, response, (error?: unknown) => {
+          done(error);
+          read();
+        });
+      });
+    }
+    next();
   }
 }

@@ -5,7 +5,7 @@ import { BankMovementRepository, MovementFilter } from '../../application/bankin
 import type { BankMovement } from '../../domain/bank-movement';
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { StatementRow } from '../../domain/statement';
-import type { StatementPart } from '../../../../platform/database/statement-parts';
+import { sql, type StatementPart, type StatementQuery } from '../../../../platform/database/statement-parts';
 import { LedgerReadSql } from '../../../ledger';
 
 const columns = (t: string) => `${t}.entity_id, ${t}.id, ${t}.bank_account_id, to_char(${t}.movement_date, 'YYYY-MM-DD') AS movement_date, ${t}.description,
@@ -115,26 +115,22 @@ export class SqlBankMovementRepository extends BankMovementRepository {
     return rows[0] ? { movement: toMovement(rows[0]), version: rows[0].version } : null;
   }
 
-  bookingPrecondition(entityId: string, movementId: string, version: string): StatementPart {
+  bookingPrecondition(entityId: string, movementId: string, version: string): StatementQuery {
     // xmin changes with every write to the row: no change can slip between the read and the booking.
-    return {
-      sql: `SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND ledger_entry_id IS NULL FOR UPDATE`,
-      values: [entityId, movementId, version],
-    };
+    return (param) =>
+      sql`SELECT 1 FROM bank_movements WHERE entity_id = ${param(entityId)} AND id = ${param(movementId)} AND xmin = ${param(version)}::xid AND ledger_entry_id IS NULL FOR UPDATE`;
   }
 
-  bookingParts(movement: BankMovement, entryId: string, now: Date, when: string): StatementPart[] {
+  bookingParts(movement: BankMovement, entryId: string, now: Date): StatementPart[] {
     // The movement was unreconciled (checked under its row lock: the precondition, or the locked
     // read): its bank account counts one fewer (D94), in the same statement.
     return [
-      {
-        sql: `UPDATE bank_movements SET ledger_entry_id = $3, updated_at = $4 WHERE entity_id = $1 AND id = $2 AND ${when}`,
-        values: [movement.entityId, movement.id, entryId, now],
-      },
-      {
-        sql: `UPDATE bank_accounts SET unreconciled_count = unreconciled_count - 1 WHERE entity_id = $1 AND id = $2 AND ${when}`,
-        values: [movement.entityId, movement.bankAccountId],
-      },
+      ({ param, written }) =>
+        sql`UPDATE bank_movements SET ledger_entry_id = ${param(entryId)}, updated_at = ${param(now)}
+             WHERE entity_id = ${param(movement.entityId)} AND id = ${param(movement.id)} AND ${written}`,
+      ({ param, written }) =>
+        sql`UPDATE bank_accounts SET unreconciled_count = unreconciled_count - 1
+             WHERE entity_id = ${param(movement.entityId)} AND id = ${param(movement.bankAccountId)} AND ${written}`,
     ];
   }
 

@@ -10,8 +10,28 @@ import {
   SeveredDocuments,
 } from '../../../ledger';
 import { Clock } from '../../../../platform/clock/clock';
-import { InvoiceRepository } from '../../domain/ports';
+import { InvoiceLinkSummary, InvoiceRepository } from '../../domain/ports';
 import { InvoiceBookingListeners } from '../../application/invoice-hooks';
+
+/** An invoice severed from the entry that had booked it (`entryId`), as a reversal or an unbooking answers it. */
+export type SeveredInvoice = InvoiceLinkSummary & { entryId: string };
+
+/**
+ * The invoices' kinds in the ledger's contract (declaration merging, docs/ARCHITECTURE.md):
+ * entries posted from invoices (source `invoice`), the invoices a reversal or an unbooking
+ * severed (`severedInvoices`) and those an entry booked (`relatedInvoices`, on its detail).
+ */
+declare module '../../../ledger' {
+  interface PostingSources {
+    invoice: true;
+  }
+  interface SeveredDocumentKinds {
+    severedInvoices: SeveredInvoice;
+  }
+  interface RelatedDocumentKinds {
+    relatedInvoices: InvoiceLinkSummary;
+  }
+}
 
 /**
  * The invoices' side of the ledger's ports: entries that leave the books (unbooked, or reversed)
@@ -30,7 +50,7 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
     private readonly clock: Clock,
   ) {}
 
-  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<Partial<SeveredDocuments> | void> {
+  async onEntryLifecycle(event: EntryLifecycleEvent): Promise<SeveredDocuments | void> {
     if (event.reason === 'restored') return this.rebook(event.entityId, event.entryIds);
     if (event.reason !== 'unbooked' && event.reason !== 'reversed') return;
     // An unbooked entry (a reversed original takes its reversal along) cannot come back.
@@ -50,7 +70,7 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
    * (D61), is left as it is and the restored entry stays a plain entry; such invoices are answered
    * as severed from it (stop 17 review).
    */
-  private async rebook(entityId: string, entryIds: string[]): Promise<Partial<SeveredDocuments>> {
+  private async rebook(entityId: string, entryIds: string[]): Promise<SeveredDocuments> {
     const now = this.clock.now();
     const left: Array<{ invoiceId: string; entryId: string }> = [];
     for (const { invoice, entryId, openItemLineId, changedFields } of await this.invoices.lockSeveredFrom(entityId, entryIds)) {
@@ -75,7 +95,7 @@ export class InvoiceLedgerPort implements EntryLifecycleListener, EntryDocumentS
     return { severedInvoices: left.map((l) => ({ ...summaries.get(l.invoiceId)!, entryId: l.entryId })) };
   }
 
-  async relatedDocuments(entityId: string, entryId: string): Promise<Partial<RelatedDocuments>> {
+  async relatedDocuments(entityId: string, entryId: string): Promise<RelatedDocuments> {
     const booked = await this.invoices.bookedBy(entityId, [entryId]);
     return { relatedInvoices: await this.invoices.summaries(entityId, booked.map((i) => i.id)) };
   }

@@ -3,7 +3,7 @@ import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { isUniqueViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
-import { StatementPart, withParts } from '../../../../platform/database/statement-parts';
+import { sql, StatementPart, StatementQuery, withParts } from '../../../../platform/database/statement-parts';
 import { unicodeCollateClause } from '../../../../platform/database/unicode-collation';
 import { withReadCursor } from '../../../../platform/database/read-cursor';
 import type { Invoice, InvoiceListFilter } from '../../domain/invoice';
@@ -203,13 +203,11 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     };
   }
 
-  bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementPart {
+  bookingPrecondition(entityId: string, invoiceId: string, version: string): StatementQuery {
     // xmin changes with every write to the row (a new row version), so no change of any field
     // can slip between the read and the booking, whatever its updated_at.
-    return {
-      sql: `SELECT 1 FROM invoices WHERE entity_id = $1 AND id = $2 AND xmin = $3::xid AND book_status = 'unbooked' FOR UPDATE`,
-      values: [entityId, invoiceId, version],
-    };
+    return (param) =>
+      sql`SELECT 1 FROM invoices WHERE entity_id = ${param(entityId)} AND id = ${param(invoiceId)} AND xmin = ${param(version)}::xid AND book_status = 'unbooked' FOR UPDATE`;
   }
 
   /** In a savepoint, so that a key taken by a concurrent writer is a conflict, not an aborted transaction. */
@@ -348,17 +346,16 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, when: string): StatementPart {
-    return {
-      sql: `UPDATE invoices SET book_status = 'booked', ledger_entry_id = $3, open_item_line_id = $4, updated_at = $5 WHERE entity_id = $1 AND id = $2 AND ${when}`,
-      values: [entityId, invoiceId, booking.ledgerEntryId, booking.openItemLineId, now],
-    };
+  bookingPart(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date): StatementPart {
+    return ({ param, written }) =>
+      sql`UPDATE invoices SET book_status = 'booked', ledger_entry_id = ${param(booking.ledgerEntryId)}, open_item_line_id = ${param(booking.openItemLineId)}, updated_at = ${param(now)}
+           WHERE entity_id = ${param(entityId)} AND id = ${param(invoiceId)} AND ${written}`;
   }
 
   async setBooking(entityId: string, invoiceId: string, booking: { ledgerEntryId: string; openItemLineId: string }, now: Date, alongside: StatementPart[] = []): Promise<void> {
-    const update = this.bookingPart(entityId, invoiceId, booking, now, 'true');
-    const { sql, values } = withParts({ sql: `${update.sql} RETURNING id`, values: update.values }, alongside);
-    await this.txHost.tx.query(sql, values);
+    const update = this.bookingPart(entityId, invoiceId, booking, now);
+    const statement = withParts((host) => sql`${update(host)} RETURNING id`, alongside);
+    await this.txHost.tx.query(statement.sql, statement.values);
   }
 
   async severByEntries(entityId: string, entryIds: string[], restorable: boolean, now: Date): Promise<Array<{ invoiceId: string; entryId: string }>> {

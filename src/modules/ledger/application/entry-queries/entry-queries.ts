@@ -9,9 +9,11 @@ import { BooksService } from '../books.service';
 import { readDateIdCursor } from '../date-id-cursor';
 import { EntryLifecycle, RelatedDocuments } from '../entry-lifecycle';
 
-export interface EntryDetail extends RelatedDocuments {
+export interface EntryDetail {
   entry: LedgerEntry;
   allocations: AllocationRow[];
+  /** The documents the entry booked, by kind (RelatedDocumentKinds). */
+  related: RelatedDocuments;
 }
 
 /** `to` before `from` is a client's mistake, not an empty range (as D58 rules for the reports). */
@@ -34,7 +36,7 @@ export class EntryQueries {
     const entry = await this.entries.find(entityId, entryId);
     if (!entry) throw entryNotFound(entryId);
     const allocations = await this.allocations.allocationsOfLines(entityId, entry.lines.map((l) => l.id));
-    return { entry, allocations, ...(await this.lifecycle.relatedDocuments(entityId, entryId)) };
+    return { entry, allocations, related: await this.lifecycle.relatedDocuments(entityId, entryId) };
   }
 
   async list(

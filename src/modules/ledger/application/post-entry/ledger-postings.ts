@@ -6,11 +6,11 @@ import { AuditContext } from '../../../../platform/audit/audit-context';
 import type { AuditRecord } from '../../../../platform/audit/audit-recorder';
 import { Clock } from '../../../../platform/clock/clock';
 import { translateUniqueViolation } from '../../../../platform/database/pg-errors';
-import type { StatementPart } from '../../../../platform/database/statement-parts';
+import type { StatementPart, StatementQuery } from '../../../../platform/database/statement-parts';
 import { ReferenceDataService } from '../../../reference';
 import { bookOfNewEntry } from '../../domain/books-dimensions';
-import { ENTRY_WRITTEN, EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
-import { assertEntryDate, entryAlreadyExists as alreadyExists, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
+import { EntryRepository, PostingFacts, PostingReader, PostingReferences, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { assertEntryDate, entryAlreadyExists as alreadyExists, type PostingSource, LedgerEntry, lineAlreadyExists, LedgerEntryState, LineInput, PostingContext, Side } from '../../domain/ledger-entry';
 import { assertExerciseLocked } from '../../domain/closing';
 import { validationError } from '../../domain/ledger-errors';
 import { RecentPostingFacts } from '../recent-posting-facts';
@@ -35,8 +35,7 @@ export interface PostingLine {
   exchangeRate?: string | null;
 }
 
-/** Who posts: the ledger's own route (`manual`) or a document booked to the ledger. */
-export type PostingSource = 'manual' | 'invoice' | 'bank_movement';
+export type { PostingSource };
 
 export interface LedgerPosting {
   /** The entry id, client-supplied: the idempotency id (a replay is 409 LEDGER_ENTRY_ALREADY_EXISTS_ERROR). */
@@ -59,9 +58,10 @@ export interface PostingOptions {
   /**
    * The caller's writes that go with the entry (a document booked by it, its read models, the
    * request's audit row), made from the entry as judged: the posting statement runs them as its
-   * CTEs, in its round trip. Each must write only when the statement writes the entry: its
-   * condition is ENTRY_WRITTEN (a statement whose guard finds the facts changed writes nothing,
-   * and the posting is judged again and written by another one, with the parts made afresh).
+   * CTEs, in its round trip. Each takes its parameters from the statement (`host.param`) and
+   * writes only under `host.written`, the condition that the statement writes the entry (a
+   * statement whose guard finds the facts changed writes nothing, and the posting is judged again
+   * and written by another one, with the parts made afresh).
    * Outside a transaction they are written by the one statement that writes the entry, or not
    * at all; inside one they follow the entry's fate, as every write of that transaction does.
    */
@@ -82,10 +82,8 @@ export interface ConditionalPostingOptions extends PostingOptions {
    * they are still as the caller read them (the version it read, the state it judged). No row:
    * nothing is written, the entry nor the parts alongside, and postIf() answers null.
    */
-  precondition: StatementPart;
+  precondition: StatementQuery;
 }
-
-export { ENTRY_WRITTEN };
 
 /** A refused entry of a batch: where (its index and the field path), why (the code) and how. */
 export interface BatchRefusal {
@@ -333,7 +331,7 @@ export class LedgerPostings {
   }
 
   /** The entry written, or null when the caller's precondition did not hold (nothing written). */
-  private async write(entityId: string, input: InternalPosting, kind: Kind, options: PostingOptions & { precondition?: StatementPart } = {}): Promise<LedgerEntry | null> {
+  private async write(entityId: string, input: InternalPosting, kind: Kind, options: PostingOptions & { precondition?: StatementQuery } = {}): Promise<LedgerEntry | null> {
     const { alongside, precondition } = options;
     const lines = linesOf(input);
     const distinct = (ids: string[]) => [...new Set(ids)].sort();

@@ -9,10 +9,12 @@ import { entryAlreadyExists as alreadyExists, LedgerEntry } from '../../domain/l
 import { EntryLifecycle, madeEvent, mergeSevered, SeveredDocuments } from '../entry-lifecycle';
 import { EntryLocks } from '../entry-locks';
 
-export interface ReversalResult extends SeveredDocuments {
+export interface ReversalResult {
   reversalEntry: LedgerEntry;
   reversedEntry: LedgerEntry;
   settledChainEntries: LedgerEntry[];
+  /** The documents the reversed entry had booked, by kind (SeveredDocumentKinds). */
+  severed: SeveredDocuments;
 }
 
 /** POST entries/:entryId/reverse (D36). */
@@ -66,6 +68,6 @@ export class ReverseEntry {
     }
     const severed = mergeSevered(released, await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'reversed' }));
     const [reversalEntry, reversedEntry] = await this.locks.persisted(entityId, [mirror, original]);
-    return { reversalEntry, reversedEntry, settledChainEntries: [], ...severed };
+    return { reversalEntry, reversedEntry, settledChainEntries: [], severed };
   }
 }

@@ -7,9 +7,11 @@ import { assertOpenPeriod, entryNotLive, LedgerEntry } from '../../domain/ledger
 import { EntryLifecycle, mergeSevered, SeveredDocuments } from '../entry-lifecycle';
 import { EntryLocks } from '../entry-locks';
 
-export interface UnbookResult extends SeveredDocuments {
+export interface UnbookResult {
   unbookedEntry: LedgerEntry;
   settledChainEntries: LedgerEntry[];
+  /** The documents the entries that left the books had booked, by kind (SeveredDocumentKinds). */
+  severed: SeveredDocuments;
 }
 
 /** DELETE entries/:entryId (D35). */
@@ -58,6 +60,6 @@ export class UnbookEntry {
     const restored = original ? await this.lifecycle.notify({ entityId, entryIds: [original.id], reason: 'restored' }) : null;
     const severed = mergeSevered(released, unbooked, ...(restored ? [restored] : []));
     const [unbookedEntry, ...settled] = await this.locks.persisted(entityId, [entry, ...settledChainEntries]);
-    return { unbookedEntry, settledChainEntries: settled, ...severed };
+    return { unbookedEntry, settledChainEntries: settled, severed };
   }
 }

@@ -12,7 +12,12 @@ import { entryColumns, lineColumns } from './entry-exports';
 import { streamJson, streamJsonArray } from '../../../../platform/http/json-stream';
 import { Authenticated } from '../../../../platform/auth/decorators';
 import { LedgerClosings } from '../../application/closings/closings';
-import { LedgerEntriesService } from '../../application/ledger-entries.service';
+import { EditEntry } from '../../application/edit-entry/edit-entry';
+import { EntryQueries } from '../../application/entry-queries/entry-queries';
+import { LineEdits } from '../../application/line-edits/line-edits';
+import { ReverseEntry } from '../../application/reverse-entry/reverse-entry';
+import { ScheduledEntries } from '../../application/scheduled-entries/scheduled-entries';
+import { UnbookEntry } from '../../application/unbook-entry/unbook-entry';
 import { ledgerRouteFieldPath } from '../../application/post-entry/field-paths';
 import { LedgerPostings } from '../../application/post-entry/ledger-postings';
 import { LedgerEntryBatches } from '../import/entry-batches';
@@ -35,6 +40,8 @@ import {
   ReversalResponse,
   ReverseEntryBody,
   UnbookResponse,
+  relatedResponse,
+  severedResponse,
 } from './entries.dto';
 import { EntryPresenter } from './entry-presenter';
 
@@ -47,7 +54,12 @@ const POSTING_404 = 'LEDGER_ACCOUNT_NOT_FOUND_ERROR, PARTNER_NOT_FOUND_ERROR, DI
 @Controller('entities/:entityId/ledger')
 export class EntriesController {
   constructor(
-    private readonly ledger: LedgerEntriesService,
+    private readonly queries: EntryQueries,
+    private readonly edits: EditEntry,
+    private readonly reversal: ReverseEntry,
+    private readonly unbooking: UnbookEntry,
+    private readonly scheduled: ScheduledEntries,
+    private readonly lineEdits: LineEdits,
     private readonly postings: LedgerPostings,
     private readonly present: EntryPresenter,
     private readonly batches: LedgerEntryBatches,
@@ -66,7 +78,7 @@ export class EntriesController {
   /** D93: the entries list's whole filtered range (no cursor), streamed from a database cursor. */
   private async exportEntries(entityId: string, query: EntriesQuery, format: FileFormat, res: Response): Promise<void> {
     await streamJson(res, (signal) =>
-      this.ledger.streamEntries(entityId, query, signal, async (batches) => {
+      this.queries.streamEntries(entityId, query, signal, async (batches) => {
         const { fileName, exponent } = await this.file(entityId, 'ledger-entries', query);
         const present = this.present;
         const rows = (async function* () {
@@ -88,7 +100,7 @@ export class EntriesController {
   async list(@Param('entityId') entityId: string, @Query() query: EntriesQuery, @Res() res: Response): Promise<void> {
     const format = fileFormat(query.format);
     if (format) return this.exportEntries(entityId, query, format, res);
-    const page = await this.ledger.list(entityId, query);
+    const page = await this.queries.list(entityId, query);
     const body: EntriesPageResponse = { entries: await this.present.entries(entityId, page.entries), nextCursor: page.nextCursor };
     res.status(200).json(body);
   }
@@ -97,11 +109,10 @@ export class EntriesController {
   @ApiOkResponse({ type: EntryDetailResponse, description: 'The entry with lines, related invoices and bank movements, allocations, and the closing that posted it (D90)' })
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   async get(@Param('entityId') entityId: string, @Param('entryId') entryId: string): Promise<EntryDetailResponse> {
-    const { entry, allocations, relatedInvoices, relatedBankMovements } = await this.ledger.get(entityId, entryId);
+    const { entry, allocations, related } = await this.queries.get(entityId, entryId);
     return {
       ...(await this.present.entry1(entityId, entry)),
-      relatedInvoices,
-      relatedBankMovements,
+      ...relatedResponse(related),
       closingId: entry.snapshot().source === 'closing' ? await this.closings.closingIdOfEntry(entityId, entryId) : null,
       allocations: allocations.map((a) => this.present.allocation(a)),
     };
@@ -141,7 +152,7 @@ export class EntriesController {
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_DATE_IN_FUTURE_ERROR, LEDGER_REVERSAL_DATE_INVALID_ERROR' })
   async edit(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: EditEntryBody): Promise<EntryResponse> {
     if (Object.keys(body).length === 0) throw validationError('body', 'must name at least one of entryDate, memo, notes');
-    return this.present.entry1(entityId, await this.ledger.editHeader(entityId, entryId, body));
+    return this.present.entry1(entityId, await this.edits.editHeader(entityId, entryId, body));
   }
 
   @Post('entries/:entryId/reverse')
@@ -152,13 +163,13 @@ export class EntriesController {
     description: 'LEDGER_ENTRY_NOT_REVERSIBLE_ERROR, LEDGER_REVERSAL_DATE_INVALID_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_ENTRY_ALREADY_EXISTS_ERROR',
   })
   async reverse(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReverseEntryBody): Promise<ReversalResponse> {
-    const result = await this.ledger.reverse(entityId, entryId, body);
+    const result = await this.reversal.reverse(entityId, entryId, body);
     const [reversalEntry, reversedEntry, ...settledChainEntries] = await this.present.entries(entityId, [
       result.reversalEntry,
       result.reversedEntry,
       ...result.settledChainEntries,
     ]);
-    return { reversalEntry, reversedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+    return { reversalEntry, reversedEntry, ...severedResponse(result.severed), settledChainEntries };
   }
 
   @Delete('entries/:entryId')
@@ -174,9 +185,9 @@ export class EntriesController {
       'LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR',
   })
   async unbook(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<UnbookResponse> {
-    const result = await this.ledger.unbook(entityId, entryId);
+    const result = await this.unbooking.unbook(entityId, entryId);
     const [unbookedEntry, ...settledChainEntries] = await this.present.entries(entityId, [result.unbookedEntry, ...result.settledChainEntries]);
-    return { unbookedEntry, severedInvoices: result.severedInvoices, severedMovements: result.severedMovements, settledChainEntries };
+    return { unbookedEntry, ...severedResponse(result.severed), settledChainEntries };
   }
 
   @Post('scheduled-entries')
@@ -197,7 +208,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_SCHEDULED_ENTRY_NOT_DUE_ERROR, LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
   async book(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<EntryResponse> {
-    return this.present.entry1(entityId, await this.ledger.bookScheduled(entityId, entryId));
+    return this.present.entry1(entityId, await this.scheduled.bookScheduled(entityId, entryId));
   }
 
   @Patch('scheduled-entries/:entryId')
@@ -207,7 +218,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: `LEDGER_ENTRY_NOT_FOUND_ERROR, ${POSTING_404}` })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR, LEDGER_SCHEDULED_ENTRY_DATE_NOT_FUTURE_ERROR, LEDGER_LINE_ALREADY_EXISTS_ERROR, LEDGER_PERIOD_LOCKED_ERROR' })
   async replaceScheduled(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @Body() body: ReplaceScheduledBody): Promise<EntryResponse> {
-    const entry = await this.ledger.replaceScheduled(entityId, entryId, { ...body, lines: body.newLedgerEntryLines }, { fieldPath: ledgerRouteFieldPath });
+    const entry = await this.scheduled.replaceScheduled(entityId, entryId, { ...body, lines: body.newLedgerEntryLines }, { fieldPath: ledgerRouteFieldPath });
     return this.present.entry1(entityId, entry);
   }
 
@@ -217,7 +228,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: 'LEDGER_ENTRY_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_SCHEDULED_ERROR' })
   async cancel(@Param('entityId') entityId: string, @Param('entryId') entryId: string, @NoBody() _body: unknown): Promise<EntryResponse> {
-    return this.present.entry1(entityId, await this.ledger.cancelScheduled(entityId, entryId));
+    return this.present.entry1(entityId, await this.scheduled.cancelScheduled(entityId, entryId));
   }
 
   @Get('lines')
@@ -229,7 +240,7 @@ export class EntriesController {
     const format = fileFormat(query.format);
     if (format) {
       await streamJson(res, (signal) =>
-        this.ledger.streamLines(entityId, query, signal, async (batches) => {
+        this.queries.streamLines(entityId, query, signal, async (batches) => {
           const { fileName, exponent, exponentOf } = await this.file(entityId, 'ledger-lines', query);
           const present = this.present;
           const rows = (async function* () {
@@ -241,7 +252,7 @@ export class EntriesController {
       return;
     }
     await streamJsonArray(res, (signal, send) =>
-      this.ledger.streamLines(entityId, query, signal, (batches) => send(batches, (lines) => this.present.lines(entityId, lines))),
+      this.queries.streamLines(entityId, query, signal, (batches) => send(batches, (lines) => this.present.lines(entityId, lines))),
     );
   }
 
@@ -251,7 +262,7 @@ export class EntriesController {
   @ApiNotFoundResponse({ description: 'LEDGER_LINE_NOT_FOUND_ERROR or PARTNER_NOT_FOUND_ERROR' })
   @ApiConflictResponse({ description: 'LEDGER_ENTRY_NOT_LIVE_ERROR or LEDGER_PERIOD_LOCKED_ERROR' })
   async setPartner(@Param('entityId') entityId: string, @Param('lineId') lineId: string, @Body() body: LinePartnerBody): Promise<ListedLineResponse> {
-    return (await this.present.lines(entityId, [await this.ledger.setLinePartner(entityId, lineId, body.partnerId)]))[0];
+    return (await this.present.lines(entityId, [await this.lineEdits.setLinePartner(entityId, lineId, body.partnerId)]))[0];
   }
 
   @Patch('lines/:lineId/account')
@@ -263,7 +274,7 @@ export class EntriesController {
       'LEDGER_LINE_HAS_ALLOCATIONS_ERROR, LEDGER_LINE_DOCUMENT_LINKED_ERROR, LEDGER_ENTRY_NOT_LIVE_ERROR, LEDGER_PERIOD_LOCKED_ERROR, LEDGER_LINE_DIMENSIONS_REQUIRE_RESULT_ACCOUNT_ERROR',
   })
   async setAccount(@Param('entityId') entityId: string, @Param('lineId') lineId: string, @Body() body: LineAccountBody): Promise<ListedLineResponse> {
-    return (await this.present.lines(entityId, [await this.ledger.setLineAccount(entityId, lineId, body.ledgerAccountId)]))[0];
+    return (await this.present.lines(entityId, [await this.lineEdits.setLineAccount(entityId, lineId, body.ledgerAccountId)]))[0];
   }
 
   @Put('lines/:lineId/dimension-values')
@@ -277,6 +288,6 @@ export class EntriesController {
     @Param('lineId') lineId: string,
     @Body() body: LineDimensionValuesBody,
   ): Promise<ListedLineResponse> {
-    return (await this.present.lines(entityId, [await this.ledger.setLineDimensionValues(entityId, lineId, body.dimensionValueIds)]))[0];
+    return (await this.present.lines(entityId, [await this.lineEdits.setLineDimensionValues(entityId, lineId, body.dimensionValueIds)]))[0];
   }
 }

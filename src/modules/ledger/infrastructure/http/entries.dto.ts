@@ -21,6 +21,7 @@ import {
 import { MAX_AMOUNT } from '../../../../../libs/shared-kernel/src';
 import { IfPresent, IsCursor, IsIsoDate, IsRate, IsUuid, NotBlank, PageLimit } from '../../../../platform/http/validators';
 import type { EntrySource, EntryStatus, Side } from '../../domain/ledger-entry';
+import type { RelatedDocuments, SeveredDocuments } from '../../application/entry-lifecycle';
 
 const Nullable = () => ValidateIf((_, v) => v !== null && v !== undefined);
 const STATUS_FILTERS = ['live', 'all', 'active', 'reversed', 'deleted', 'cancelled', 'scheduled'];
@@ -259,6 +260,19 @@ export class ReversalResponse {
   @ApiProperty({ type: SeveredMovementResponse, isArray: true, description: 'Bank movements booked by the entries that left the books, back to unbooked' })
   severedMovements: SeveredMovementResponse[];
   @ApiProperty({ type: EntryResponse, isArray: true }) settledChainEntries: EntryResponse[];
+}
+
+/**
+ * The documents a reversal or an unbooking severed as the routes answer them: each list the
+ * interface spec names, empty when no module severed one (the kinds are the document modules').
+ */
+export function severedResponse(severed: SeveredDocuments): Pick<ReversalResponse, 'severedInvoices' | 'severedMovements'> {
+  return { severedInvoices: [], severedMovements: [], ...severed };
+}
+
+/** The documents an entry booked as its detail answers them (each list empty when none). */
+export function relatedResponse(related: RelatedDocuments): Pick<EntryDetailResponse, 'relatedInvoices' | 'relatedBankMovements'> {
+  return { relatedInvoices: [], relatedBankMovements: [], ...related };
 }
 
 export class UnbookResponse {

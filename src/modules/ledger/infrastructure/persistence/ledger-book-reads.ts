@@ -72,12 +72,8 @@ export class LedgerBookReader {
     private readonly partners: PartnerDirectory,
   ) {}
 
-  /**
-   * D54's rows of a filter in (entryDate, entryId, lineId) order, every one (no page), in batches.
-   * `search` matches memo, line description, account code or name and partner name, ignoring case
-   * for every letter, as the journal's pages do.
-   */
-  async *journal(entityId: string, bookId: string | null, filter: JournalFilter, batchSize: number): AsyncGenerator<BookLineRow[]> {
+  /** D54's rows of a filter (the fields JOURNAL_FIELDS names), in (entryDate, entryId, lineId) order. */
+  private async journalSelect(entityId: string, bookId: string | null, filter: JournalFilter): Promise<{ sql: string; values: unknown[] }> {
     const sql = new SqlConditions([`l.entity_id = $1`, LIVE, IN_BOOK], [entityId, bookId]);
     if (filter.from) sql.add('l.entry_date >= ?::date', filter.from);
     if (filter.to) sql.add('l.entry_date <= ?::date', filter.to);
@@ -87,31 +83,79 @@ export class LedgerBookReader {
       const like = `?::text${collate}`;
       sql.add(`(e.memo ILIKE ${like} OR l.description ILIKE ${like} OR a.code ILIKE ${like} OR a.name ILIKE ${like} OR p.name ILIKE ${like})`, pattern, pattern, pattern, pattern, pattern);
     }
+    return {
+      sql: `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
+                   a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
+              FROM ledger_lines l
+              JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+              JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+              LEFT JOIN ${this.partners.namesSql('$1')} p ON p.id = l.partner_id
+             WHERE ${sql.where}
+             ORDER BY l.entry_date, l.entry_id, l.id`,
+      values: sql.values,
+    };
+  }
+
+  /**
+   * D54's rows of a filter in (entryDate, entryId, lineId) order, every one (no page), in batches.
+   * `search` matches memo, line description, account code or name and partner name, ignoring case
+   * for every letter, as the journal's pages do.
+   */
+  async *journal(entityId: string, bookId: string | null, filter: JournalFilter, batchSize: number): AsyncGenerator<BookLineRow[]> {
+    const { sql, values } = await this.journalSelect(entityId, bookId, filter);
     yield* this.cursor.batches<BookLineRow>(
-      `SELECT l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount::text AS amount, l.account_id,
-              a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
-         FROM ledger_lines l
-         JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-         JOIN ledger_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
-         LEFT JOIN ${this.partners.namesSql('$1')} p ON p.id = l.partner_id
-        WHERE ${sql.where}
-        ORDER BY l.entry_date, l.entry_id, l.id`,
-      sql.values,
+      `SELECT j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.status, j.book_id, j.line_id, j.side, j.amount::text AS amount, j.account_id,
+              j.account_code, j.account_name, j.partner_id, j.partner_name, j.description
+         FROM (${sql}) j`,
+      values,
       batchSize,
     );
   }
 
+  /**
+   * The journal's rows as CSV written by the database (D93, the Libro Diario): `selectList` (see
+   * csv-copy) over the fields `j.entry_id, entry_date, memo, status, book_id, line_id, side,
+   * amount, account_id, account_code, account_name, partner_id, partner_name, description`, in
+   * the journal's order, as PostgreSQL's CSV chunks.
+   */
+  async *journalCsv(entityId: string, bookId: string | null, filter: JournalFilter, selectList: string): AsyncGenerator<Buffer> {
+    const { sql, values } = await this.journalSelect(entityId, bookId, filter);
+    yield* this.cursor.copyCsv(`SELECT ${selectList} FROM (${sql}) j`, values);
+  }
+
+  /** One account's lines over [from, to] (either end open), in (entryDate, entryId, lineId) order, with their running balance from `opening`. */
+  private accountLinesSelect(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null, opening: bigint | null): { sql: string; values: unknown[] } {
+    const running = opening === null ? '' : `, $6::numeric + sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) OVER (ORDER BY l.entry_date, l.entry_id, l.id ROWS UNBOUNDED PRECEDING) AS running_balance`;
+    return {
+      sql: `SELECT l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.partner_id, l.description${running}
+              FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+             WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${IN_BOOK}
+               AND ($4::date IS NULL OR l.entry_date >= $4::date) AND ($5::date IS NULL OR l.entry_date <= $5::date)
+             ORDER BY l.entry_date, l.entry_id, l.id`,
+      values: [entityId, bookId, accountId, from, to, ...(opening === null ? [] : [opening.toString()])],
+    };
+  }
+
   /** One account's lines in (entryDate, entryId, lineId) order over [from, to] (either end open), every one, in batches (D55's fields). */
   async *accountLines(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null, batchSize: number): AsyncGenerator<BookLineRow[]> {
+    const { sql, values } = this.accountLinesSelect(entityId, bookId, accountId, from, to, null);
     yield* this.cursor.batches<BookLineRow>(
-      `SELECT l.id AS line_id, l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, e.memo, l.side, l.amount::text AS amount, l.partner_id, l.description
-         FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-        WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${IN_BOOK}
-          AND ($4::date IS NULL OR l.entry_date >= $4::date) AND ($5::date IS NULL OR l.entry_date <= $5::date)
-        ORDER BY l.entry_date, l.entry_id, l.id`,
-      [entityId, bookId, accountId, from, to],
+      `SELECT j.line_id, j.entry_id, to_char(j.entry_date, 'YYYY-MM-DD') AS entry_date, j.memo, j.side, j.amount::text AS amount, j.partner_id, j.description FROM (${sql}) j`,
+      values,
       batchSize,
     );
+  }
+
+  /**
+   * One account's lines as CSV written by the database (D93, the Libro Mayor): `selectList` (see
+   * csv-copy) over the fields `j.line_id, entry_id, entry_date, memo, side, amount, partner_id,
+   * description, running_balance` (D55's: `opening` plus the lines so far, debit-positive), in
+   * the lines' order, as PostgreSQL's CSV chunks. `selectList` may name `$7` onwards:
+   * `selectValues` in turn.
+   */
+  async *accountLinesCsv(entityId: string, bookId: string | null, accountId: string, from: string | null, to: string | null, opening: bigint, selectList: string, selectValues: unknown[] = []): AsyncGenerator<Buffer> {
+    const { sql, values } = this.accountLinesSelect(entityId, bookId, accountId, from, to, opening);
+    yield* this.cursor.copyCsv(`SELECT ${selectList} FROM (${sql}) j`, [...values, ...selectValues]);
   }
 
   /**

@@ -155,6 +155,19 @@ export class TypeOrmBookRepository extends BookRepository {
     return rows.map((r) => ({ entityId, id: r.id as string, name: r.name as string, createdAt: r.created_at as Date, updatedAt: r.updated_at as Date }));
   }
 
+  async listOfEach(entityIds: readonly string[]): Promise<Map<string, Book[]>> {
+    const rows: Array<Record<string, unknown>> = await this.txHost.tx.query(
+      `/* citus:multi-shard a consolidated report (D91): the Books of every member */
+       SELECT entity_id, id, name, created_at, updated_at FROM books WHERE entity_id = ANY($1::uuid[]) ORDER BY entity_id, position`,
+      [entityIds],
+    );
+    const books = new Map<string, Book[]>(entityIds.map((id) => [id, []]));
+    for (const r of rows) {
+      books.get(r.entity_id as string)?.push({ entityId: r.entity_id as string, id: r.id as string, name: r.name as string, createdAt: r.created_at as Date, updatedAt: r.updated_at as Date });
+    }
+    return books;
+  }
+
   async find(entityId: string, bookId: string): Promise<Book | null> {
     const record = await this.records.findOneBy({ entityId, id: bookId });
     return record ? { entityId, id: record.id, name: record.name, createdAt: record.createdAt, updatedAt: record.updatedAt } : null;

@@ -7,8 +7,8 @@ import { isForeignKeyViolation } from '../../../../platform/database/pg-errors';
 import { preparedQuery } from '../../../../platform/database/prepared-query';
 import { PartnerDirectory } from '../../application/partner-directory';
 import { LedgerEntry } from '../../domain/ledger-entry';
-import { ENTRY_WRITTEN, PostingOutcome, PostingWrite, PostingWriter } from '../../domain/entry-ports';
-import { shiftPlaceholders, StatementPart } from '../../../../platform/database/statement-parts';
+import { PostingOutcome, PostingWrite, PostingWriter } from '../../domain/entry-ports';
+import { parameterAllocator, PartHost, shiftPlaceholders, sql } from '../../../../platform/database/statement-parts';
 import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
@@ -17,7 +17,8 @@ const LINE_PARAMETERS = 19;
 
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
-const POSTING_AUDIT_CONDITION = ENTRY_WRITTEN;
+/** The condition that holds in the posting statement when it writes the entry (its `entry` CTE has the row). */
+const ENTRY_WRITTEN = sql`EXISTS (SELECT 1 FROM entry)`;
 /** A batch's totals go to the slot of its first entry ($2, the entry ids). */
 const BATCH_SLOT = batchSlot('($2::uuid[])[1]');
 /** The lines a statement inserted (its `lines` CTE), as LINE_AGGREGATES_UPSERT's changes. */
@@ -29,8 +30,8 @@ const NEW_LINES = `(SELECT 1 AS sign, ${AGGREGATED_LINE_COLUMNS} FROM lines)`;
  * Values the lines name, and checks the posting facts are still those the entry was judged
  * against (postingFactsJson); the entry row (only when the guard passed); its lines, their tags,
  * the monthly totals of a live entry and the line aggregates (LINE_AGGREGATES_UPSERT; only with
- * the entry row); the optional audit row; the caller's parts (`parts`: texts already numbered
- * after the rest, each writing only when `entry` has a row); and the count of entries written.
+ * the entry row); the optional audit row; the caller's parts (`parts`, built on the
+ * statement's parameter allocator, each writing only under ENTRY_WRITTEN); and the count of entries written.
  * With the caller's precondition (a query that locks and checks the caller's own rows,
  * PostingWrite.precondition), the entry row is written only when that query yields a row too,
  * and the statement also answers whether it did (`held`).
@@ -118,15 +119,12 @@ export class SqlPostingWriter extends LedgerSqlStore implements PostingWriter {
       values.push(references.accountIds, references.partnerIds, references.valueIds, fingerprint);
     }
     const guarded = write.unchanged !== undefined;
-    const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), POSTING_AUDIT_CONDITION) : null;
+    const audit = write.audit ? this.audit.insertion(write.audit, postingAuditParameter(guarded), ENTRY_WRITTEN) : null;
     if (audit) values.push(...audit.values);
-    const numbered = (part: StatementPart) => {
-      const sql = shiftPlaceholders(part.sql, values.length);
-      values.push(...part.values);
-      return sql;
-    };
-    const precondition = write.precondition ? numbered(write.precondition) : null;
-    const parts = (write.parts ?? []).map(numbered);
+    // The caller's precondition and parts take their parameters after the statement's own.
+    const host: PartHost = { param: parameterAllocator(values), written: ENTRY_WRITTEN };
+    const precondition = write.precondition ? write.precondition(host.param) : null;
+    const parts = (write.parts ?? []).map((part) => part(host));
     const variant = `${guarded}|${audit?.sql ?? ''}|${precondition ?? ''}|${parts.join('|')}`;
     let text = this.postingStatements.get(variant);
     if (text === undefined) {

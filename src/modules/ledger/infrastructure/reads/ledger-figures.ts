@@ -3,7 +3,21 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../domain/account-types';
 import { monthStart, splitBefore, splitRange } from '../../domain/month-ranges';
-import { accountGroups, accountMonthlyTotals, chartAccounts, closingLines, liveLines, type BookScope } from './ledger-read-sql';
+import {
+  accountGroups,
+  accountMonthlyTotals,
+  chartAccounts,
+  closingLines,
+  groupAccountMonthlyTotals,
+  groupChartAccounts,
+  groupClosingLines,
+  groupLiveLines,
+  liveLines,
+  partnerMonthlyTotals,
+  type BookScope,
+  type GroupScope,
+  type SqlExpression,
+} from './ledger-read-sql';
 
 /** A report's range for the closing-entry rule (D90 item 4): closing entries dated in it are left out. */
 export interface ClosingRange {
@@ -25,6 +39,15 @@ export interface AccountPeriodFigures {
   periodLines: number;
 }
 
+/** `AccountPeriodFigures` of one member of a group read at once, with the share of the partners asked for. */
+export interface GroupAccountFigures extends AccountPeriodFigures {
+  entityId: string;
+  /** The part of `openingRaw` made by lines naming the partners of `partnerShare` (0 without it). */
+  partnerOpeningRaw: bigint;
+  /** The part of the movement (`periodDebit − periodCredit`) made by those lines. */
+  partnerPeriodRaw: bigint;
+}
+
 export interface AccountGroupRow {
   id: string;
   parentGroupId: string | null;
@@ -41,6 +64,79 @@ export interface LineKey {
 }
 
 const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
+const GROUP: GroupScope = { entities: '$1::uuid[]', members: 'members' };
+const CLOSING_RULE = { from: '$13::date', to: '$14::date' };
+const SIGNED = `CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END`;
+
+/**
+ * The parameters $3 to $16 of a statement of figures around [from, to]: the months before `from`,
+ * the range's whole months, the days at the edges, the last month read and the closing rule's
+ * range with the span it applies to.
+ */
+function spanValues(from: string, to: string, closings: ClosingRange | null): unknown[] {
+  const before = splitBefore(from);
+  const range = splitRange(from, to);
+  const months = range.months ?? { first: '9999-12-01', last: '0001-01-01' };
+  return [
+    before.monthsBefore,
+    months.first,
+    months.last,
+    before.days.from,
+    before.days.to,
+    range.days[0].from,
+    range.days[0].to,
+    range.days[1].from,
+    range.days[1].to,
+    monthStart(to),
+    ...(closings ? [closings.from, closings.to, from, to] : []),
+  ];
+}
+
+/** Per account from the monthly totals (`t`): the opening before $3 and the movement over the whole months $4..$5. */
+const TOTALS_FIGURES = `sum(t.debit - t.credit) FILTER (WHERE t.month < $3::date) AS opening_raw,
+                sum(t.debit) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_debit,
+                sum(t.credit) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_credit,
+                sum(t.line_count) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_lines`;
+
+/** The lines (`l`) on the edge days: the opening's days $6..$7, the range's $8..$9 and $10..$11. */
+const EDGE_DAYS = `(l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date OR l.entry_date BETWEEN $10::date AND $11::date)`;
+
+/** Per account from the edge lines (`l`): the opening's days and the range's. */
+const EDGE_FIGURES = `sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
+                sum(l.amount) FILTER (WHERE l.side = 'debit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_debit,
+                sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_credit,
+                count(*) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_lines`;
+
+/** Only the closing lines (`c` of `lines`) inside both the report's range and the range read are in the movements. */
+function closingFigures(lines: string, groupBy: string): string {
+  return `SELECT ${groupBy}, sum(c.amount) FILTER (WHERE c.side = 'debit') AS debit, sum(c.amount) FILTER (WHERE c.side = 'credit') AS credit, count(*) AS lines
+           FROM ${lines} c
+          WHERE c.entry_date BETWEEN $15::date AND $16::date
+          GROUP BY ${groupBy}`;
+}
+
+/** An account's figures from the totals (`t`), the edges (`e`) and, with the closing rule, less the closings (`c`). */
+function accountFiguresColumns(closings: boolean): string {
+  const minus = (column: string) => (closings ? ` - coalesce(c.${column}, 0)` : '');
+  return `(coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric AS opening_raw,
+              (coalesce(t.period_debit, 0) + coalesce(e.period_debit, 0)${minus('debit')})::numeric AS period_debit,
+              (coalesce(t.period_credit, 0) + coalesce(e.period_credit, 0)${minus('credit')})::numeric AS period_credit,
+              (coalesce(t.period_lines, 0) + coalesce(e.period_lines, 0)${minus('lines')})::bigint AS period_lines`;
+}
+
+function toFigures(r: Record<string, unknown>): AccountPeriodFigures {
+  return {
+    accountId: r.id as string,
+    groupId: r.group_id as string | null,
+    code: r.code as string,
+    name: r.name as string,
+    type: r.type as AccountType,
+    openingRaw: BigInt(r.opening_raw as string),
+    periodDebit: BigInt(r.period_debit as string),
+    periodCredit: BigInt(r.period_credit as string),
+    periodLines: Number(r.period_lines),
+  };
+}
 
 /**
  * The ledger's read seam as methods (issue 32): balances of an Entity's accounts in one Book over
@@ -73,76 +169,114 @@ export class LedgerFigures {
    * `from` stay in the opening. O(accounts x months) plus the lines of at most three partial months.
    */
   async accountFigures(entityId: string, bookId: string | null, from: string, to: string, closings: ClosingRange | null): Promise<AccountPeriodFigures[]> {
-    const before = splitBefore(from);
-    const range = splitRange(from, to);
-    const months = range.months ?? { first: '9999-12-01', last: '0001-01-01' };
-    const values: unknown[] = [
-      entityId,
-      bookId,
-      before.monthsBefore,
-      months.first,
-      months.last,
-      before.days.from,
-      before.days.to,
-      range.days[0].from,
-      range.days[0].to,
-      range.days[1].from,
-      range.days[1].to,
-      monthStart(to),
-    ];
-    let closingCte = '';
-    let minus = { debit: '', credit: '', lines: '' };
-    if (closings) {
-      values.push(closings.from, closings.to, from, to);
-      // Only the closing lines inside both the report's range and the range read are in the movements.
-      closingCte = `, closings AS (
-         SELECT c.account_id, sum(c.amount) FILTER (WHERE c.side = 'debit') AS debit, sum(c.amount) FILTER (WHERE c.side = 'credit') AS credit, count(*) AS lines
-           FROM ${closingLines(SCOPE, { from: '$13::date', to: '$14::date' })} c
-          WHERE c.entry_date BETWEEN $15::date AND $16::date
-          GROUP BY c.account_id
-       )`;
-      minus = { debit: ' - coalesce(c.debit, 0)', credit: ' - coalesce(c.credit, 0)', lines: ' - coalesce(c.lines, 0)' };
-    }
+    const span = spanValues(from, to, closings);
     const rows = await this.query<Record<string, unknown>>(
       `WITH totals AS (
-         SELECT t.account_id,
-                sum(t.debit - t.credit) FILTER (WHERE t.month < $3::date) AS opening_raw,
-                sum(t.debit) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_debit,
-                sum(t.credit) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_credit,
-                sum(t.line_count) FILTER (WHERE t.month BETWEEN $4::date AND $5::date) AS period_lines
+         SELECT t.account_id, ${TOTALS_FIGURES}
            FROM ${accountMonthlyTotals(SCOPE)} t
           WHERE t.month <= $12::date
           GROUP BY t.account_id
        ), edges AS (
-         SELECT l.account_id,
-                sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
-                sum(l.amount) FILTER (WHERE l.side = 'debit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_debit,
-                sum(l.amount) FILTER (WHERE l.side = 'credit' AND l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_credit,
-                count(*) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_lines
+         SELECT l.account_id, ${EDGE_FIGURES}
            FROM ${liveLines(SCOPE)} l
-          WHERE l.entry_date BETWEEN $6::date AND $7::date OR l.entry_date BETWEEN $8::date AND $9::date OR l.entry_date BETWEEN $10::date AND $11::date
+          WHERE ${EDGE_DAYS}
           GROUP BY l.account_id
-       )${closingCte}
-       SELECT a.id, a.group_id, a.code, a.name, a.type,
-              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric AS opening_raw,
-              (coalesce(t.period_debit, 0) + coalesce(e.period_debit, 0)${minus.debit})::numeric AS period_debit,
-              (coalesce(t.period_credit, 0) + coalesce(e.period_credit, 0)${minus.credit})::numeric AS period_credit,
-              (coalesce(t.period_lines, 0) + coalesce(e.period_lines, 0)${minus.lines})::bigint AS period_lines
+       )${closings ? `, closings AS (${closingFigures(closingLines(SCOPE, CLOSING_RULE), 'c.account_id')})` : ''}
+       SELECT a.id, a.group_id, a.code, a.name, a.type, ${accountFiguresColumns(closings !== null)}
          FROM ${chartAccounts('$1')} a
          LEFT JOIN totals t ON t.account_id = a.id
          LEFT JOIN edges e ON e.account_id = a.id${closings ? '\n         LEFT JOIN closings c ON c.account_id = a.id' : ''}`,
+      [entityId, bookId, ...span],
+    );
+    return rows.map(toFigures);
+  }
+
+  /**
+   * `accountFigures` of several Entities in one statement (a consolidated report, D91): each member
+   * with its Book, one snapshot for all, `entityId` saying whose each account is. The accounts are
+   * those a report combining the charts by code needs: every account with lines up to `to`, and,
+   * whatever its figures, per code the account of the first member (in the order given) whose
+   * chart has it and every account of another type than that one (names and type conflicts); the
+   * accounts left out have no line, so every figure of theirs is zero.
+   * With `partnerShare`, each account also answers the part of its opening and of its movement
+   * (Σdebit − Σcredit) that lines naming the partners of that relation make: a relation of the
+   * caller's (`entity_id, partner_id`) written with `parameter(value)`, which answers the placeholder
+   * of a value it adds to the statement. Closing entries name no partner (D90 item 1), so the share
+   * needs no closing rule. A statement over several Entities: multi-shard on Citus (docs/CITUS.md).
+   */
+  async groupAccountFigures(
+    members: ReadonlyArray<{ entityId: string; bookId: string | null }>,
+    from: string,
+    to: string,
+    closings: ClosingRange | null,
+    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression } = {},
+  ): Promise<GroupAccountFigures[]> {
+    if (members.length === 0) return [];
+    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...spanValues(from, to, closings)];
+    const parameter = (value: unknown) => `$${values.push(value)}`;
+    const partners = options.partnerShare?.(parameter);
+    // The share's monthly totals account by account on their primary key (entity, account, partner):
+    // OFFSET 0 keeps the planner from flattening it into a scan of every partner total of the group.
+    const shares = partners
+      ? `, share_partners AS (${partners}), share_sets AS (
+         SELECT m.entity_id, m.book_id, array_agg(sp.partner_id) AS ids
+           FROM members m JOIN share_partners sp ON sp.entity_id = m.entity_id
+          GROUP BY m.entity_id, m.book_id
+       ), share_totals AS (
+         SELECT t.entity_id, t.account_id,
+                sum(p.debit - p.credit) FILTER (WHERE p.month < $3::date) AS opening_raw,
+                sum(p.debit - p.credit) FILTER (WHERE p.month BETWEEN $4::date AND $5::date) AS period_raw
+           FROM totals t
+           JOIN share_sets x ON x.entity_id = t.entity_id
+           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt OFFSET 0) p
+          GROUP BY t.entity_id, t.account_id
+       ), share_edges AS (
+         SELECT l.entity_id, l.account_id,
+                sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
+                sum(${SIGNED}) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_raw
+           FROM ${groupLiveLines(GROUP)} l JOIN share_partners x ON x.entity_id = l.entity_id AND x.partner_id = l.partner_id
+          WHERE ${EDGE_DAYS}
+          GROUP BY l.entity_id, l.account_id
+       )`
+      : '';
+    const on = (alias: string) => `${alias}.entity_id = a.entity_id AND ${alias}.account_id = a.id`;
+    const rows = await this.query<Record<string, unknown>>(
+      `/* citus:multi-shard a consolidated report (D91): every member's balances in one snapshot */
+       WITH members AS (
+         SELECT gm.entity_id, gm.book_id, gm.position FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS gm(entity_id, book_id, position)
+       ), totals AS (
+         SELECT t.entity_id, t.account_id, ${TOTALS_FIGURES}
+           FROM ${groupAccountMonthlyTotals(GROUP)} t
+          WHERE t.month <= $12::date
+          GROUP BY t.entity_id, t.account_id
+       ), edges AS (
+         SELECT l.entity_id, l.account_id, ${EDGE_FIGURES}
+           FROM ${groupLiveLines(GROUP)} l
+          WHERE ${EDGE_DAYS}
+          GROUP BY l.entity_id, l.account_id
+       )${closings ? `, closings AS (${closingFigures(groupClosingLines(GROUP, CLOSING_RULE), 'c.entity_id, c.account_id')})` : ''}${shares}
+       SELECT a.entity_id, a.id, a.group_id, a.code, a.name, a.type, ${accountFiguresColumns(closings !== null)}${
+         partners
+           ? `,
+              (coalesce(st.opening_raw, 0) + coalesce(se.opening_raw, 0))::numeric AS partner_opening_raw,
+              (coalesce(st.period_raw, 0) + coalesce(se.period_raw, 0))::numeric AS partner_period_raw`
+           : ''
+       }
+         FROM (SELECT ca.*, row_number() OVER code_order AS nth, first_value(ca.type) OVER code_order AS first_type
+                 FROM ${groupChartAccounts('$1::uuid[]')} ca JOIN members m ON m.entity_id = ca.entity_id
+               WINDOW code_order AS (PARTITION BY ca.code ORDER BY m.position)) a
+         LEFT JOIN totals t ON ${on('t')}
+         LEFT JOIN edges e ON ${on('e')}${closings ? `\n         LEFT JOIN closings c ON ${on('c')}` : ''}${
+           partners ? `\n         LEFT JOIN share_totals st ON ${on('st')}\n         LEFT JOIN share_edges se ON ${on('se')}` : ''
+         }
+        WHERE t.account_id IS NOT NULL OR e.account_id IS NOT NULL OR a.nth = 1 OR a.type <> a.first_type`,
       values,
     );
     return rows.map((r) => ({
-      accountId: r.id as string,
-      groupId: r.group_id as string | null,
-      code: r.code as string,
-      name: r.name as string,
-      type: r.type as AccountType,
-      openingRaw: BigInt(r.opening_raw as string),
-      periodDebit: BigInt(r.period_debit as string),
-      periodCredit: BigInt(r.period_credit as string),
-      periodLines: Number(r.period_lines),
+      ...toFigures(r),
+      entityId: r.entity_id as string,
+      partnerOpeningRaw: partners ? BigInt(r.partner_opening_raw as string) : 0n,
+      partnerPeriodRaw: partners ? BigInt(r.partner_period_raw as string) : 0n,
     }));
   }
 

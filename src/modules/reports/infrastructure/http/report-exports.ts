@@ -1,3 +1,5 @@
+import { crlfRecords, csvSelectList } from '../../../../platform/exports/csv-copy';
+import { csvRecord } from '../../../../platform/exports/csv-writer';
 import type { TableColumn } from '../../../../platform/exports/table';
 import { statementColumns, statementRows, type StatementRow } from '../../../../platform/exports/statement-rows';
 import type { PartnerLedgerStream } from '../../application/reports.service';
@@ -12,29 +14,33 @@ import type { GeneralLedgerBookStream, JournalRow, LedgerLine } from '../../appl
  */
 type Row = Record<string, unknown>;
 
-const text = <R>(header: string, value: (r: R) => unknown): TableColumn<R> => ({ header, type: 'text', value: (r) => value(r) as string | null });
-const date = <R>(header: string, value: (r: R) => unknown): TableColumn<R> => ({ header, type: 'date', value: (r) => value(r) as string | null });
-const amount = <R>(header: string, exponent: number, value: (r: R) => unknown): TableColumn<R> => ({ header, type: 'amount', exponent, value: (r) => value(r) as number | null });
-const debit = <R extends { side?: unknown; amount?: unknown }>(exponent: number): TableColumn<R> => amount('debit', exponent, (r) => (r.side === 'debit' ? r.amount : null));
-const credit = <R extends { side?: unknown; amount?: unknown }>(exponent: number): TableColumn<R> => amount('credit', exponent, (r) => (r.side === 'credit' ? r.amount : null));
+/** Each column's `sql` (optional): the cell over the relation `j` the database's CSV reads (csv-copy). */
+const text = <R>(header: string, value: (r: R) => unknown, sql?: string): TableColumn<R> => ({ header, type: 'text', value: (r) => value(r) as string | null, sql });
+const id = <R>(header: string, value: (r: R) => unknown, sql?: string): TableColumn<R> => ({ header, type: 'id', value: (r) => value(r) as string | null, sql });
+const date = <R>(header: string, value: (r: R) => unknown, sql?: string): TableColumn<R> => ({ header, type: 'date', value: (r) => value(r) as string | null, sql });
+const amount = <R>(header: string, exponent: number, value: (r: R) => unknown, sql?: string): TableColumn<R> => ({ header, type: 'amount', exponent, value: (r) => value(r) as number | null, sql });
+const debit = <R extends { side?: unknown; amount?: unknown }>(exponent: number): TableColumn<R> =>
+  amount('debit', exponent, (r) => (r.side === 'debit' ? r.amount : null), `CASE WHEN j.side = 'debit' THEN j.amount END`);
+const credit = <R extends { side?: unknown; amount?: unknown }>(exponent: number): TableColumn<R> =>
+  amount('credit', exponent, (r) => (r.side === 'credit' ? r.amount : null), `CASE WHEN j.side = 'credit' THEN j.amount END`);
 
 /** D54's row: the Libro Diario. */
 export function journalColumns(exponent: number): Array<TableColumn<JournalRow>> {
   return [
-    text('entryId', (r) => r.entryId),
-    date('entryDate', (r) => r.entryDate),
-    text('memo', (r) => r.memo),
-    text('status', (r) => r.status),
-    text('bookId', (r) => r.bookId),
-    text('lineId', (r) => r.lineId),
+    id('entryId', (r) => r.entryId, 'j.entry_id'),
+    date('entryDate', (r) => r.entryDate, 'j.entry_date'),
+    text('memo', (r) => r.memo, 'j.memo'),
+    text('status', (r) => r.status, 'j.status'),
+    id('bookId', (r) => r.bookId, 'j.book_id'),
+    id('lineId', (r) => r.lineId, 'j.line_id'),
     debit(exponent),
     credit(exponent),
-    text('accountId', (r) => r.accountId),
-    text('accountCode', (r) => r.accountCode),
-    text('accountName', (r) => r.accountName),
-    text('partnerId', (r) => r.partnerId),
-    text('partnerName', (r) => r.partnerName),
-    text('description', (r) => r.description),
+    id('accountId', (r) => r.accountId, 'j.account_id'),
+    text('accountCode', (r) => r.accountCode, 'j.account_code'),
+    text('accountName', (r) => r.accountName, 'j.account_name'),
+    id('partnerId', (r) => r.partnerId, 'j.partner_id'),
+    text('partnerName', (r) => r.partnerName, 'j.partner_name'),
+    text('description', (r) => r.description, 'j.description'),
   ];
 }
 
@@ -64,20 +70,21 @@ export interface GroupedLedgerRow {
 
 /** The Libro Mayor: per account an opening row, its lines and a closing row. */
 export function generalLedgerBookColumns(exponent: number): Array<TableColumn<GroupedLedgerRow>> {
+  // The SQL of the line rows of one account, whose id, code and name are $7, $8, $9 (see bookLinesCsv).
   return [
-    text('accountId', (r) => r.group.accountId),
-    text('code', (r) => r.group.code),
-    text('name', (r) => r.group.name),
-    text('row', (r) => r.row),
-    text('lineId', (r) => r.line?.lineId),
-    text('entryId', (r) => r.line?.entryId),
-    date('entryDate', (r) => r.line?.entryDate),
-    text('memo', (r) => r.line?.memo),
-    amount('debit', exponent, (r) => (r.line?.side === 'debit' ? r.line.amount : null)),
-    amount('credit', exponent, (r) => (r.line?.side === 'credit' ? r.line.amount : null)),
-    text('partnerId', (r) => r.line?.partnerId),
-    text('description', (r) => r.line?.description),
-    amount('balance', exponent, (r) => r.balance),
+    id('accountId', (r) => r.group.accountId, '$7::text'),
+    text('code', (r) => r.group.code, '$8::text'),
+    text('name', (r) => r.group.name, '$9::text'),
+    text('row', (r) => r.row, `'line'`),
+    id('lineId', (r) => r.line?.lineId, 'j.line_id'),
+    id('entryId', (r) => r.line?.entryId, 'j.entry_id'),
+    date('entryDate', (r) => r.line?.entryDate, 'j.entry_date'),
+    text('memo', (r) => r.line?.memo, 'j.memo'),
+    amount('debit', exponent, (r) => (r.line?.side === 'debit' ? r.line.amount : null), `CASE WHEN j.side = 'debit' THEN j.amount END`),
+    amount('credit', exponent, (r) => (r.line?.side === 'credit' ? r.line.amount : null), `CASE WHEN j.side = 'credit' THEN j.amount END`),
+    id('partnerId', (r) => r.line?.partnerId, 'j.partner_id'),
+    text('description', (r) => r.line?.description, 'j.description'),
+    amount('balance', exponent, (r) => r.balance, 'j.running_balance'),
   ];
 }
 
@@ -86,6 +93,20 @@ export async function* generalLedgerBookRows(book: GeneralLedgerBookStream): Asy
     yield [{ row: 'opening', group: account as unknown as Row, balance: account.openingBalance }];
     for await (const batch of lines) yield batch.map((line) => ({ row: 'line' as const, group: account as unknown as Row, line: line as unknown as Row, balance: line.runningBalance }));
     yield [{ row: 'closing', group: account as unknown as Row, balance: account.closingBalance }];
+  }
+}
+
+/**
+ * The Libro Mayor's CSV records: per account its opening row (written here), its lines (written
+ * by the database) and its closing row.
+ */
+export async function* generalLedgerBookCsv(book: GeneralLedgerBookStream, columns: Array<TableColumn<GroupedLedgerRow>>): AsyncGenerator<Buffer | string> {
+  const selectList = csvSelectList(columns);
+  for await (const { account, csvLines } of book.accounts) {
+    const group = account as unknown as Row;
+    yield csvRecord(columns, { row: 'opening', group, balance: account.openingBalance });
+    yield* crlfRecords(csvLines(selectList));
+    yield csvRecord(columns, { row: 'closing', group, balance: account.closingBalance });
   }
 }
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { StatementPart } from '../../../../platform/database/statement-parts';
+import { sql, type StatementPart, withParts } from '../../../../platform/database/statement-parts';
 import { InvoiceBooked, InvoiceBookingListener, InvoiceBookingListenerProvider } from '../../../invoices';
 import { EntryLifecycleEvent, EntryLifecycleListener, LedgerLifecycleListener, MadeAllocation, ReleasedAllocation, NIL_BOOK } from '../../../ledger';
 
@@ -30,27 +30,20 @@ interface OpenMove {
  * deltas (on the next slot, nextSlot), or null when they are all zero. A booking runs it in its
  * last statement before COMMIT, so the row is held for the shortest time.
  */
-function openShift(entityId: string, moves: OpenMove[], when = 'true'): StatementPart | null {
+function openShift(entityId: string, moves: OpenMove[]): StatementPart | null {
   const nonZero = moves.filter((m) => m.delta !== 0n);
   if (nonZero.length === 0) return null;
-  return {
-    // Rows in key order: two changes touching the same positions lock them in the same order.
-    sql: `INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
-       SELECT $1::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), $6::smallint, sum(m.delta)
-         FROM unnest($2::uuid[], $3::text[], $4::date[], $5::bigint[]) AS m(book_key, direction, due_on, delta)
-        WHERE ${when}
+  const slot = nextSlot();
+  // Rows in key order: two changes touching the same positions lock them in the same order.
+  return ({ param, written }) =>
+    sql`INSERT INTO report_open_positions (entity_id, book_key, direction, due_on, slot, open_amount)
+       SELECT ${param(entityId)}::uuid, m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date), ${param(slot)}::smallint, sum(m.delta)
+         FROM unnest(${param(nonZero.map((m) => m.book_key))}::uuid[], ${param(nonZero.map((m) => m.direction))}::text[],
+                     ${param(nonZero.map((m) => m.due_date))}::date[], ${param(nonZero.map((m) => m.delta.toString()))}::bigint[]) AS m(book_key, direction, due_on, delta)
+        WHERE ${written}
         GROUP BY m.book_key, m.direction, coalesce(m.due_on, 'infinity'::date)
         ORDER BY 2, 3, 4
-       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`,
-    values: [
-      entityId,
-      nonZero.map((m) => m.book_key),
-      nonZero.map((m) => m.direction),
-      nonZero.map((m) => m.due_date),
-      nonZero.map((m) => m.delta.toString()),
-      nextSlot(),
-    ],
-  };
+       ON CONFLICT (entity_id, book_key, direction, due_on, slot) DO UPDATE SET open_amount = report_open_positions.open_amount + EXCLUDED.open_amount`;
 }
 
 /**
@@ -72,48 +65,32 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     return this.txHost.tx.query(sql, values);
   }
 
-  /** The read model's writes for an invoice just booked, each only when `when` holds (InvoiceBookingListener). */
-  booked(entityId: string, b: InvoiceBooked, when: string): StatementPart[] {
+  /** The read model's writes for an invoice just booked, each under its host's condition (InvoiceBookingListener). */
+  booked(entityId: string, b: InvoiceBooked): StatementPart[] {
     const i = b.invoice;
-    const row: StatementPart = {
-      sql: `INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
+    const row: StatementPart = ({ param, written }) => {
+      const [issue, periodStart, periodEnd] = [param(i.issueDate), param(i.servicePeriodStart), param(i.servicePeriodEnd)];
+      return sql`INSERT INTO report_booked_invoices (entity_id, invoice_id, direction, entry_id, line_id, book_key, document_kind, document_number, partner_id, issue_date, due_date,
                                            service_period_start, service_period_end, period_start, period_end, currency, exchange_rate, net_amount, exempt_amount,
                                            receivable_side, receivable_amount, booked_on, settled_amount, last_settled_on)
-       SELECT $1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::uuid, $10::date, $11::date, $12::date, $13::date, coalesce($12::date, $10::date),
-              coalesce($13::date, $10::date), $14::text, $15::numeric, $16::bigint, $17::bigint, $18::text, $19::bigint, $20::date, 0, NULL
-        WHERE ${when}`,
-      values: [
-        entityId,
-        i.id,
-        i.direction,
-        b.entryId,
-        b.openItemLine.id,
-        b.bookId ?? NIL_BOOK,
-        i.documentKind,
-        i.documentNumber,
-        i.partnerId,
-        i.issueDate,
-        i.dueDate,
-        i.servicePeriodStart,
-        i.servicePeriodEnd,
-        i.currency,
-        i.exchangeRate,
-        i.netAmount,
-        i.exemptAmount,
-        b.openItemLine.side,
-        b.openItemLine.amount,
-        b.entryDate,
-      ],
+       SELECT ${param(entityId)}::uuid, ${param(i.id)}::uuid, ${param(i.direction)}::text, ${param(b.entryId)}::uuid, ${param(b.openItemLine.id)}::uuid,
+              ${param(b.bookId ?? NIL_BOOK)}::uuid, ${param(i.documentKind)}::text, ${param(i.documentNumber)}::text, ${param(i.partnerId)}::uuid,
+              ${issue}::date, ${param(i.dueDate)}::date, ${periodStart}::date, ${periodEnd}::date, coalesce(${periodStart}::date, ${issue}::date),
+              coalesce(${periodEnd}::date, ${issue}::date), ${param(i.currency)}::text, ${param(i.exchangeRate)}::numeric, ${param(i.netAmount)}::bigint,
+              ${param(i.exemptAmount)}::bigint, ${param(b.openItemLine.side)}::text, ${param(b.openItemLine.amount)}::bigint, ${param(b.entryDate)}::date, 0, NULL
+        WHERE ${written}`;
     };
     const sideSign = b.openItemLine.side === 'debit' ? 1n : -1n;
-    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }], when);
+    const open = openShift(entityId, [{ book_key: b.bookId ?? NIL_BOOK, direction: i.direction, due_date: i.dueDate, delta: sideSign * BigInt(b.openItemLine.amount) }]);
     return open ? [row, open] : [row];
   }
 
   /** Moves home's open positions (report_open_positions) by these debit-positive deltas. */
   private async shiftOpen(entityId: string, moves: OpenMove[]): Promise<void> {
     const shift = openShift(entityId, moves);
-    if (shift) await this.query(shift.sql, shift.values);
+    if (!shift) return;
+    const statement = withParts(shift, []);
+    await this.query(statement.sql, statement.values);
   }
 
   async onEntryLifecycle(event: EntryLifecycleEvent): Promise<void> {
@@ -253,17 +230,14 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
   }
 }
 
-/**
- * The read model's side of the invoices' booking port (a second class: Nest links a class to one
- * discoverable mark, and the read model carries the ledger's).
- */
+/** The read model's side of the invoices' booking port (the ledger's lifecycle port is the read model's own). */
 @Injectable()
 @InvoiceBookingListenerProvider()
 export class BookedInvoicesOnBooking implements InvoiceBookingListener {
   constructor(private readonly readModel: BookedInvoicesReadModel) {}
 
-  invoiceBooked(entityId: string, booked: InvoiceBooked, when: string): StatementPart[] {
-    return this.readModel.booked(entityId, booked, when);
+  invoiceBooked(entityId: string, booked: InvoiceBooked): StatementPart[] {
+    return this.readModel.booked(entityId, booked);
   }
 
   bookedDueDateChanged(entityId: string, invoiceId: string, dueDate: string | null): Promise<void> {
