@@ -136,14 +136,15 @@ export async function tableLockWaiters(t: TestApp, table: string): Promise<numbe
 
 /**
  * This database's connections waiting on another transaction's row (`transactionid`, `tuple`): on
- * Citus, on every node (`citus_stat_activity`), one per distributed transaction.
+ * Citus, on every node (`citus_stat_activity`), one per distributed transaction, and also those
+ * waiting on Citus's shard locks (`advisory`: a write to a shard another transaction writes).
  */
 export async function rowLockWaiters(t: TestApp): Promise<number> {
   const citus = await onCitus(t);
   const [row] = await t.sql<{ n: number }>(
     citus
       ? `SELECT count(DISTINCT CASE WHEN global_pid <> 0 THEN global_pid ELSE -nodeid * 10000000 - pid END)::int AS n FROM citus_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple', 'advisory')`
       : `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
   );
   return row.n;
