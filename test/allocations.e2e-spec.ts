@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { expectMonthlyTotalsMatchLines, expectRefused, lockWaiters, sendNow, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
+import { deadlocked, expectMonthlyTotalsMatchLines, expectRefused, lockWaiters, rowLockWaiters, sendNow, waitUntil, whileRowLocked, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity, createLedgerAccount, World } from './harness/world';
 
@@ -452,13 +452,7 @@ describe('reconciliation: allocations, match and open items', () => {
       let later: Promise<request.Response> | undefined;
       const earlier = await whileTableLocked(t, 'audit_trail', 1, first, async () => {
         later = Promise.resolve(second());
-        for (;;) {
-          const [row] = await t.sql<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
-          );
-          if (row.n >= 1) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await waitUntil(async () => (await rowLockWaiters(t)) >= 1);
       });
       return [earlier, await later!];
     }
@@ -533,15 +527,6 @@ describe('reconciliation: allocations, match and open items', () => {
       expectInvariants(await openAmounts(b.entityId));
     });
 
-    /** Two of this database's connections each wait on the other: a deadlock PostgreSQL has not yet broken. */
-    async function deadlocked(): Promise<boolean> {
-      const [row] = await t.sql<{ cycle: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity a, unnest(pg_blocking_pids(a.pid)) AS b(pid)
-                         WHERE a.datname = current_database() AND a.pid = ANY(pg_blocking_pids(b.pid))) AS cycle`,
-      );
-      return row.cycle;
-    }
-
     it('holds a reversal pair original first, as unbooking does: an allocation on both halves never deadlocks against unbooking the original', async () => {
       const b = await setUpBooks((await createEntity(staff, world.organizationId)).id);
       // The reversal's id sorts before its original's: an order by id alone takes the reversal first.
@@ -580,7 +565,7 @@ describe('reconciliation: allocations, match and open items', () => {
           allocating = sendNow(send('post', `${base(b.entityId)}/allocations`, { id: randomUUID(), debitLineId, creditLineId, amount: 1 })());
           await waitUntil(async () => allocating!.answered() || (await lockWaiters(t)) >= 2);
           watching = waitUntil(async () => {
-            if (await deadlocked()) cycle = true;
+            if (await deadlocked(t)) cycle = true;
             return allocating!.answered() && unbooking!.answered();
           });
         },
@@ -619,7 +604,7 @@ describe('reconciliation: allocations, match and open items', () => {
           deleting = sendNow(send('delete', `${base(b.entityId)}/allocations/${id}`)());
           await waitUntil(async () => deleting!.answered() || (await lockWaiters(t)) >= 2);
           watching = waitUntil(async () => {
-            if (await deadlocked()) cycle = true;
+            if (await deadlocked(t)) cycle = true;
             return deleting!.answered() && unbooking!.answered();
           });
         },

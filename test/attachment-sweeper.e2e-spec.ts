@@ -285,7 +285,7 @@ describe('Attachment sweeper and deleted hosts', () => {
       const idleInTransaction: number[] = [];
       const original = store.delete.bind(store);
       const spy = jest.spyOn(store, 'delete').mockImplementation(async (key: string) => {
-        const [{ n }] = await t.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        const [{ n }] = await t.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name NOT LIKE 'citus_internal%' AND state LIKE 'idle in transaction%'`);
         idleInTransaction.push(n as number);
         return original(key);
       });

@@ -3,7 +3,7 @@ import type { Test } from 'supertest';
 import { BankAccountRepository } from '../src/modules/banking/application/banking-ports';
 import { checkAccessMatrix } from './harness/access-matrix';
 import type { Client } from 'pg';
-import { expectAudited, expectRefused, whileRowLocked } from './harness/db-checks';
+import { expectAudited, expectRefused, waitingStatements, whileRowLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, World } from './harness/world';
 
@@ -230,8 +230,8 @@ describe('Booking and matching bank movements (D66)', () => {
 
   describe('issue 33: the movement read unlocked, then checked under its row lock by the posting statement (the precondition, as invoices)', () => {
     /** The booking reads the movement, then its posting statement waits on the row held here; `meanwhile` runs in the holding transaction. */
-    const whileMovementLocked = <T>(movementId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
-      whileRowLocked(t, 'SELECT 1 FROM bank_movements WHERE id = $1 FOR UPDATE', [movementId], start, meanwhile, options);
+    const whileMovementLocked = <T>(entityId: string, movementId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
+      whileRowLocked(t, 'SELECT 1 FROM bank_movements WHERE entity_id = $1 AND id = $2 FOR UPDATE', [entityId, movementId], start, meanwhile, options);
     const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(sql, values))[0].n;
     const bookAs = (s: Setup, movementId: string, requestId: string) => book(s, movementId, { counterAccountId: s.income }).set('x-request-id', requestId);
     /** D94: each bank account's stored unreconciled count is its unbooked movements, counted. */
@@ -248,14 +248,11 @@ describe('Booking and matching bank movements (D66)', () => {
       const s = await setUp();
       const id = await movement(s, { amount: 1000 });
       const requestId = `req-${randomUUID()}`;
-      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), async () => {
+      const res = await whileMovementLocked(s.entityId, id, () => bookAs(s, id, requestId), async () => {
         // What waits on the movement is the posting statement (its CTEs: the ledger's guard, the
         // precondition, the entry, the link, the audit row), not a locked read of the movement
         // made first (the old way: SELECT ... FOR UPDATE, then the posting).
-        const waiting = await t.sql<{ posting: boolean; lockedRead: boolean }>(
-          `SELECT query LIKE 'WITH %' AS posting, query LIKE 'SELECT %bank_movements%FOR UPDATE%' AS "lockedRead" FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-        );
+        const waiting = (await waitingStatements(t)).map((query) => ({ posting: query.startsWith('WITH '), lockedRead: /^SELECT .*bank_movements.*FOR UPDATE/s.test(query) }));
         expect(waiting).toEqual([{ posting: true, lockedRead: false }]);
       });
       expect(res.status).toBe(200);
@@ -271,7 +268,7 @@ describe('Booking and matching bank movements (D66)', () => {
       const s = await setUp();
       const id = await movement(s, { amount: 1000 });
       const requestId = `req-${randomUUID()}`;
-      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE id = $1`, [id]));
+      const res = await whileMovementLocked(s.entityId, id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE entity_id = $1 AND id = $2`, [s.entityId, id]));
       expect(res.status).toBe(200);
       expect(linesOf(res.body.entry)).toEqual([
         ['debit', s.cash, 2500],
@@ -286,7 +283,7 @@ describe('Booking and matching bank movements (D66)', () => {
     it('changed then rolled back: booked on the amount read', async () => {
       const s = await setUp();
       const id = await movement(s, { amount: 1000 });
-      const res = await whileMovementLocked(id, () => bookAs(s, id, `req-${randomUUID()}`), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE id = $1`, [id]), { end: 'ROLLBACK' });
+      const res = await whileMovementLocked(s.entityId, id, () => bookAs(s, id, `req-${randomUUID()}`), (blocker) => blocker.query(`UPDATE bank_movements SET amount = 2500 WHERE entity_id = $1 AND id = $2`, [s.entityId, id]), { end: 'ROLLBACK' });
       expect(res.status).toBe(200);
       expect(linesOf(res.body.entry).map((line) => line[2])).toEqual([1000, 1000]);
     });
@@ -295,7 +292,7 @@ describe('Booking and matching bank movements (D66)', () => {
       const s = await setUp();
       const id = await movement(s);
       const requestId = `req-${randomUUID()}`;
-      const res = await whileMovementLocked(id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`DELETE FROM bank_movements WHERE id = $1`, [id]));
+      const res = await whileMovementLocked(s.entityId, id, () => bookAs(s, id, requestId), (blocker) => blocker.query(`DELETE FROM bank_movements WHERE entity_id = $1 AND id = $2`, [s.entityId, id]));
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'BANK_MOVEMENT_NOT_FOUND_ERROR' });
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [s.entityId])).toBe(0);
       expect(await count(`SELECT count(*)::int AS n FROM audit_trail WHERE request_id = $1`, [requestId])).toBe(0);
@@ -305,7 +302,7 @@ describe('Booking and matching bank movements (D66)', () => {
       const s = await setUp();
       const id = await movement(s);
       const ids = [`req-${randomUUID()}`, `req-${randomUUID()}`];
-      const [a, b] = await whileMovementLocked(id, () => Promise.all(ids.map((requestId) => bookAs(s, id, requestId).then((r) => r))), undefined, { waiters: 2 });
+      const [a, b] = await whileMovementLocked(s.entityId, id, () => Promise.all(ids.map((requestId) => bookAs(s, id, requestId).then((r) => r))), undefined, { waiters: 2 });
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       const winner = [a, b].find((r) => r.status === 200)!;
       expect([a, b].find((r) => r.status === 409)!.body).toMatchObject({ code: 'BANK_MOVEMENT_ALREADY_BOOKED_ERROR', params: { ledgerEntryId: winner.body.entry.id } });

@@ -6,7 +6,7 @@ import { SandboxBank } from '../src/modules/bank-feeds/infrastructure/providers/
 import { FixedClock } from '../src/platform/clock/clock';
 import { encryptionKeyBytes } from '../src/platform/config/app-config';
 import { checkAccessMatrix } from './harness/access-matrix';
-import { countRows, expectAudited, expectRefused, sendNow, waitUntil, whileRowLocked } from './harness/db-checks';
+import { countRows, expectAudited, expectRefused, lockWaiters, sendNow, waitUntil, whileRowLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, bootstrapStaffId, createLedgerAccount, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -404,7 +404,7 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
       const s = sendNow(sync(entityId, id));
       await waitUntil(() => sandbox.waitingReads === 1);
       const open = await t.sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'citus_internal%' AND state LIKE 'idle in transaction%'`,
       );
       release();
       expect(open[0].n).toBe(0);
@@ -429,7 +429,7 @@ describe('Bank connections and feeds (D67-D69, D77)', () => {
         () => sync(entityId, id),
         async () => {
           deletion = sendNow(staff.delete(`${connectionsPath(entityId)}/${connectionId}`));
-          await waitUntil(async () => (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n >= 2);
+          await waitUntil(async () => (await lockWaiters(t)) >= 2);
         },
       );
       expect(res.status).toBe(201);

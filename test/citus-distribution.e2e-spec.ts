@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { CitusDistributionError, COORDINATOR_TABLES, distributeOnCitus, distributeNewEntityTable, planDistribution } from '../src/platform/database/citus';
 import { dataSourceOptions } from '../src/platform/database/data-source-options';
@@ -75,11 +76,20 @@ describe('db:distribute (D94)', () => {
     expect(await schemaFingerprint()).toBe(before);
   });
 
-  it('npm run cli -- db:distribute exits 1 with that message on plain PostgreSQL', async () => {
+  it('npm run cli -- db:distribute exits 1 with that message on plain PostgreSQL, before migrating: an empty database stays empty', async () => {
     if (citus) return;
-    {
+    // A database no migration has touched: the refusal comes before the migrations db:distribute applies.
+    const server = new URL(databaseUrl);
+    const empty = `${server.pathname.slice(1)}_empty`;
+    server.pathname = '/postgres';
+    const admin = new Client({ connectionString: server.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${empty}`);
+      const emptyUrl = new URL(databaseUrl);
+      emptyUrl.pathname = `/${empty}`;
       const outcome = await run(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'src', 'cli.ts'), 'db:distribute'], {
-        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+        env: { ...process.env, DATABASE_URL: emptyUrl.toString(), LOG_LEVEL: 'silent', NODE_ENV: 'test' },
         cwd: join(__dirname, '..'),
       }).then(
         () => ({ code: 0, stderr: '' }),
@@ -87,6 +97,13 @@ describe('db:distribute (D94)', () => {
       );
       expect(outcome.code).toBe(1);
       expect(outcome.stderr).toContain('db:distribute needs a Citus coordinator');
+      const probe = new Client({ connectionString: emptyUrl.toString() });
+      await probe.connect();
+      const tables = await probe.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = current_schema()`).finally(() => probe.end());
+      expect(tables.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${empty} WITH (FORCE)`);
+      await admin.end();
     }
   });
 

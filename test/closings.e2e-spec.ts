@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { entityRowLockSql } from '../src/modules/entities';
 import { FixedClock } from '../src/platform/clock/clock';
 import { countRows, expectAudited, expectMonthlyTotalsMatchLines, expectRefused, lockWaiters, waitUntil, whileRowLocked } from './harness/db-checks';
 import { checkAccessMatrix } from './harness/access-matrix';
@@ -338,7 +339,8 @@ describe('year-end closing (D90)', () => {
       await post('2025-05-05', `r${racing}.caja`, `r${racing}.ventas`, 900, { entity: racing });
       await lockDate('2025-12-31', racing).expect(200);
     });
-    const entityRow = (entity: string) => ['SELECT 1 FROM entities WHERE id = $1 FOR UPDATE', [entity]] as const;
+    // Locked where the service locks it: on Citus, the copy on the Entity's shard group (entityRowLockSql).
+    const entityRow = (entity: string) => [entityRowLockSql('UPDATE'), [entity]] as const;
 
     it('two closings of one exercise: one is written, the other meets the sequence (or its id)', async () => {
       const body = () => ({ id: randomUUID(), exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: a.r });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { expectRefused, lockWaiters, sendNow, waitUntil, whileTableLocked } from './harness/db-checks';
+import { expectRefused, lockWaiters, rowLockWaiters, sendNow, waitUntil, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -123,13 +123,7 @@ describe('Dimensions and Dimension Values', () => {
       // The delete has written and waits for its audit row; the rename is sent then.
       const deleted = await whileTableLocked(t, 'audit_trail', 1, () => staff.delete(`${dimensionsPath(entityId)}/${dimension.id}`), async () => {
         rename = Promise.resolve(staff.patch(`${dimensionsPath(entityId)}/${dimension.id}`).send({ name: 'Zone' }));
-        for (;;) {
-          const [row] = await t.sql<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
-          );
-          if (row.n >= 1) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await waitUntil(async () => (await rowLockWaiters(t)) >= 1);
       });
       const renamed = await rename!;
       expect([deleted.status, renamed.status, renamed.body.code]).toEqual([200, 404, 'DIMENSION_NOT_FOUND_ERROR']);

@@ -286,7 +286,7 @@ describe('FX rates with the CMF provider against a local CMF (D80, phase2-anchor
     const sync = sendNow(staff.post('/api/fx-rates/sync').send({ from: '2026-01-13', to: '2026-01-13' }));
     await waitUntil(() => cmf.requests.some((u) => u.pathname.includes('/euro/')));
     const open = await t.sql<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'citus_internal%' AND state LIKE 'idle in transaction%'`,
     );
     expect(open[0].n).toBe(0);
     expect((await sync.response).status).toBe(502);

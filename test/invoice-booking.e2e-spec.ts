@@ -1,3 +1,4 @@
+import { entityRowLockSql } from '../src/modules/entities';
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import type { Test } from 'supertest';
@@ -531,16 +532,17 @@ describe('Invoice booking (D62, D64)', () => {
   describe("the invoice read unlocked, then checked under its row lock by the posting statement (the precondition)", () => {
     const body = (c: Chart) => ({ counterAccountId: c.income, taxAccountId: c.vatDebit });
     /** The booking reads the invoice, then its posting statement waits on the row held here; `meanwhile` runs in the holding transaction. */
-    const whileInvoiceLocked = <T>(invoiceId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
-      whileRowLocked(t, 'SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId], start, meanwhile, options);
-    const raise = (blocker: Client, invoiceId: string) => blocker.query(`UPDATE invoices SET net_amount = 200000, tax_amount = 38000, total_amount = 238000 WHERE id = $1`, [invoiceId]);
+    const whileInvoiceLocked = <T>(entityId: string, invoiceId: string, start: () => Promise<T>, meanwhile?: (blocker: Client) => Promise<unknown>, options?: { waiters?: number; end?: 'COMMIT' | 'ROLLBACK' }) =>
+      whileRowLocked(t, 'SELECT 1 FROM invoices WHERE entity_id = $1 AND id = $2 FOR UPDATE', [entityId, invoiceId], start, meanwhile, options);
+    const raise = (blocker: Client, entityId: string, invoiceId: string) =>
+      blocker.query(`UPDATE invoices SET net_amount = 200000, tax_amount = 38000, total_amount = 238000 WHERE entity_id = $1 AND id = $2`, [entityId, invoiceId]);
     const count = async (sql: string, values: unknown[]) => (await t.sql<{ n: number }>(sql, values))[0].n;
 
     it('amounts changed and committed meanwhile: nothing posted on the stale read; booked on the new amounts, one entry, one audit row, the read models on the new amount', async () => {
       const c = await setup();
       const invoice = await createInvoice(c);
       const requestId = `req-${randomUUID()}`;
-      const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => raise(blocker, invoice.id));
+      const res = await whileInvoiceLocked(c.entityId, invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => raise(blocker, c.entityId, invoice.id));
       expect(res.status).toBe(200);
       expect(linesOf(res.body.entry)).toEqual([
         ['debit', c.receivable, 238000, null, c.partnerId],
@@ -560,7 +562,7 @@ describe('Invoice booking (D62, D64)', () => {
       const c = await setup();
       const invoice = await createInvoice(c);
       const requestId = `req-${randomUUID()}`;
-      const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => blocker.query(`DELETE FROM invoices WHERE id = $1`, [invoice.id]));
+      const res = await whileInvoiceLocked(c.entityId, invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => blocker.query(`DELETE FROM invoices WHERE entity_id = $1 AND id = $2`, [c.entityId, invoice.id]));
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'INVOICE_NOT_FOUND_ERROR' });
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(0);
       expect(await count(`SELECT count(*)::int AS n FROM report_booked_invoices WHERE entity_id = $1`, [c.entityId])).toBe(0);
@@ -572,7 +574,7 @@ describe('Invoice booking (D62, D64)', () => {
         const c = await setup();
         const invoice = await createInvoice(c);
         const requestId = `req-${randomUUID()}`;
-        const res = await whileInvoiceLocked(invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => (end === 'ROLLBACK' ? raise(blocker, invoice.id) : Promise.resolve()), { end });
+        const res = await whileInvoiceLocked(c.entityId, invoice.id, () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) => (end === 'ROLLBACK' ? raise(blocker, c.entityId, invoice.id) : Promise.resolve()), { end });
         expect(res.status).toBe(200);
         expect(linesOf(res.body.entry).map((line) => line[2])).toEqual([119000, 100000, 19000]);
         expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
@@ -584,7 +586,7 @@ describe('Invoice booking (D62, D64)', () => {
       const c = await setup();
       const invoice = await createInvoice(c);
       const ids = [`req-${randomUUID()}`, `req-${randomUUID()}`];
-      const [a, b] = await whileInvoiceLocked(invoice.id, () => Promise.all(ids.map((id) => book(c, invoice.id, body(c)).set('x-request-id', id).then((r) => r))), undefined, { waiters: 2 });
+      const [a, b] = await whileInvoiceLocked(c.entityId, invoice.id, () => Promise.all(ids.map((id) => book(c, invoice.id, body(c)).set('x-request-id', id).then((r) => r))), undefined, { waiters: 2 });
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       expect([a, b].find((r) => r.status === 409)!.body.code).toBe('INVOICE_ALREADY_BOOKED_ERROR');
       expect(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE entity_id = $1`, [c.entityId])).toBe(1);
@@ -598,7 +600,7 @@ describe('Invoice booking (D62, D64)', () => {
       await book(c, (await createInvoice(c)).id, body(c)).expect(200); // the posting facts remembered
       const invoice = await createInvoice(c);
       const requestId = `req-${randomUUID()}`;
-      const res = await whileRowLocked(t, 'SELECT 1 FROM entities WHERE id = $1 FOR UPDATE', [c.entityId], () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) =>
+      const res = await whileRowLocked(t, entityRowLockSql('UPDATE'), [c.entityId], () => book(c, invoice.id, body(c)).set('x-request-id', requestId), (blocker) =>
         blocker.query(`UPDATE entities SET ledger_lock_date = '2026-06-30' WHERE id = $1`, [c.entityId]),
       );
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'LEDGER_PERIOD_LOCKED_ERROR' });

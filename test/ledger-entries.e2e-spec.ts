@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { RecordingLedgerListener, RecordingLedgerListenerModule } from './harness/recording-ledger-listener';
+import { entityRowLockSql } from '../src/modules/entities';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
@@ -1315,7 +1316,7 @@ describe('ledger entries and lines', () => {
     ] as const;
 
     /** Holds the Entity row against its share lock: a posting stops there, before it reads what it names under lock. */
-    const AT_THE_ENTITY = 'SELECT 1 FROM entities WHERE id = $1 FOR NO KEY UPDATE';
+    const AT_THE_ENTITY = entityRowLockSql('NO KEY UPDATE'); // on Citus, the copy on the Entity's shard group
 
     /**
      * Holds the monthly total the posting of `entryId` will add its bank line to (its slot is the
@@ -1412,11 +1413,12 @@ describe('ledger entries and lines', () => {
       return { id: entry.id, lineId: entry.lines[0].id };
     }
 
-    const lineState = (lineId: string) =>
+    const lineState = (entityId: string, lineId: string) =>
       t.sql(
-        `SELECT l.account_id, l.partner_id, l.is_open_item, array(SELECT d.dimension_value_id FROM ledger_line_dimension_values d WHERE d.line_id = l.id) AS tags
-           FROM ledger_lines l WHERE l.id = $1`,
-        [lineId],
+        `SELECT l.account_id, l.partner_id, l.is_open_item,
+                array(SELECT d.dimension_value_id FROM ledger_line_dimension_values d WHERE d.entity_id = $1 AND d.line_id = l.id) AS tags
+           FROM ledger_lines l WHERE l.entity_id = $1 AND l.id = $2`,
+        [entityId, lineId],
       );
 
     it.each(LINE_CHANGES)(
@@ -1424,7 +1426,7 @@ describe('ledger entries and lines', () => {
       async ({ record, send }) => {
         const n = await setUpNamed();
         const { lineId } = await rentEntry(n);
-        const before = await lineState(lineId);
+        const before = await lineState(n.b.entityId, lineId);
         const audited = await countRows(t, 'audit_trail');
         let changing: ReturnType<typeof sendNow> | undefined;
         // The delete has written and waits for its audit row; the line change is sent then.
@@ -1434,7 +1436,7 @@ describe('ledger entries and lines', () => {
         });
         const changed = await changing!.response;
         expect([deleted.status, changed.status, changed.body.code]).toEqual([200, 404, record.notFound]);
-        expect(await lineState(lineId)).toEqual(before);
+        expect(await lineState(n.b.entityId, lineId)).toEqual(before);
         expect(await countRows(t, 'audit_trail')).toBe(audited + 1); // the delete's
         await expectLedgerWhole(n.b.entityId);
       },
@@ -1496,7 +1498,7 @@ describe('ledger entries and lines', () => {
       const before = await entityColumn();
       let changing: ReturnType<typeof sendNow> | undefined;
       // The posting has share-locked the Entity row and waits at the account its line names.
-      const res = await whileRowLocked(t, 'SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [n.spare], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
+      const res = await whileRowLocked(t, 'SELECT 1 FROM ledger_accounts WHERE entity_id = $1 AND id = $2 FOR UPDATE', [n.b.entityId, n.spare], () => staff.post(`${base(n.b.entityId)}/${route}`).send(body), async () => {
         changing = sendNow(staff.patch(`/api/entities/${n.b.entityId}${path}`).send(change));
         await waitUntil(async () => changing!.answered() || (await lockWaiters(t)) >= 2);
       });
@@ -1516,7 +1518,7 @@ describe('ledger entries and lines', () => {
         });
         expect([patched!.status, res.status]).toEqual([200, 201]);
         expect(res.body.lines[0]).toMatchObject({ ledgerAccountId: n.spare, amount: 10, openAmount: 10 });
-        expect(await lineState(res.body.lines[0].id)).toEqual([expect.objectContaining({ account_id: n.spare, is_open_item: true })]);
+        expect(await lineState(n.b.entityId, res.body.lines[0].id)).toEqual([expect.objectContaining({ account_id: n.spare, is_open_item: true })]);
         expect((await staff.get(`${base(n.b.entityId)}/entries/${body.id}`)).body.lines[0].openAmount).toBe(10);
         await expectLedgerWhole(n.b.entityId);
       });
@@ -1548,7 +1550,7 @@ describe('ledger entries and lines', () => {
         const patched = await patching!.response;
         expect([res.status, patched.status, patched.body.code]).toEqual([201, 409, code]);
         expect(await t.sql('SELECT type, tracking FROM ledger_accounts WHERE id = $1', [n.spare])).toEqual([{ type: 'operating_expense', tracking: 'balance' }]);
-        expect(await lineState(res.body.lines[0].id)).toEqual([expect.objectContaining({ is_open_item: false })]);
+        expect(await lineState(n.b.entityId, res.body.lines[0].id)).toEqual([expect.objectContaining({ is_open_item: false })]);
         await expectLedgerWhole(n.b.entityId);
       });
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { Response, Test } from 'supertest';
-import { auditRowCount, expectAudited, expectRefused, WAITING_ON, whileTableLocked } from './harness/db-checks';
+import { auditRowCount, expectAudited, expectRefused, rowLockWaiters, tableLockWaiters, waitUntil, whileTableLocked } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { TickingClock } from './harness/ticking-clock';
 import { Agent, bootstrapStaffId, createEntity, createOrganization, grantMembership, ISO_DATETIME, mintKey, onboardUser, signInStaff, TestUser, uniqueName } from './harness/world';
@@ -409,20 +409,13 @@ describe('Organizations and Memberships', () => {
     async function racingDelete(organizationId: string, reference: () => Test): Promise<[Response, Response]> {
       const blocker = new Client({ connectionString: t.databaseUrl });
       await blocker.connect();
-      const waiting = async (sql: string, n: number, values: unknown[] = []) => {
-        for (;;) {
-          const [row] = await t.sql<{ n: number }>(sql, values);
-          if (row.n >= n) return;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      };
       try {
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE audit_trail IN EXCLUSIVE MODE');
         const deleted = Promise.resolve(staff.delete(`/api/organizations/${organizationId}`));
-        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, 1, ['audit_trail']);
+        await waitUntil(async () => (await tableLockWaiters(t, 'audit_trail')) >= 1);
         const referenced = Promise.resolve(reference());
-        await waiting(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')`, 1);
+        await waitUntil(async () => (await rowLockWaiters(t)) >= 1);
         await blocker.query('COMMIT');
         return [await deleted, await referenced];
       } finally {

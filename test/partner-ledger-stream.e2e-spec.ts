@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { FixedClock } from '../src/platform/clock/clock';
-import { sendNow, waitUntil } from './harness/db-checks';
+import { sendNow, tableLockWaiters, waitUntil } from './harness/db-checks';
 import { buildLedgerFixture, LedgerFixture } from './harness/ledger-fixture';
 import type { TestApp } from './harness/test-app';
 import { createWorldApp, freshEntity, type Agent, type World } from './harness/world';
@@ -108,7 +108,7 @@ describe('partner ledger streamed (D2a, D56)', () => {
       await blocker.query('LOCK TABLE ledger_partner_monthly_totals IN ACCESS EXCLUSIVE MODE');
       const query = { accountId: f.receivable, from: '2026-03-15', to: '2026-06-30' };
       const first = sendNow(staff.get(`${base()}/ledger/partner-ledger`).query(query));
-      await waitUntil(async () => (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'ledger_partner_monthly_totals'::regclass`))[0].n > 0);
+      await waitUntil(async () => (await tableLockWaiters(t, 'ledger_partner_monthly_totals')) > 0);
       const second = await staff.get(`${base()}/ledger/partner-ledger`).query(query);
       expect(second.status).toBe(429);
       expect(second.body).toMatchObject({ statusCode: 429, code: 'TOO_MANY_CONCURRENT_READS_ERROR' });

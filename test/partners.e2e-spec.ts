@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { checkAccessMatrix, MatrixRoute } from './harness/access-matrix';
-import { expectRefused, whileTableLocked } from './harness/db-checks';
+import { expectRefused, rowLockWaiters, waitUntil, whileTableLocked } from './harness/db-checks';
 import type { TestApp } from './harness/test-app';
 import { Agent, createLedgerAccount, createWorldApp, freshEntity, ISO_DATETIME, World } from './harness/world';
 
@@ -202,11 +202,7 @@ describe('Partners (D45)', () => {
         () => staff.post(partnersPath(entityId)).send(partnerBody({ id: partnerId, defaultPurchaseAccountId: accountId })),
         async () => {
           deleting = Promise.resolve(staff.delete(`/api/entities/${entityId}/ledger/accounts/${accountId}`));
-          for (;;) {
-            const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`);
-            if (row.n >= 1) break;
-            await new Promise((resolve) => setImmediate(resolve));
-          }
+          await waitUntil(async () => (await rowLockWaiters(t)) >= 1);
         },
       );
       expect(created.status).toBe(201);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { FixedClock } from '../src/platform/clock/clock';
-import { expectMonthlyTotalsMatchLines } from './harness/db-checks';
+import { expectMonthlyTotalsMatchLines, tableLockWaiters, waitUntil } from './harness/db-checks';
 import { createTestApp, TestApp } from './harness/test-app';
 import { Agent, buildWorld, createEntity } from './harness/world';
 
@@ -790,11 +790,7 @@ describe('financial reports worked out by hand (D50-D58)', () => {
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE ledger_entries IN ACCESS EXCLUSIVE MODE');
         const pending = request();
-        for (;;) {
-          const [row] = await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'ledger_entries'::regclass");
-          if (row.n >= 1) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await waitUntil(async () => (await tableLockWaiters(t, 'ledger_entries')) >= 1);
         const copy = randomUUID();
         await blocker.query(
           `INSERT INTO ledger_entries (entity_id, id, book_id, entry_date, memo, notes, status, source, created_at, updated_at)

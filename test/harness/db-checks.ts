@@ -116,6 +116,69 @@ export async function lockWaiters(t: TestApp): Promise<number> {
   return row.n;
 }
 
+/**
+ * Ungranted locks on `table` (or on the tables of the view `table`) held up in this database: on
+ * Citus, on every node (`citus_locks`; a shard's lock names the shard, `<table>_<shard id>`).
+ */
+export async function tableLockWaiters(t: TestApp, table: string): Promise<number> {
+  if (await onCitus(t)) {
+    const [row] = await t.sql<{ n: number }>(
+      `WITH names AS (SELECT $1::text AS name UNION ALL SELECT table_name::text FROM information_schema.view_table_usage WHERE view_name::text = $1::text)
+       SELECT count(*)::int AS n FROM citus_locks l JOIN citus_stat_activity a ON a.nodeid = l.nodeid AND a.pid = l.pid
+        WHERE NOT l.granted AND a.datname = current_database() AND EXISTS (SELECT 1 FROM names WHERE l.relation_name ~ ('^' || names.name || '(_[0-9]+)?$'))`,
+      [table],
+    );
+    return row.n;
+  }
+  const [row] = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND ${WAITING_ON}`, [table]);
+  return row.n;
+}
+
+/**
+ * This database's connections waiting on another transaction's row (`transactionid`, `tuple`): on
+ * Citus, on every node (`citus_stat_activity`), one per distributed transaction, and also those
+ * waiting on Citus's shard locks (`advisory`: a write to a shard another transaction writes).
+ */
+export async function rowLockWaiters(t: TestApp): Promise<number> {
+  const citus = await onCitus(t);
+  const [row] = await t.sql<{ n: number }>(
+    citus
+      ? `SELECT count(DISTINCT CASE WHEN global_pid <> 0 THEN global_pid ELSE -nodeid * 10000000 - pid END)::int AS n FROM citus_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple', 'advisory')`
+      : `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`,
+  );
+  return row.n;
+}
+
+/**
+ * The statements this database's waiting connections were sent: on Citus, the statement as the
+ * client sent it to the coordinator (`citus_lock_waits`), whichever part of it waits on a worker
+ * (Citus runs a statement's CTEs on a worker as statements of their own).
+ */
+export async function waitingStatements(t: TestApp): Promise<string[]> {
+  const rows = (await onCitus(t))
+    ? await t.sql<{ query: string }>(
+        `SELECT DISTINCT ON (w.waiting_gpid) w.blocked_statement AS query FROM citus_lock_waits w
+           JOIN citus_stat_activity a ON a.global_pid = w.waiting_gpid AND NOT a.is_worker_query
+          WHERE a.datname = current_database()`,
+      )
+    : await t.sql<{ query: string }>(`SELECT query FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`);
+  return rows.map((r) => r.query);
+}
+
+/** Two transactions of this database each wait on the other: a deadlock not yet broken (on Citus, the cluster's wait graph). */
+export async function deadlocked(t: TestApp): Promise<boolean> {
+  const [row] = (await onCitus(t))
+    ? await t.sql<{ cycle: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM citus_lock_waits a JOIN citus_lock_waits b ON a.waiting_gpid = b.blocking_gpid AND a.blocking_gpid = b.waiting_gpid) AS cycle`,
+      )
+    : await t.sql<{ cycle: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity a, unnest(pg_blocking_pids(a.pid)) AS b(pid)
+                         WHERE a.datname = current_database() AND a.pid = ANY(pg_blocking_pids(b.pid))) AS cycle`,
+      );
+  return row.cycle;
+}
+
 /** Returns once `condition` holds, asking again at once (never on a timer). */
 export async function waitUntil(condition: () => Promise<boolean> | boolean): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));

@@ -10,6 +10,7 @@ export { entityNotFound } from './domain/entity-errors';
 export { EntityRecord } from './infrastructure/persistence/entity.records';
 // The posting terms as a subquery, for the ledger's one-statement posting.
 export { entityFactsSql, postingTermsSql } from './infrastructure/persistence/posting-terms.sql';
+export { entityRowLockSql } from './infrastructure/persistence/entity-row-lock.sql';
 
 import { EntityRecord } from './infrastructure/persistence/entity.records';
 /** The module's tables, for the schema list of the composition root (src/schema.ts). */

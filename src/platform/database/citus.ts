@@ -136,12 +136,8 @@ function inDependencyOrder(names: string[], keys: ForeignKeyRow[]): string[] {
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/**
- * Distributes the schema on a Citus coordinator, idempotently (see the file's comment). Refuses
- * with CitusDistributionError on plain PostgreSQL, on a worker, and where a table is already
- * distributed another way. One transaction: the schema is distributed whole or not at all.
- */
-export async function distributeOnCitus(runner: SqlRunner & { release?: () => Promise<void> }): Promise<DistributionReport> {
+/** Throws CitusDistributionError unless `runner`'s database is a Citus coordinator's (no extension, or a worker). */
+export async function refuseUnlessCoordinator(runner: SqlRunner): Promise<void> {
   const version = await citusVersion(runner);
   if (version === null) {
     const [{ db }] = (await runner.query('SELECT current_database() AS db')) as Array<{ db: string }>;
@@ -154,6 +150,15 @@ export async function distributeOnCitus(runner: SqlRunner & { release?: () => Pr
   if (!coordinator) {
     throw new CitusDistributionError('db:distribute runs on the Citus coordinator, not on a worker: point DATABASE_URL at the coordinator.');
   }
+}
+
+/**
+ * Distributes the schema on a Citus coordinator, idempotently (see the file's comment). Refuses
+ * with CitusDistributionError on plain PostgreSQL, on a worker, and where a table is already
+ * distributed another way. One transaction: the schema is distributed whole or not at all.
+ */
+export async function distributeOnCitus(runner: SqlRunner & { release?: () => Promise<void> }): Promise<DistributionReport> {
+  await refuseUnlessCoordinator(runner);
   await runner.query('SELECT pg_advisory_lock($1)', [DISTRIBUTION_LOCK_KEY]);
   try {
     await runner.query('BEGIN');
@@ -266,4 +271,16 @@ export async function distributeNewEntityTable(runner: SqlRunner, table: string)
 export async function makeNewSharedTableReference(runner: SqlRunner, table: string): Promise<void> {
   if (!(await isDistributedSchema(runner))) return;
   await runner.query(`SELECT create_reference_table($1)`, [table]);
+}
+
+/**
+ * An always-true condition naming an Entity table by `entity_id = <entityParam>` (D94). `entities`
+ * is a reference table, copied on every node: a statement on it alone runs on whichever copy Citus
+ * picks (the coordinator's for the first statement of a transaction), and a row lock taken there
+ * does not meet the lock a posting takes on the copy of the Entity's worker. With this condition
+ * the statement is routed to the Entity's shard group, where every lock of the Entity row is
+ * taken. On plain PostgreSQL: one probe of an index.
+ */
+export function onTheEntityShard(entityParam: string): string {
+  return `NOT EXISTS (SELECT 1 FROM entity_audit_trail shard_anchor WHERE shard_anchor.entity_id = ${entityParam} AND shard_anchor.id IS NULL)`;
 }

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { RuntimeConfig } from '../config/app-config';
 import { DatabaseSchema, dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migrate';
-import { CitusDistributionError, distributeOnCitus } from './citus';
+import { CitusDistributionError, distributeOnCitus, refuseUnlessCoordinator } from './citus';
 
 /** The database connection; the composition root gives the records of every module and the migrations (src/schema.ts). */
 @Module({})
@@ -29,6 +29,15 @@ export class DatabaseModule {
           // (D94: idempotent, so a table a migration added is distributed at the next start).
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            // Refused before the migrations: on plain PostgreSQL or a worker nothing is changed.
+            if (distribution === 'citus') {
+              try {
+                await refuseUnlessCoordinator(dataSource.manager);
+              } catch (error) {
+                await dataSource.destroy();
+                throw error;
+              }
+            }
             await runMigrationsExclusively(dataSource);
             if (distribution === 'citus') {
               const runner = dataSource.createQueryRunner();

@@ -90,7 +90,8 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
   let backendPid: number | null = null;
   const cancel = () => {
     if (running > 0 && backendPid !== null) {
-      void dataSource.query('SELECT pg_cancel_backend($1)', [backendPid]).catch(() => undefined);
+      // `::int`: Citus adds pg_cancel_backend(bigint) (a global pid), which an untyped parameter cannot choose between.
+      void dataSource.query('SELECT pg_cancel_backend($1::int)', [backendPid]).catch(() => undefined);
     }
   };
   const run = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => {

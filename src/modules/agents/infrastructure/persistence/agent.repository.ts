@@ -110,7 +110,7 @@ export class TypeOrmAgentRepository extends AgentRepository {
            UPDATE agent_conversations SET turn_message_id = $3, turn_started_at = $5
             WHERE entity_id = $1 AND id = $2 AND (turn_message_id IS NULL OR turn_started_at < $6) RETURNING id
          ), expired AS (
-           DELETE FROM agent_lease_keys WHERE user_id = $4 AND expires_at <= $5 RETURNING api_key_id
+           DELETE FROM agent_lease_keys WHERE entity_id = $1 AND user_id = $4 AND expires_at <= $5 RETURNING api_key_id
          )
          SELECT (SELECT count(*) FROM claimed)::int AS claimed, coalesce((SELECT array_agg(api_key_id) FROM expired), '{}') AS expired,
                 e.name AS entity_name, e.currency AS entity_currency

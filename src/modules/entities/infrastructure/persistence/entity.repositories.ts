@@ -6,6 +6,7 @@ import { TenantAccess, TenantScope } from '../../../../platform/auth/ports';
 import { EntityRepository } from '../../domain/entity-ports';
 import { LegalEntity } from '../../domain/legal-entity';
 import { EntityRecord } from './entity.records';
+import { entityRowLockSql } from './entity-row-lock.sql';
 import { membershipRoleSql } from '../../../organizations';
 
 
@@ -30,13 +31,15 @@ export class TypeOrmEntityRepository extends EntityRepository {
   }
 
   async lock(entityId: string): Promise<LegalEntity | null> {
-    const record = await this.records.findOne({ where: { id: entityId }, lock: { mode: 'pessimistic_write' } });
+    // Locked on the Entity's shard group on Citus (entityRowLockSql), then read.
+    if ((await this.txHost.tx.query(entityRowLockSql('UPDATE'), [entityId])).length === 0) return null;
+    const record = await this.records.findOneBy({ id: entityId });
     return record ? toEntity(record) : null;
   }
 
   async postingTerms(entityId: string): Promise<{ currency: string; ledgerLockDate: string | null } | null> {
     const [row]: Array<{ currency: string; ledger_lock_date: string | null }> = await this.txHost.tx.query(
-      'SELECT currency, ledger_lock_date FROM entities WHERE id = $1 FOR SHARE',
+      entityRowLockSql('SHARE', 'e.currency, e.ledger_lock_date'),
       [entityId],
     );
     return row ? { currency: row.currency, ledgerLockDate: row.ledger_lock_date } : null;

@@ -281,7 +281,7 @@ export class SqlInvoiceRepository extends InvoiceRepository {
     values.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
     const like = `CAST($${values.length} AS text)${await unicodeCollateClause(query)}`;
     return ` AND (i.document_number ILIKE ${like} OR i.description ILIKE ${like} OR EXISTS (
-        SELECT 1 FROM ${partnerFactsSql('i.entity_id')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
+        SELECT 1 FROM ${partnerFactsSql('$1')} p WHERE p.id = i.partner_id AND p.name ILIKE ${like}))`;
   }
 
   async page(entityId: string, filter: InvoiceListFilter, search: string | undefined, after: InvoicePageKey | null, limit: number): Promise<Invoice[]> {
