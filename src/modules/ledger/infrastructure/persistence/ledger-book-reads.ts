@@ -145,7 +145,9 @@ export class LedgerBookReader {
     const running = opening === null ? '' : `, $6::numeric + sum(CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END) OVER (ORDER BY l.entry_date, l.entry_id, l.id ROWS UNBOUNDED PRECEDING) AS running_balance`;
     return {
       sql: `SELECT l.id AS line_id, l.entry_id, l.entry_date, e.memo, l.side, l.amount, l.partner_id, l.description${running}
-              FROM ledger_lines l JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+              FROM ledger_lines l
+              JOIN ledger_entries e ON e.entity_id = l.entity_id AND e.entry_date = l.entry_date AND e.id = l.entry_id
+                                   AND ($4::date IS NULL OR e.entry_date >= $4::date) AND ($5::date IS NULL OR e.entry_date <= $5::date)
              WHERE l.entity_id = $1 AND l.account_id = $3 AND ${LIVE} AND ${IN_BOOK}
                AND ($4::date IS NULL OR l.entry_date >= $4::date) AND ($5::date IS NULL OR l.entry_date <= $5::date)
              ORDER BY l.entry_date, l.entry_id, l.id`,
