@@ -3,6 +3,7 @@ import { exactAmounts, validationError } from '../../../../libs/shared-kernel/sr
 import { LedgerBookReads, ledgerAccountNotFound, splitBefore, splitRange, type BookLineRow, type BookSpans, type JournalFilter } from '../../ledger';
 import { ReportQueries } from '../infrastructure/persistence/report-queries';
 import { journalRow, type JournalRow } from './journal-rows';
+import { withRunningBalance } from './running-balance';
 import { ReportsService, type Scope } from './reports.service';
 
 export type { JournalRow } from './journal-rows';
@@ -50,22 +51,12 @@ function checkRange(from: string | undefined, to: string | undefined): void {
 }
 
 /** The lines of `batches` with the balance after each (D55: debit-positive), from `start`. */
-async function* withRunningBalance(batches: AsyncIterable<BookLineRow[]>, start: bigint): AsyncGenerator<LedgerLine[]> {
+async function* withBatchesRunningBalance(batches: AsyncIterable<BookLineRow[]>, start: bigint): AsyncGenerator<LedgerLine[]> {
   let running = start;
   for await (const rows of batches) {
-    yield rows.map((r) => {
-      running += r.side === 'debit' ? BigInt(r.amount as string) : -BigInt(r.amount as string);
-      return {
-        lineId: r.line_id as string,
-        entryId: r.entry_id as string,
-        entryDate: r.entry_date as string,
-        memo: r.memo as string,
-        side: r.side as string,
-        amount: Number(r.amount),
-        partnerId: r.partner_id as string | null,
-        description: r.description as string | null,
-        runningBalance: Number(running),
-      };
+    yield withRunningBalance(rows, running, (r, runningBalance) => {
+      running = runningBalance;
+      return { partnerId: r.partner_id as string | null, description: r.description as string | null, runningBalance: Number(runningBalance) };
     });
   }
 }
@@ -144,7 +135,7 @@ export class LedgerBooksService {
       if (head) refuseInexact('runningBalance', opening, head.debit, head.credit);
       const none = async function* () {};
       const lines = head ? reader.accountLines(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null) : none();
-      await send(scope, withRunningBalance(lines, opening), (selectList) =>
+      await send(scope, withBatchesRunningBalance(lines, opening), (selectList) =>
         head ? reader.accountLinesCsv(entityId, scope.bookId, query.accountId, query.from ?? null, query.to ?? null, opening, selectList) : none(),
       );
     });
@@ -168,7 +159,7 @@ export class LedgerBooksService {
             const closing = h.openingRaw + h.debit - h.credit;
             yield {
               account: { accountId: h.accountId, code: h.code, name: h.name, openingBalance: Number(h.openingRaw), closingBalance: Number(closing) },
-              lines: withRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to), h.openingRaw),
+              lines: withBatchesRunningBalance(reader.accountLines(entityId, scope.bookId, h.accountId, query.from, query.to), h.openingRaw),
               csvLines: (selectList: string) => reader.accountLinesCsv(entityId, scope.bookId, h.accountId, query.from, query.to, h.openingRaw, selectList, [h.accountId, h.code, h.name]),
             };
           }

@@ -14,6 +14,7 @@ import { balanceSheet, Convert, eightColumnBalance, incomeStatement, presentatio
 import { ReportQueries } from '../infrastructure/persistence/report-queries';
 import { reportDimensionNotFound } from '../domain/report-errors';
 import { journalRow } from './journal-rows';
+import { withRunningBalance } from './running-balance';
 
 export interface Presentation {
   presentationCurrency?: string;
@@ -59,28 +60,6 @@ export type PartnerLedgerStream =
 /** D58: every report with a range refuses `to` before `from`. */
 function checkRange(from: string, to: string, fromName = 'from', toName = 'to'): void {
   if (to < from) throw validationError(toName, `must be on or after ${fromName}`);
-}
-
-/**
- * Ledger rows as lines with the balance after each, debit-positive (D55, D56): the common fields,
- * then the report's own, in the order its decision lists them.
- */
-function withRunningBalance<T extends object>(rows: Array<Record<string, unknown>>, start: bigint, own: (row: Record<string, unknown>, runningBalance: bigint) => T) {
-  let running = start;
-  return rows.map((row) => {
-    const amount = Number(row.amount);
-    // D6a: summed exactly (a balance past 2^53 moves by 1 too); the answer refuses what JSON cannot hold.
-    running += row.side === 'debit' ? BigInt(row.amount as string) : -BigInt(row.amount as string);
-    return {
-      lineId: row.line_id as string,
-      entryId: row.entry_id as string,
-      entryDate: row.entry_date as string,
-      memo: row.memo as string,
-      side: row.side as string,
-      amount,
-      ...own(row, running),
-    };
-  });
 }
 
 /** Journal cursor, in the spec's form `date~entryId~lineId`. */
