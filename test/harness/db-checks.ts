@@ -59,7 +59,7 @@ export async function expectAudited(t: TestApp, request: Test, status: number, e
  * A lock that waits on the table $1 or, when $1 is a view (audit_trail: entity_audit_trail and
  * global_audit_trail), on a table it reads: LOCK TABLE on a view locks those tables.
  */
-export const WAITING_ON = `relation IN (SELECT $1::text::regclass UNION ALL SELECT format('%I.%I', table_schema, table_name)::regclass FROM information_schema.view_table_usage WHERE view_name::text = $1::text)`;
+const WAITING_ON = `relation IN (SELECT $1::text::regclass UNION ALL SELECT format('%I.%I', table_schema, table_name)::regclass FROM information_schema.view_table_usage WHERE view_name::text = $1::text)`;
 
 /**
  * Holds an EXCLUSIVE lock on `table` (reads pass, writes wait) while `start` sends requests,

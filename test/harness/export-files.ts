@@ -77,12 +77,6 @@ export function csvAmount(minor: number | null | undefined, exponent: number): s
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
 
-/** The same amount as the XLSX numeric cell reads back. */
-export function xlsxAmount(minor: number | null | undefined, exponent: number): number | null {
-  if (minor === null || minor === undefined) return null;
-  return Number(csvAmount(minor, exponent));
-}
-
 /** A date as the XLSX date cell reads back (exceljs: midnight UTC). */
 export function xlsxDate(iso: string | null | undefined): Date | null {
   return iso ? new Date(`${iso}T00:00:00.000Z`) : null;

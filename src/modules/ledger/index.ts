@@ -53,7 +53,6 @@ export { ledgerAccountNotFound, tooManyLines } from './domain/ledger-errors';
 export { dimensionNotFound } from './domain/books-dimensions';
 // D39/D66: the checks of a match selection, for a module matching lines with the ledger's codes (banking).
 export { judgeMatchSelection } from './domain/allocation';
-export type { MatchSelectionLine } from './domain/allocation';
 
 // Reads for document modules: an entry in the entry routes' shape.
 export { LedgerReads } from './infrastructure/http/ledger-reads';
@@ -63,15 +62,15 @@ export { EntryResponse as LedgerEntryResponse } from './infrastructure/http/entr
 // LedgerReadSql: statement parts (relations, conditions) composed into another module's statement;
 // LedgerFigures: balances by account, Book and range from the monthly totals, with D90's closing rule.
 export { CLOSING_SOURCE, LedgerReadSql } from './infrastructure/reads/ledger-read-sql';
-export type { BookScope, ClosingRule, GroupScope, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
+export type { BookScope, ClosingRule, LedgerScope, SqlExpression } from './infrastructure/reads/ledger-read-sql';
 export { LedgerFigures } from './infrastructure/reads/ledger-figures';
 export type { AccountGroupRow, AccountPeriodFigures, ClosingRange, GroupAccountBalance, LineKey } from './infrastructure/reads/ledger-figures';
-export { isMonthEnd, monthStart, nextMonthStart, splitBefore, splitRange } from './domain/month-ranges';
+export { splitBefore, splitRange } from './domain/month-ranges';
 export type { DateSpan, SplitRange } from './domain/month-ranges';
 
 // The books read whole, streamed (D2a) for the journal, general ledger and Libro Mayor exports (D93).
 export { LedgerBookReads, LedgerBookReader } from './infrastructure/persistence/ledger-book-reads';
-export type { BookAccountHead, BookLineRow, BookSpans, DaySpan, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
+export type { BookLineRow, BookSpans, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
 
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';

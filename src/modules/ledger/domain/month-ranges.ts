@@ -12,9 +12,6 @@ export interface DateSpan {
 /** An empty span: BETWEEN never matches. */
 export const NO_DAYS: DateSpan = { from: '9999-12-31', to: '0001-01-01' };
 
-/** The shared kernel's month helpers, which the ledger's index still offers (libs/shared-kernel/src/dates.ts). */
-export { isMonthEnd, monthStart, nextMonthStart };
-
 export interface SplitRange {
   /** Whole months inside the range, as first days: [first, last]; null when there is none. */
   months: { first: string; last: string } | null;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AccountType } from '../../domain/account-types';
-import { monthStart, NO_DAYS, splitBefore, splitRange } from '../../domain/month-ranges';
+import { monthStart } from '../../../../../libs/shared-kernel/src';
+import { NO_DAYS, splitBefore, splitRange } from '../../domain/month-ranges';
 import {
   accountGroups,
   accountMonthlyTotals,

@@ -22,5 +22,3 @@ export function partnerNameSql(entity: string, partnerId: string): string {
   return `(SELECT pn.name FROM partners pn WHERE pn.entity_id = ${entity} AND pn.id = ${partnerId})`;
 }
 
-/** The same relation under its first name (the seam's first commit; other branches compose it). */
-export const partnerNamesSql = partnerFactsSql;
