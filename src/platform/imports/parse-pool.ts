@@ -1,5 +1,6 @@
 import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../../../libs/shared-kernel/src';
@@ -96,7 +97,9 @@ export class ImportParsePool implements OnApplicationShutdown {
   private closed = false;
 
   constructor(config: ConfigService<RuntimeConfig, true>) {
-    this.size = Math.max(1, config.get('heavyReadsTotal', { infer: true }));
+    // No more parsers than the heavy-work limit admits, nor than the cores can run (each may hold a
+    // worker heap of about 200 MB): parses beyond it wait in the queue.
+    this.size = Math.max(1, Math.min(config.get('heavyReadsTotal', { infer: true }), Math.max(2, availableParallelism())));
     this.nice = config.get('importParseNice', { infer: true }) ?? 0;
   }
 
@@ -160,6 +163,8 @@ export class ImportParsePool implements OnApplicationShutdown {
       this.logger.error(`an import parser worker failed: ${outOfMemory ? 'it reached its heap limit (ERR_WORKER_OUT_OF_MEMORY)' : `${error.code ?? error.name}: ${error.message}`}`);
       void this.fail(slot, outOfMemory ? 'the parse ran out of memory' : 'the parser failed');
     });
+    // An answer the main thread cannot read would otherwise wait for the parse's timeout.
+    worker.on('messageerror', () => void this.fail(slot, 'the parser answered an unreadable result'));
     worker.on('exit', () => void this.fail(slot, 'the parser stopped'));
     // After the listeners (a 'message' listener refs the worker's port again): an idle worker
     // never keeps the process alive; a busy one does (dispatch refs it, release unrefs it).
