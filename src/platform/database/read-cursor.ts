@@ -62,7 +62,9 @@ export function withLiterals(client: Pick<PoolClient, 'escapeLiteral'>, sql: str
       return `(${String(value)})`;
     }
     if (typeof value === 'boolean') return value ? 'true' : 'false';
-    return client.escapeLiteral(String(value));
+    // Only what a text parameter would carry: a Date, array or Buffer has its own encoding in pg.
+    if (typeof value !== 'string') throw new Error(`Not a text value for $${n}: ${typeof value}`);
+    return client.escapeLiteral(value);
   });
 }
 
@@ -88,10 +90,10 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
   const client = (await runner.connect()) as PoolClient;
   let running = 0;
   let backendPid: number | null = null;
-  const cancel = () => {
+  const cancel = async (): Promise<void> => {
     if (running > 0 && backendPid !== null) {
       // `::int`: Citus adds pg_cancel_backend(bigint) (a global pid), which an untyped parameter cannot choose between.
-      void dataSource.query('SELECT pg_cancel_backend($1::int)', [backendPid]).catch(() => undefined);
+      await dataSource.query('SELECT pg_cancel_backend($1::int)', [backendPid]).catch(() => undefined);
     }
   };
   const run = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => {
@@ -127,7 +129,7 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
       if (!done) {
         // The caller stopped early: the statement is cancelled in the database and what is still
         // coming read and dropped, so the connection is ready again for ROLLBACK.
-        cancel();
+        await cancel();
         stream.resume();
         await finished(stream).catch(() => undefined);
       }
@@ -135,7 +137,8 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
     }
     await run('RESET enable_sort; RESET max_parallel_workers_per_gather');
   }
-  signal.addEventListener('abort', cancel, { once: true });
+  const onAbort = () => void cancel();
+  signal.addEventListener('abort', onAbort, { once: true });
   let cursors = 0;
   try {
     await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -180,7 +183,7 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
     await runner.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    signal.removeEventListener('abort', cancel);
+    signal.removeEventListener('abort', onAbort);
     await runner.release();
   }
 }

@@ -47,11 +47,7 @@ export async function* csvPieces<R>(table: Pick<TableExport<R>, 'columns' | 'row
   }
   for await (const batch of rowBatches(table.rows)) {
     let piece = '';
-    for (const row of batch) {
-      let line = '';
-      for (let i = 0; i < columns.length; i++) line += (i > 0 ? ',' : '') + cell(columns[i], row);
-      piece += `${line}\r\n`;
-    }
+    for (const row of batch) piece += csvRecord(columns, row);
     yield piece;
   }
 }
