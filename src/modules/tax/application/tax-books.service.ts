@@ -70,7 +70,7 @@ export class TaxBooksService {
       direction: total.direction,
       dteType: total.dteType,
       count: total.count,
-      ...inPesos({ ...total, currency: total.currency ?? 'CLP', invoiceId: '', folio: '0', partnerId: '', issueDate: '' }, this.exponents),
+      ...inPesos({ ...total, currency: total.currency ?? 'CLP' }, this.exponents),
     }));
     return { period: period.period, codes: propuestaF29(sums, options) };
   }

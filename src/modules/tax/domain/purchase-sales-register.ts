@@ -39,7 +39,7 @@ const AMOUNTS = ['exemptAmount', 'netAmount', 'taxAmount', 'totalAmount'] as con
  * D92, D7: a document's amounts in CLP. A foreign-currency invoice's four amounts are each
  * converted at its exchangeRate, round half up (each is a figure the SII reads on its own).
  */
-export function inPesos(document: PeriodDocument, exponents: CurrencyExponents): TaxAmounts {
+export function inPesos(document: Pick<PeriodDocument, 'currency' | 'exchangeRate' | keyof TaxAmounts>, exponents: CurrencyExponents): TaxAmounts {
   if (document.exchangeRate === null) {
     return { exemptAmount: document.exemptAmount, netAmount: document.netAmount, taxAmount: document.taxAmount, totalAmount: document.totalAmount };
   }

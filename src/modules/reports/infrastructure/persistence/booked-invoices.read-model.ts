@@ -112,10 +112,13 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
                  ${param(b.openItemLine.amount)}::bigint AS receivable_amount, ${param(b.entryDate)}::date AS booked_on)`;
         return { entity, text: revenueCellsSql(invoice, NO_SETTLEMENTS, `(SELECT fx.currency FROM ${entityFactsSql(entity)} fx)`, `${param(this.exponents)}::jsonb`) };
       };
+      // Built once for the host: both parts share its placeholders (the same values bound once).
+      let built: { param: PartHost['param']; entity: string; text: string } | null = null;
+      const cellsOf = (param: PartHost['param']) => (built?.param === param ? built : (built = { param, ...cells(param) }));
       const slot = nextRevenueSlot();
-      parts.push(({ param, written }) => insertCellsSql(cells(param).text, written) as Sql);
+      parts.push(({ param, written }) => insertCellsSql(cellsOf(param).text, written) as Sql);
       parts.push(({ param, written }) => {
-        const { entity, text } = cells(param);
+        const { entity, text } = cellsOf(param);
         return moveMonthsSql(entity, `(${text})`, 1, `${param(slot)}::smallint`, written) as Sql;
       });
     }
@@ -124,9 +127,10 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
 
   /**
    * Revenue realization's cells of these invoices written afresh from their rows and settlements
-   * as they now are (an invoice no longer booked has none), the months moved by the difference.
+   * as they now are, the months moved by the difference. `stillBooked` false: the invoices' rows
+   * are gone, so their cells are only removed.
    */
-  private async refreshRevenue(entityId: string, invoiceIds: string[]): Promise<void> {
+  private async refreshRevenue(entityId: string, invoiceIds: string[], stillBooked = true): Promise<void> {
     if (invoiceIds.length === 0) return;
     const ids = [...new Set(invoiceIds)].sort();
     await this.query(
@@ -135,6 +139,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
        ${moveMonthsSql('$1', 'gone', -1, '$3::smallint')}`,
       [entityId, ids, nextRevenueSlot()],
     );
+    if (!stillBooked) return;
     await this.query(
       `WITH made AS (${insertCellsSql(CURRENT_CELLS)} RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
        ${moveMonthsSql('$1', 'made', 1, '$4::smallint')}`,
@@ -177,7 +182,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       [entityId, entryIds],
     )) as unknown as [Array<{ invoice_id: string; book_key: string; direction: string; due_date: string | null; delta: string }>, number];
     await this.shiftOpen(entityId, removed.map((r) => ({ ...r, delta: BigInt(r.delta) })));
-    await this.refreshRevenue(entityId, removed.filter((r) => r.direction === 'ar').map((r) => r.invoice_id));
+    await this.refreshRevenue(entityId, removed.filter((r) => r.direction === 'ar').map((r) => r.invoice_id), false);
   }
 
   /** The booked invoices whose open-item line is one of these lines. */
