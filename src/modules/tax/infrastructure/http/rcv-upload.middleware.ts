@@ -1,28 +1,11 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
-import { raw, type NextFunction, type Request, type Response } from 'express';
-import multer from 'multer';
-import { DomainError, validationError } from '../../../../../libs/shared-kernel/src';
+import type { NextFunction, Request, Response } from 'express';
+import type { DomainError } from '../../../../../libs/shared-kernel/src';
 import { deferFileUpload } from '../../../../platform/imports/deferred-upload';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_TEXT } from '../../../../platform/imports/import-limits';
-
-const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE_ERROR', `The RCV file is larger than the limit of ${IMPORT_MAX_TEXT}`, { limitBytes: IMPORT_MAX_BYTES });
 
 export interface RcvUploadRequest extends Request {
   rcvFile?: Buffer;
   rcvUploadError?: DomainError;
-}
-
-const multipart = multer({ storage: multer.memoryStorage(), limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 11 } }).single('file');
-const csvBody = raw({ type: () => true, limit: IMPORT_MAX_BYTES });
-
-function uploadError(error: unknown): DomainError {
-  if (error instanceof multer.MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE') return tooLarge();
-    return validationError(error.field ?? 'file', `is not an RCV upload: ${error.message}`);
-  }
-  const status = (error as { status?: number }).status;
-  if ((error as { type?: string }).type === 'entity.too.large' || status === 413) return tooLarge();
-  return validationError('file', 'could not be read from the request');
 }
 
 /**
@@ -34,8 +17,8 @@ function uploadError(error: unknown): DomainError {
 @Injectable()
 export class RcvUploadMiddleware implements NestMiddleware {
   use(request: RcvUploadRequest, response: Response, next: NextFunction): void {
-    deferFileUpload(request, response, { multipart, csv: csvBody }, (error, file) => {
-      if (error) request.rcvUploadError = uploadError(error);
+    deferFileUpload(request, response, { file: 'RCV', upload: 'an RCV' }, (error, file) => {
+      if (error) request.rcvUploadError = error;
       else request.rcvFile = file;
     });
     next();
