@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isMonthEnd, monthStart } from '../../../../../libs/shared-kernel/src';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DashboardQueries, OpenPositions, RealizationConversion, RealizationInvoiceRow, RealizationMonthFigures, RealizationPage } from '../../application/dashboard-ports';
@@ -257,7 +258,7 @@ export class SqlDashboardQueries extends DashboardQueries {
          CROSS JOIN LATERAL (SELECT r.period_start, r.period_end FROM report_booked_invoices r WHERE r.entity_id = $1 AND r.invoice_id = c.invoice_id OFFSET 0) r
         WHERE NOT (r.period_end >= $3::date AND r.period_start <= $5::date)
         GROUP BY c.month`,
-      [entityId, bookId ?? NIL_BOOK, from, monthOf(to), to],
+      [entityId, bookId ?? NIL_BOOK, from, monthStart(to), to],
     );
     const months: RealizationMonthFigures[] = Array.from({ length: n }, () => ({ recognized: 0n, billed: 0n, collected: 0n, outstanding: 0n }));
     const openBefore = rows.filter((r) => r.kind === 'm' && r.month < from).reduce((sum, r) => sum + BigInt(r.open_change), 0n);
@@ -284,11 +285,6 @@ export class SqlDashboardQueries extends DashboardQueries {
   }
 }
 
-/** `YYYY-MM-01` of a date. */
-function monthOf(date: string): string {
-  return `${date.slice(0, 7)}-01`;
-}
-
 /** Months from `from`'s to `month`'s (0 for the same month). */
 function monthIndex(from: string, month: string): number {
   return (Number(month.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(month.slice(5, 7)) - Number(from.slice(5, 7));
@@ -296,7 +292,5 @@ function monthIndex(from: string, month: string): number {
 
 /** Whether `from`..`to` is a range of whole calendar months (from the 1st to a month's last day). */
 function wholeMonths(from: string, to: string): boolean {
-  if (!from.endsWith('-01')) return false;
-  const [y, m, d] = to.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).getUTCDate() === 1;
+  return from.endsWith('-01') && isMonthEnd(to);
 }
