@@ -3,7 +3,7 @@
 // LOOP_DELAY_FILE (perf_hooks.monitorEventLoopDelay, 5 ms resolution). Plain JavaScript so
 // that it loads before any compiler hook.
 const { monitorEventLoopDelay } = require('node:perf_hooks');
-const { writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
 const { setInterval } = require('node:timers');
 
 const file = process.env.LOOP_DELAY_FILE;
@@ -11,6 +11,8 @@ if (file) {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   setInterval(() => {
-    writeFileSync(file, JSON.stringify({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 }));
+    // Written beside and renamed, so a reader never sees a half-written file.
+    writeFileSync(`${file}.tmp`, JSON.stringify({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 }));
+    renameSync(`${file}.tmp`, file);
   }, 100).unref();
 }
