@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { canonicalRate, DomainError, exactAmounts, isRate, validationError } from '../../../../libs/shared-kernel/src';
 import { permissionDenied } from '../../../platform/auth/guards/access-errors';
 import { EntitiesService, EntityViewer } from '../../entities';
@@ -20,12 +22,17 @@ const RATE_PARAMETER = /^([A-Z]{3}):(.+)$/;
 
 type Snapshot = { id: string; name: string; currency: string; taxId: string };
 
+/** A report's reads in one snapshot of the group (REPEATABLE READ; it only reads). */
+const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
+
 /**
- * D91: consolidated balance sheet and income statement over an Entity's controlled tree. A report
- * is a fixed number of statements whatever the number of members: the tree, who reads it, every
- * member's Book, then every member's balances with their intercompany share in one statement (one
- * snapshot for the group, no transaction held), and stored rates only for a currency not sent.
+ * D91: consolidated balance sheet and income statement over an Entity's controlled tree: the tree,
+ * who reads it, every member's Book, then each member's balances with their intercompany share (one
+ * statement per member, each on the member's shard group on Citus, D94), and stored rates only for
+ * a currency not sent. One REPEATABLE READ transaction makes them one snapshot of the group (it
+ * only reads, so it never fails for serialization).
  */
+
 @Injectable()
 export class ConsolidatedReportsService {
   constructor(
@@ -36,6 +43,7 @@ export class ConsolidatedReportsService {
     private readonly reference: ReferenceDataService,
   ) {}
 
+  @OneSnapshot()
   async balanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery) {
     if (query.cutoffDate < query.exerciseStart) throw validationError('cutoffDate', 'must be on or after exerciseStart');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
@@ -51,6 +59,7 @@ export class ConsolidatedReportsService {
     });
   }
 
+  @OneSnapshot()
   async incomeStatement(entityId: string, viewer: EntityViewer, query: { from: string; to: string } & RateQuery) {
     if (query.to < query.from) throw validationError('to', 'must be on or after from');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };

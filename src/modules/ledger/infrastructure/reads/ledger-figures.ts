@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -9,16 +10,16 @@ import {
   accountMonthlyTotals,
   chartAccounts,
   closingLines,
-  groupAccountMonthlyTotals,
-  groupChartAccounts,
-  groupClosingLines,
-  groupLiveLines,
   liveLines,
   partnerMonthlyTotals,
   type BookScope,
-  type GroupScope,
   type SqlExpression,
 } from './ledger-read-sql';
+
+/** The pg client under a TypeORM query runner, as much of it as a named statement needs. */
+interface NamedQueryClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
 
 /** A report's range for the closing-entry rule (D90 item 4): closing entries dated in it are left out. */
 export interface ClosingRange {
@@ -73,7 +74,6 @@ export interface LineKey {
 }
 
 const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
-const GROUP: GroupScope = { entities: '$1::uuid[]', books: '$2::uuid[]' };
 const CLOSING_RULE = { from: '$13::date', to: '$14::date' };
 const SIGNED = `CASE l.side WHEN 'debit' THEN l.amount ELSE -l.amount END`;
 
@@ -147,6 +147,79 @@ function toFigures(r: Record<string, unknown>): AccountPeriodFigures {
   };
 }
 
+/** The CTEs `totals` (per account, `sums` of the monthly totals `t` where `months` holds) and `edges` (per account, `edgeSums` of the edge days' lines `l`). */
+function totalsAndEdges(sums: string, months: string, edgeSums: string): string {
+  return `totals AS (
+         SELECT t.account_id, ${sums}
+           FROM ${accountMonthlyTotals(SCOPE)} t
+          WHERE ${months}
+          GROUP BY t.account_id
+       ), edges AS (
+         SELECT l.account_id, ${edgeSums}
+           FROM ${liveLines(SCOPE)} l
+          WHERE ${EDGE_DAYS}
+          GROUP BY l.account_id
+       )`;
+}
+
+/**
+ * One member's statement of `LedgerFigures.groupBalances` (scope $1, $2; span $3..$16): its
+ * accounts' figures from the monthly totals (months `firstMonth`..$12), the edge days' lines and,
+ * with `closings`, less the closing lines; with `partners` (a relation of the member's partners)
+ * the part of both figures lines naming them make. `seenCodes`/`seenTypes` (text[]) are the codes
+ * of the charts read before with their first type: an account without lines comes back only for
+ * a code not among them or of another type.
+ */
+function memberBalancesSql(part: { firstMonth: string; seenCodes: string; seenTypes: string; partners: SqlExpression | null; closings: boolean }): string {
+  const rawSums = (alias: string) => `sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month < $3::date) AS opening_raw,
+                sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month BETWEEN $4::date AND $5::date) AS period_raw`;
+  const edgeSums = `sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
+                sum(${SIGNED}) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_raw`;
+  const months = `BETWEEN ${part.firstMonth}::date AND $12::date`;
+  const closings = part.closings
+    ? `, closings AS (
+         SELECT c.account_id, sum(CASE c.side WHEN 'debit' THEN c.amount ELSE -c.amount END) AS raw
+           FROM ${closingLines(SCOPE, CLOSING_RULE)} c
+          WHERE c.entry_date BETWEEN $15::date AND $16::date
+          GROUP BY c.account_id
+       )`
+    : '';
+  // OFFSET 0 keeps the planner from flattening the share's totals into a scan of every partner total of the member.
+  const shares = part.partners
+    ? `, share_partners AS (${part.partners}), share_set AS (
+         SELECT array_agg(sp.partner_id) AS ids FROM share_partners sp
+       ), share_totals AS (
+         SELECT t.account_id, ${rawSums('p')}
+           FROM totals t
+           JOIN share_set x ON x.ids IS NOT NULL
+           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals(SCOPE, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt WHERE pmt.month ${months} OFFSET 0) p
+          GROUP BY t.account_id
+       ), share_edges AS (
+         SELECT l.account_id, ${edgeSums}
+           FROM ${liveLines(SCOPE)} l JOIN share_partners x ON x.partner_id = l.partner_id
+          WHERE ${EDGE_DAYS}
+          GROUP BY l.account_id
+       )`
+    : '';
+  return `WITH ${totalsAndEdges(rawSums('t'), `t.month ${months}`, edgeSums)}${closings}${shares}
+       SELECT a.id, a.code, a.name, a.type,
+              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric::text AS opening_raw,
+              (coalesce(t.period_raw, 0) + coalesce(e.period_raw, 0)${part.closings ? ' - coalesce(c.raw, 0)' : ''})::numeric::text AS period_raw${
+                part.partners
+                  ? `,
+              (coalesce(st.opening_raw, 0) + coalesce(se.opening_raw, 0))::numeric::text AS partner_opening_raw,
+              (coalesce(st.period_raw, 0) + coalesce(se.period_raw, 0))::numeric::text AS partner_period_raw`
+                  : ''
+              }
+         FROM ${chartAccounts('$1')} a
+         LEFT JOIN unnest(${part.seenCodes}::text[], ${part.seenTypes}::text[]) AS seen(code, type) ON seen.code = a.code
+         LEFT JOIN totals t ON t.account_id = a.id
+         LEFT JOIN edges e ON e.account_id = a.id${part.closings ? '\n         LEFT JOIN closings c ON c.account_id = a.id' : ''}${
+           part.partners ? `\n         LEFT JOIN share_totals st ON st.account_id = a.id\n         LEFT JOIN share_edges se ON se.account_id = a.id` : ''
+         }
+        WHERE t.account_id IS NOT NULL OR e.account_id IS NOT NULL OR seen.code IS NULL OR a.type <> seen.type`;
+}
+
 /**
  * The ledger's read seam as methods (issue 32): balances of an Entity's accounts in one Book over
  * a range, read from the monthly totals (whole months) and the lines (the days at the edges), live
@@ -160,6 +233,21 @@ export class LedgerFigures {
 
   private query<T>(sql: string, values: unknown[]): Promise<T[]> {
     return this.txHost.tx.query(sql, values);
+  }
+
+  /**
+   * A statement sent many times in one request (once per member of a group): a named prepared
+   * statement on the transaction's connection, so PostgreSQL parses it once per connection and,
+   * after a few runs, keeps one generic plan instead of planning it per member (planning was
+   * most of a small member's cost). On Citus the plan stays a custom one, routed by `$1`. Outside a
+   * transaction, a plain query.
+   */
+  private async queryNamed<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const runner = this.txHost.tx.queryRunner as { databaseConnection?: NamedQueryClient } | undefined;
+    const client = runner?.databaseConnection;
+    if (!client) return this.query<T>(sql, values);
+    const name = `ledger_figures_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    return (await client.query({ name, text: sql, values })).rows as T[];
   }
 
   async accountGroups(entityId: string): Promise<AccountGroupRow[]> {
@@ -180,17 +268,7 @@ export class LedgerFigures {
   async accountFigures(entityId: string, bookId: string | null, from: string, to: string, closings: ClosingRange | null): Promise<AccountPeriodFigures[]> {
     const span = spanValues(from, to, closings);
     const rows = await this.query<Record<string, unknown>>(
-      `WITH totals AS (
-         SELECT t.account_id, ${TOTALS_FIGURES}
-           FROM ${accountMonthlyTotals(SCOPE)} t
-          WHERE t.month <= $12::date
-          GROUP BY t.account_id
-       ), edges AS (
-         SELECT l.account_id, ${EDGE_FIGURES}
-           FROM ${liveLines(SCOPE)} l
-          WHERE ${EDGE_DAYS}
-          GROUP BY l.account_id
-       )${closings ? `, closings AS (${closingFigures(closingLines(SCOPE, CLOSING_RULE), 'c.account_id')})` : ''}
+      `WITH ${totalsAndEdges(TOTALS_FIGURES, 't.month <= $12::date', EDGE_FIGURES)}${closings ? `, closings AS (${closingFigures(closingLines(SCOPE, CLOSING_RULE), 'c.account_id')})` : ''}
        SELECT a.id, a.group_id, a.code, a.name, a.type, ${accountFiguresColumns(closings !== null)}
          FROM ${chartAccounts('$1')} a
          LEFT JOIN totals t ON t.account_id = a.id
@@ -201,120 +279,74 @@ export class LedgerFigures {
   }
 
   /**
-   * The balances of several Entities' accounts in one statement (a consolidated report, D91):
-   * each member with its Book, one snapshot for all, `entityId` saying whose each account is; per
-   * account Σdebit − Σcredit before `from` and over `from`..`to`, as `accountFigures` reads them
-   * (whole months from the monthly totals, edge days from the lines, the closing rule with
-   * `closings`). The accounts are those a report combining the charts by code needs: every account
-   * with lines up to `to`, and, whatever its figures, per code the account of the first member (in
-   * the order given) whose chart has it and every account of another type than that one (names and
-   * type conflicts); an account left out has no line, so its figures are zero.
+   * The balances of several Entities' accounts (a consolidated report, D91): each member with its
+   * Book, `entityId` saying whose each account is; per account Σdebit − Σcredit before `from` and
+   * over `from`..`to`, as `accountFigures` reads them (whole months from the monthly totals, edge
+   * days from the lines, the closing rule with `closings`). The accounts are those a report
+   * combining the charts by code needs: every account with lines up to `to`, and, whatever its
+   * figures, per code the account of the first member (in the order given) whose chart has it and
+   * every account of another type than that one (names and type conflicts); an account left out
+   * has no line, so its figures are zero.
+   *
+   * One statement per member, in the order given, each naming only that member's `entity_id`: on
+   * Citus each routes to the member's shard group (D94), and on one server each reads the member's
+   * rows on its own indexes. The codes (and first types) the earlier members' charts gave are a
+   * parameter of the next member's statement, so a member answers only the accounts that add
+   * something. Run it in one REPEATABLE READ transaction (the caller's) for one snapshot of the
+   * group.
    *
    * With `opening: false` nothing before `from` is read (a report of a range alone, such as an
    * income statement): `openingRaw` is then 0 and only the accounts with lines in the range are
    * "with lines".
    *
-   * With `partnerShare`, each account also answers the part of both figures that lines naming the
-   * partners of that relation make: a relation of the caller's (`entity_id, partner_id`) written
-   * with `parameter(value)`, which adds a value to the statement and answers its placeholder. The
-   * share's monthly totals are read account by account on their primary key. Closing entries name
-   * no partner (D90 item 1), so the share needs no closing rule. A statement over several
-   * Entities: multi-shard on Citus (docs/CITUS.md).
+   * With `partnerShare`, each account also answers the part of both figures that lines naming
+   * some partners of the member make: a relation (`partner_id`) of the member's partners, written
+   * over the member's Entity expression with `parameter(value)`, which adds a value to the
+   * statement and answers its placeholder (null: no partner of this member counts). The share's
+   * monthly totals are read account by account on their primary key. Closing entries name no
+   * partner (D90 item 1), so the share needs no closing rule.
    */
   async groupBalances(
     members: ReadonlyArray<{ entityId: string; bookId: string | null }>,
     from: string,
     to: string,
     closings: ClosingRange | null,
-    options: { partnerShare?: (parameter: (value: unknown) => string) => SqlExpression; opening?: boolean } = {},
+    options: {
+      partnerShare?: (member: { entityId: string; entity: SqlExpression }, parameter: (value: unknown) => string) => SqlExpression | null;
+      opening?: boolean;
+    } = {},
   ): Promise<GroupAccountBalance[]> {
-    if (members.length === 0) return [];
     const opening = options.opening ?? true;
     const span = spanValues(from, to, closings);
     // Without the opening, nothing before `from` is read: no month before it ($3), no edge day ($6..$7).
     if (!opening) span.splice(0, 5, '0001-01-01', span[1], span[2], NO_DAYS.from, NO_DAYS.to);
-    const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...span];
-    const parameter = (value: unknown) => `$${values.push(value)}`;
-    const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
-    const partners = options.partnerShare?.(parameter);
-    const rawSums = (alias: string) => `sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month < $3::date) AS opening_raw,
-                sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month BETWEEN $4::date AND $5::date) AS period_raw`;
-    const edgeSums = `sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
-                sum(${SIGNED}) FILTER (WHERE l.entry_date NOT BETWEEN $6::date AND $7::date) AS period_raw`;
-    // OFFSET 0 keeps the planner from flattening the share's totals into a scan of every partner total of the group.
-    const shares = partners
-      ? `, share_partners AS (${partners}), share_sets AS (
-         SELECT m.entity_id, m.book_id, array_agg(sp.partner_id) AS ids
-           FROM members m JOIN share_partners sp ON sp.entity_id = m.entity_id
-          GROUP BY m.entity_id, m.book_id
-       ), share_totals AS (
-         SELECT t.entity_id, t.account_id, ${rawSums('p')}
-           FROM totals t
-           JOIN share_sets x ON x.entity_id = t.entity_id
-           CROSS JOIN LATERAL (SELECT * FROM ${partnerMonthlyTotals({ entity: 'x.entity_id', book: 'x.book_id' }, 't.account_id', { ids: 'x.ids', unassigned: 'false' })} pmt WHERE pmt.month BETWEEN ${firstMonth}::date AND $12::date OFFSET 0) p
-          GROUP BY t.entity_id, t.account_id
-       ), share_edges AS (
-         SELECT l.entity_id, l.account_id, ${edgeSums}
-           FROM ${groupLiveLines(GROUP)} l JOIN share_partners x ON x.entity_id = l.entity_id AND x.partner_id = l.partner_id
-          WHERE ${EDGE_DAYS}
-          GROUP BY l.entity_id, l.account_id
-       )`
-      : '';
-    const on = (alias: string) => `${alias}.entity_id = a.entity_id AND ${alias}.account_id = a.id`;
-    const rows = await this.query<Record<string, string>>(
-      `/* citus:multi-shard a consolidated report (D91): every member's balances in one snapshot */
-       WITH members AS (
-         SELECT gm.entity_id, gm.book_id, gm.position FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS gm(entity_id, book_id, position)
-       ), totals AS (
-         SELECT t.entity_id, t.account_id, ${rawSums('t')}
-           FROM ${groupAccountMonthlyTotals(GROUP)} t
-          WHERE t.month BETWEEN ${firstMonth}::date AND $12::date
-          GROUP BY t.entity_id, t.account_id
-       ), edges AS (
-         SELECT l.entity_id, l.account_id, ${edgeSums}
-           FROM ${groupLiveLines(GROUP)} l
-          WHERE ${EDGE_DAYS}
-          GROUP BY l.entity_id, l.account_id
-       )${
-         closings
-           ? `, closings AS (
-         SELECT c.entity_id, c.account_id, sum(CASE c.side WHEN 'debit' THEN c.amount ELSE -c.amount END) AS raw
-           FROM ${groupClosingLines(GROUP, CLOSING_RULE)} c
-          WHERE c.entry_date BETWEEN $15::date AND $16::date
-          GROUP BY c.entity_id, c.account_id
-       )`
-           : ''
-       }${shares}
-       SELECT a.entity_id, a.id, a.code, a.name, a.type,
-              (coalesce(t.opening_raw, 0) + coalesce(e.opening_raw, 0))::numeric::text AS opening_raw,
-              (coalesce(t.period_raw, 0) + coalesce(e.period_raw, 0)${closings ? ' - coalesce(c.raw, 0)' : ''})::numeric::text AS period_raw${
-                partners
-                  ? `,
-              (coalesce(st.opening_raw, 0) + coalesce(se.opening_raw, 0))::numeric::text AS partner_opening_raw,
-              (coalesce(st.period_raw, 0) + coalesce(se.period_raw, 0))::numeric::text AS partner_period_raw`
-                  : ''
-              }
-         FROM (SELECT ca.*, row_number() OVER code_order AS nth, first_value(ca.type) OVER code_order AS first_type
-                 FROM ${groupChartAccounts('$1::uuid[]')} ca JOIN members m ON m.entity_id = ca.entity_id
-               WINDOW code_order AS (PARTITION BY ca.code COLLATE "C" ORDER BY m.position)) a
-         LEFT JOIN totals t ON ${on('t')}
-         LEFT JOIN edges e ON ${on('e')}${closings ? `\n         LEFT JOIN closings c ON ${on('c')}` : ''}${
-           partners ? `\n         LEFT JOIN share_totals st ON ${on('st')}\n         LEFT JOIN share_edges se ON ${on('se')}` : ''
-         }
-        WHERE t.account_id IS NOT NULL OR e.account_id IS NOT NULL OR a.nth = 1 OR a.type <> a.first_type`,
-      values,
-    );
-    return rows.map((r) => ({
-      entityId: r.entity_id,
-      accountId: r.id,
-      code: r.code,
-      name: r.name,
-      type: r.type as AccountType,
-      openingRaw: BigInt(r.opening_raw),
-      periodRaw: BigInt(r.period_raw),
-      partnerOpeningRaw: partners ? BigInt(r.partner_opening_raw) : 0n,
-      partnerPeriodRaw: partners ? BigInt(r.partner_period_raw) : 0n,
-    }));
+    // The first type of each code of the charts read so far (accounts a later member need not repeat).
+    const seen = new Map<string, string>();
+    const balances: GroupAccountBalance[] = [];
+    for (const member of members) {
+      const values: unknown[] = [member.entityId, member.bookId, ...span];
+      const parameter = (value: unknown) => `$${values.push(value)}`;
+      const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
+      const seenCodes = parameter([...seen.keys()]);
+      const seenTypes = parameter([...seen.values()]);
+      const partners = options.partnerShare?.({ entityId: member.entityId, entity: SCOPE.entity }, parameter) ?? null;
+      const rows = await this.queryNamed<Record<string, string>>(memberBalancesSql({ firstMonth, seenCodes, seenTypes, partners, closings: closings !== null }), values);
+      for (const r of rows) {
+        if (!seen.has(r.code)) seen.set(r.code, r.type);
+        balances.push({
+          entityId: member.entityId,
+          accountId: r.id,
+          code: r.code,
+          name: r.name,
+          type: r.type as AccountType,
+          openingRaw: BigInt(r.opening_raw),
+          periodRaw: BigInt(r.period_raw),
+          partnerOpeningRaw: partners ? BigInt(r.partner_opening_raw) : 0n,
+          partnerPeriodRaw: partners ? BigInt(r.partner_period_raw) : 0n,
+        });
+      }
+    }
+    return balances;
   }
 
   /**

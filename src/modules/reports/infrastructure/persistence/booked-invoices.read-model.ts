@@ -116,7 +116,10 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
       let built: { param: PartHost['param']; entity: string; text: string } | null = null;
       const cellsOf = (param: PartHost['param']) => (built?.param === param ? built : (built = { param, ...cells(param) }));
       const slot = nextRevenueSlot();
-      parts.push(({ param, written }) => insertCellsSql(cellsOf(param).text, written) as Sql);
+      parts.push(({ param, written }) => {
+        const { entity, text } = cellsOf(param);
+        return insertCellsSql(text, written, { entity }) as Sql;
+      });
       parts.push(({ param, written }) => {
         const { entity, text } = cellsOf(param);
         return moveMonthsSql(entity, `(${text})`, 1, `${param(slot)}::smallint`, written) as Sql;
@@ -141,7 +144,7 @@ export class BookedInvoicesReadModel implements EntryLifecycleListener {
     );
     if (!stillBooked) return;
     await this.query(
-      `WITH made AS (${insertCellsSql(CURRENT_CELLS)} RETURNING book_key, month, issue_month, recognized, billed, collected, open_change)
+      `WITH made AS (${insertCellsSql(CURRENT_CELLS, 'true', { entity: '$1', returning: ['book_key', 'month', 'issue_month', 'recognized', 'billed', 'collected', 'open_change'] })})
        ${moveMonthsSql('$1', 'made', 1, '$4::smallint')}`,
       [entityId, ids, this.exponents, nextRevenueSlot()],
     );

@@ -76,9 +76,20 @@ export function revenueCellsSql(invoices: string, settlements: string, functiona
           HAVING sum(f.recognized) <> 0 OR sum(f.billed) <> 0 OR sum(f.collected) <> 0 OR sum(f.open_change) <> 0`;
 }
 
-/** INSERT of the cells of `cells` (revenueCellsSql), each only when `when` holds. */
-export function insertCellsSql(cells: string, when = 'true'): string {
-  return `INSERT INTO report_revenue_cells (${CELL_COLUMNS}) SELECT ${CELL_COLUMNS} FROM (${cells}) c WHERE ${when}`;
+/**
+ * INSERT of the cells of `cells` (revenueCellsSql), each only when `when` holds; `returning`
+ * lists the cells' columns to answer. With `entity` (an expression, the Entity whose cells these
+ * are) its value is written instead of the cells' `entity_id` column: on Citus (D94) an INSERT ...
+ * SELECT whose distribution column comes from the SELECT is pushed down to every shard (a
+ * statement on all of them; with RETURNING, Citus 13.2 names the unaliased shard wrongly:
+ * "missing FROM-clause entry"), while with the parameter the SELECT routes to the Entity's shard
+ * and its rows go to that shard alone. Without it (the migration's backfill of every Entity) the
+ * cells' own column.
+ */
+export function insertCellsSql(cells: string, when = 'true', options: { entity?: string; returning?: readonly string[] } = {}): string {
+  const values = options.entity ? CELL_COLUMNS.replace('entity_id', `${options.entity}::uuid`) : CELL_COLUMNS;
+  const returning = options.returning?.length ? ` RETURNING ${options.returning.map((column) => `rc.${column}`).join(', ')}` : '';
+  return `INSERT INTO report_revenue_cells AS rc (${CELL_COLUMNS}) SELECT ${values} FROM (${cells}) c WHERE ${when}${returning}`;
 }
 
 /**
