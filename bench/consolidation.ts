@@ -186,8 +186,8 @@ async function build(base: string, headers: Record<string, string>, pool: Pool, 
       );
       await pool.query(
         `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
-                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
-         SELECT $1, gen_random_uuid(), l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.account_id = ANY($9::uuid[]), 0, NULL, l.d, 'active'
+                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status, memo)
+         SELECT $1, gen_random_uuid(), l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.account_id = ANY($9::uuid[]), 0, NULL, l.d, 'active', 'Bench consolidation'
            FROM unnest($2::uuid[], $3::smallint[], $4::text[], $5::uuid[], $6::bigint[], $7::uuid[], $8::date[]) AS l(entry_id, n, side, account_id, amount, partner_id, d)`,
         [
           m.id,

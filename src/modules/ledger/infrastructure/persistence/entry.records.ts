@@ -75,8 +75,9 @@ export class LedgerEntryRecord {
 }
 
 /**
- * D40 and the reports to come: each line carries its entry's Book, date and status, so reads by
- * account, partner or date never join the entries.
+ * D40 and the reports to come: each line carries its entry's Book, date, status and memo, so reads
+ * by account, partner or date never join the entries (the memo since issue 32: the partner ledger
+ * reads it from the covering partner index).
  */
 @Entity('ledger_lines')
 @Index('ledger_lines_entry_idx', ['entityId', 'entryId', 'lineNo'])
@@ -172,6 +173,10 @@ export class LedgerLineRecord {
 
   @Column('text')
   status: string;
+
+  /** The entry's memo, moved with it (the posting writes it, a header change updates it). */
+  @Column('text')
+  memo: string;
 }
 
 /** One value per Dimension per line, enforced by the key. */

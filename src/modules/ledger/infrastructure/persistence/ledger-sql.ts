@@ -19,15 +19,15 @@ export const LINE_COLUMNS = `l.entity_id, l.id, l.entry_id, l.line_no, l.side, l
   l.book_id, l.entry_date, l.status`;
 
 /**
- * Parameters $1-$19 of lineParameters(): lines of one entry, then their Dimension Value tags.
- * `also` names more relations to select from (the posting's inserted entry row, so lines are
- * written only with it).
+ * Parameters $1-$20 of lineParameters(): lines of one entry, then their Dimension Value tags,
+ * then the entry's memo (each line carries it, issue 32). `also` names more relations to select
+ * from (the posting's inserted entry row, so lines are written only with it).
  */
 export const LINES_INSERT = (also = '') => `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
                              transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
-                             book_id, entry_date, status)
+                             book_id, entry_date, status, memo)
    SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
-          l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
+          l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5, $20
      FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
                  $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
        AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)${also}`;
@@ -245,6 +245,7 @@ export abstract class LedgerSqlStore {
       tags.map((t) => t.lineId),
       tags.map((t) => t.dimensionId),
       tags.map((t) => t.id),
+      s.memo,
     ];
   }
 }

@@ -11,7 +11,7 @@ import type { GroupInfo } from '../../domain/statements';
 
 export type { AccountPeriodFigures };
 
-const { liveLines, entries, entryMemo, chartAccounts, partnerMonthlyTotals, dimensionValueTree, lineTags, dimensionValues, dimensions, lineById } = LedgerReadSql;
+const { liveLines, entries, chartAccounts, partnerMonthlyTotals, dimensionValueTree, lineTags, dimensionValues, dimensions, lineById } = LedgerReadSql;
 
 /** The ledger read in the reports' statements: an Entity ($1) and a Book ($2). */
 const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
@@ -205,9 +205,9 @@ export class ReportQueries {
   ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
     const { partnerCondition, params } = partnerLedgerFilter(entityId, bookId, accountId, from, to, partnerIds, includeUnassigned);
     const openings = await this.query<{ partner_id: string | null; raw: string }>(this.openingsSql(partnerIds, partnerCondition), params);
-    // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
+    // Each line carries its entry's memo (issue 32): the lines and memos come from the partner index alone.
     const rows = await this.query<Record<string, unknown>>(
-      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, ${entryMemo(SCOPE.entity, 'l.entry_id')} AS memo, l.side, l.amount, l.allocated_amount
+      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, l.memo, l.side, l.amount, l.allocated_amount
          FROM ${liveLines(SCOPE)} l
         WHERE l.account_id = $3 AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
         ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id LIMIT $${params.length + 1}`,
@@ -263,7 +263,7 @@ export class ReportQueries {
       );
       const ids = [...new Set([...openings.map((o) => o.partner_id), ...ranges.map((r) => r.partner_id), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
       const names = await cursor.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerFactsSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
-      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, ${entryMemo(SCOPE.entity, 'l.entry_id')} AS memo, l.side, l.amount, l.allocated_amount`;
+      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, l.memo, l.side, l.amount, l.allocated_amount`;
       const base = [entityId, bookId, accountId, from, to];
       const lines = async function* (order: string[], unassigned: boolean, batchSize: number) {
         // The partners' lines in the order given (the partner index, partner by partner), then the unassigned ones.
