@@ -42,9 +42,13 @@ export class ReportQueries {
     return this.figures.accountGroups(entityId);
   }
 
-  /** Every account with its opening before `from` and its movements in [from, to]; the closing entries dated in [from, to] left out (D90 item 4). */
-  accountFigures(entityId: string, bookId: string | null, from: string, to: string): Promise<AccountPeriodFigures[]> {
-    return this.figures.accountFigures(entityId, bookId, from, to, { from, to });
+  /**
+   * Every account with its opening before `from` and its movements in [from, to]; the closing
+   * entries dated in [from, to] left out (D90 item 4). `ledgerLockDate`, the Entity's as the
+   * report read it, tells the ledger whether a closing entry can be there at all.
+   */
+  accountFigures(entityId: string, bookId: string | null, from: string, to: string, ledgerLockDate: string | null): Promise<AccountPeriodFigures[]> {
+    return this.figures.accountFigures(entityId, bookId, from, to, { from, to, ledgerLockDate });
   }
 
   /** Σdebit − Σcredit and line count of one account over [from, to], every entry counted (a ledger book lists the closing entry, D90 item 4). */
@@ -126,11 +130,12 @@ export class ReportQueries {
     }
     if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
     const limit = sql.parameter(filter.limit);
+    // Each line carries its entry's memo (issue 32): the entries are joined only for a search, whose
+    // memo branch reads the entries' trigram index.
     const select = (condition: string) =>
-      `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
+      `SELECT l.entry_id, l.entry_date, l.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
               a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
-         FROM ${liveLines(SCOPE)} l
-         JOIN ${entries('$1')} e ON e.id = l.entry_id
+         FROM ${liveLines(SCOPE)} l${filter.search ? `\n         JOIN ${entries('$1')} e ON e.id = l.entry_id` : ''}
          JOIN ${chartAccounts('$1')} a ON a.id = l.account_id
          LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = l.partner_id
         WHERE ${condition}
