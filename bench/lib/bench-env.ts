@@ -52,6 +52,8 @@ export function benchServiceEnv(databaseUrl: string, extraEnv: Record<string, st
     BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
     BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
     API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    // Issue 36c: no periodic fold of the monthly totals under a measurement (a bench folds at once, `ledger:fold-totals`).
+    LEDGER_TOTALS_FOLD_INTERVAL_SECONDS: '0',
     ...extraEnv,
   };
 }
