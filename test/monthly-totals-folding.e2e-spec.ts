@@ -40,6 +40,7 @@ describe('folding the monthly totals of past months (issue 36c)', () => {
   }
   let root: Books;
   let child: Books;
+  let closingId: string;
 
   const url = (b: Books, path: string) => `/api/entities/${b.id}${path}`;
   const CHART: Array<[string, string, string]> = [
@@ -170,9 +171,10 @@ describe('folding the monthly totals of past months (issue 36c)', () => {
     await post(root, '2026-06-03', 'clientes', 'ventas', 5_555, { partnerId: outsider });
     // A year-end closing (D90) posts into December 2025, a past month.
     await staff.patch(url(root, '/ledger-lock-date')).send({ ledgerLockDate: '2025-12-31' }).expect(200);
+    closingId = randomUUID();
     const closing = await staff
       .post(url(root, '/ledger/closings'))
-      .send({ id: randomUUID(), exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: root.a.resultados, bookId: root.bookId });
+      .send({ id: closingId, exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: root.a.resultados, bookId: root.bookId });
     expect({ status: closing.status, code: closing.body.code }).toEqual({ status: 201, code: undefined });
   });
   afterAll(() => t?.close());
@@ -312,7 +314,7 @@ describe('folding the monthly totals of past months (issue 36c)', () => {
     await expectMonthlyTotalsMatchLines(t, root.id);
   });
 
-  it('races postings, unbookings and reversals into past months with folds: no failure, no deadlock, totals equal the lines', async () => {
+  it('races postings, unbookings, reversals and a reopened and repeated closing into past months with folds: no failure, no deadlock, totals equal the lines', async () => {
     const targets = [];
     for (let i = 0; i < 6; i++) targets.push(await post(root, `2026-0${1 + (i % 5)}-1${i}`, 'clientes', 'ventas', 100 + i, { partnerId: root.partners[1] }));
     await folding.foldAll();
@@ -325,8 +327,23 @@ describe('folding the monthly totals of past months (issue 36c)', () => {
       else if (i < 6) requests.push(staff.post(url(root, `/ledger/entries/${targets[i]}/reverse`)).send({ id: randomUUID(), reversalDate: '2026-05-28' }).then((r) => r));
       if (i % 4 === 0) folds.push(folding.foldRound(root.id, 7));
     }
+    // The 2025 closing reopened and closed again meanwhile: its entry unbooked, then another
+    // posted, both into December 2025 (a locked past month) on the accounts being folded.
+    const reclosingId = randomUUID();
+    requests.push(
+      staff
+        .delete(url(root, `/ledger/closings/${closingId}`))
+        .then((reopened) =>
+          reopened.status !== 200
+            ? reopened
+            : staff
+                .post(url(root, '/ledger/closings'))
+                .send({ id: reclosingId, exerciseStart: '2025-01-01', exerciseEnd: '2025-12-31', retainedEarningsAccountId: root.a.resultados, bookId: root.bookId }),
+        ),
+    );
     folds.push(folding.foldAll(root.id, 11));
     const statuses = (await Promise.all(requests)).map((r) => r.status);
+    closingId = reclosingId;
     await Promise.all(folds);
     expect(statuses.filter((s) => s !== 201 && s !== 200)).toEqual([]);
     expect(await deadlocked(t)).toBe(false);
