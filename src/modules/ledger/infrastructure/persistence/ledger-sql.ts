@@ -37,6 +37,11 @@ export const TAGS_INSERT = (also = '') => `INSERT INTO ledger_line_dimension_val
 export const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 /** Slots per account, Book and month (see AccountMonthlyTotalRecord). */
 export const TOTAL_SLOTS = 32;
+/**
+ * Issue 36c: the slot of a folded month (MonthlyTotalsFolding), one row per account (and
+ * partner), Book and month; postings write slots 0 to TOTAL_SLOTS - 1 only, never this one.
+ */
+export const FOLDED_SLOT = -1;
 
 /** The slot of a total row a posting adds to: from its entry id (readers sum the slots). */
 export const entrySlot = (entryId: string) => `get_byte(uuid_send(${entryId}), 15) % ${TOTAL_SLOTS}`;
