@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { LINE_AGGREGATES_REBUILD } from '../migrations/1795724724976-LineAggregatesInStatements';
-import { BENCH_DIR, benchKey, http, startBenchEnvironment } from './lib/bench-env';
+import { BENCH_DIR, benchKey, foldMonthlyTotals, http, startBenchEnvironment } from './lib/bench-env';
 import { ownCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { random, rutOf } from './lib/generate';
 import { formatLoad, runLoad } from './lib/load';
@@ -49,14 +49,16 @@ interface Member {
 const CODES = { bank: '110103', receivable: '110201', payable: '210201', capital: '310101', sales: '410101', cogs: '510101', rent: '620103' };
 
 /**
- * `npm run bench -- consolidation [--lines 1000000] [--small 50] [--seconds 10] [--case n]`: D91's targets.
+ * `npm run bench -- consolidation [--lines 1000000] [--small 50] [--seconds 10] [--case n] [--no-fold]`: D91's targets.
  * Once: a tree of 5 Entities (root CLP, one USD member, cl-pyme charts, partners naming each
  * other) with `--lines` lines between them written straight into the tables over two years (5 %
  * intercompany), and a tree of `--small` Entities with a few entries each; the monthly totals
  * built with the service's own formula. Then, each consolidated report from 8 connections for
  * `--seconds`: median and p99, and the CPU a request cost the service, PostgreSQL (its whole process
  * tree) and the load generator, beside the targets (100 ms and 200 ms). `--case n` runs only the
- * n-th report (1-5).
+ * n-th report (1-5). Before measuring, the monthly totals of past months are folded with
+ * `npm run cli -- ledger:fold-totals` (issue 36c), as the service's periodic job leaves them;
+ * `--no-fold` leaves them as written.
  */
 export async function consolidation(args: string[]): Promise<void> {
   const target = option(args, '--lines', 1_000_000);
@@ -73,6 +75,14 @@ export async function consolidation(args: string[]): Promise<void> {
     if (!seed || seed.lines !== target || seed.smallMembers !== small) {
       seed = await build(base, headers, pool, target, small);
       writeFileSync(SEED_FILE, JSON.stringify(seed, null, 2));
+    }
+    // Issue 36c: the past months' monthly totals folded (`ledger:fold-totals`), as the service's
+    // periodic job leaves them; `--no-fold` measures the totals as written (32 slots a month).
+    if (args.includes('--no-fold')) process.stdout.write('\nMonthly totals as written (--no-fold).\n');
+    else {
+      process.stdout.write(`\n${foldMonthlyTotals(env.databaseUrl)}\n`);
+      // What autovacuum does soon after a fold that removed most rows: fresh statistics and visibility.
+      await pool.query('VACUUM (ANALYZE) ledger_account_monthly_totals, ledger_partner_monthly_totals');
     }
     const rates = 'closingRate=USD:950.5&averageRate=USD:940.25';
     const cases: Array<[string, string, number]> = [
@@ -186,8 +196,8 @@ async function build(base: string, headers: Record<string, string>, pool: Pool, 
       );
       await pool.query(
         `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
-                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
-         SELECT $1, gen_random_uuid(), l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.account_id = ANY($9::uuid[]), 0, NULL, l.d, 'active'
+                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status, memo)
+         SELECT $1, gen_random_uuid(), l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.account_id = ANY($9::uuid[]), 0, NULL, l.d, 'active', 'Bench consolidation'
            FROM unnest($2::uuid[], $3::smallint[], $4::text[], $5::uuid[], $6::bigint[], $7::uuid[], $8::date[]) AS l(entry_id, n, side, account_id, amount, partner_id, d)`,
         [
           m.id,

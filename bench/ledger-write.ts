@@ -143,14 +143,16 @@ async function sqlCeiling(databaseUrl: string, entityId: string, accounts: strin
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   let sequence = 0;
+  // The lines carry their entry's memo since issue 32 (M32d); a service built before it (BENCH_SERVICE_ROOT) migrated no such column.
+  const [{ lineMemo }] = (await pool.query(`SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'ledger_lines' AND column_name = 'memo') AS "lineMemo"`)).rows;
   const statement = `
     WITH e AS (
       INSERT INTO ledger_entries (entity_id, id, book_id, entry_date, memo, notes, status, source, reversal_of_entry_id, reversed_by_entry_id, created_at, updated_at)
       VALUES ($1, $2, NULL, '2026-01-15', $3, NULL, 'active', 'manual', NULL, NULL, now(), now()) RETURNING id),
     l AS (
       INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency,
-                                transaction_amount, exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
-      SELECT $1, gen_random_uuid(), e.id, x.n, x.side, x.account, x.amount, NULL, NULL, NULL, NULL, NULL, false, 0, NULL, '2026-01-15', 'active'
+                                transaction_amount, exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status${lineMemo ? ', memo' : ''})
+      SELECT $1, gen_random_uuid(), e.id, x.n, x.side, x.account, x.amount, NULL, NULL, NULL, NULL, NULL, false, 0, NULL, '2026-01-15', 'active'${lineMemo ? ', $3' : ''}
         FROM e, unnest(ARRAY[1, 2, 3]::smallint[], ARRAY['debit', 'credit', 'credit'], ARRAY[$4, $5, $6]::uuid[], ARRAY[$7 * 2, $7, $7]::bigint[]) AS x(n, side, account, amount))
     INSERT INTO entity_audit_trail (id, occurred_at, entity_id, organization_id, actor_user_id, declared_actor, credential, api_key_id, method, path, action, resource_type, resource_id, request_id, reason)
     SELECT gen_random_uuid(), now(), $1, NULL, NULL, 'bench', 'api_key', NULL, 'POST', '/bench', 'ledger_entry.create', 'ledger_entry', e.id::text, $2::text, NULL FROM e`;

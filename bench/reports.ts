@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
-import { BENCH_DIR, benchKey, benchServiceEnv, http, readSeed, startBenchEnvironment } from './lib/bench-env';
+import { BENCH_DIR, benchKey, benchServiceEnv, foldMonthlyTotals, http, readSeed, startBenchEnvironment } from './lib/bench-env';
 import { processCpuSeconds, treeCpuSeconds } from './lib/cpu';
 import { percentile } from './lib/load';
 import { RunningService, startService } from './lib/service';
@@ -59,9 +59,10 @@ async function deepPage(reader: Reader, path: string): Promise<{ path: string; d
 }
 
 /**
- * `npm run bench -- reports [--partner-ledger] [--before ROOT] [--runs N]`: against the seeded
+ * `npm run bench -- reports [--partner-ledger] [--before ROOT] [--runs N] [--no-fold]`: against the seeded
  * Entity, through HTTP, the median and p95 of each report, and beside the balance reports the
- * plain SQL aggregate over the raw lines. `--partner-ledger`: that report alone.
+ * plain SQL aggregate over the raw lines. `--partner-ledger`: that report alone. The past months'
+ * monthly totals are folded first (`ledger:fold-totals`, issue 36c); `--no-fold` leaves them as written.
  *
  * `--before ROOT`: a before/after in one sitting (issue 32). The service of another checkout with
  * its `dist` built (before) runs beside this build's (after), both against the one seeded
@@ -85,6 +86,8 @@ export async function reports(args: string[] = process.argv.slice(3)): Promise<v
   if (beforeRoot !== null && !existsSync(join(beforeRoot, 'dist', 'src', 'main.js'))) throw new Error(`--before ${beforeRoot}: no dist/src/main.js there (run npm run build in it)`);
   if (!(runs > 0)) throw new Error('--runs N: a positive number');
   const env = await startBenchEnvironment();
+  // Issue 36c: past months' monthly totals folded first, as the service's periodic job leaves them (`--no-fold`: as written).
+  if (!args.includes('--no-fold')) process.stdout.write(`${foldMonthlyTotals(env.databaseUrl)}\n`);
   const pool = new Pool({ connectionString: env.databaseUrl, max: 1 });
   let beforeService: RunningService | null = null;
   try {

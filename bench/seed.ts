@@ -144,10 +144,10 @@ export async function seed(args: string[]): Promise<void> {
       );
       await pool.query(
         `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
-                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
-         SELECT $1, l.id, l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.open_item, 0, NULL, l.d, l.status
-           FROM unnest($2::uuid[], $3::uuid[], $4::smallint[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::boolean[], $10::date[], $11::text[])
-             AS l(id, entry_id, n, side, account_id, amount, partner_id, open_item, d, status)`,
+                                   exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status, memo)
+         SELECT $1, l.id, l.entry_id, l.n, l.side, l.account_id, l.amount, NULL, l.partner_id, NULL, NULL, NULL, l.open_item, 0, NULL, l.d, l.status, l.memo
+           FROM unnest($2::uuid[], $3::uuid[], $4::smallint[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::boolean[], $10::date[], $11::text[], $12::text[])
+             AS l(id, entry_id, n, side, account_id, amount, partner_id, open_item, d, status, memo)`,
         [
           entityId,
           flat.map((f) => f.id),
@@ -160,6 +160,7 @@ export async function seed(args: string[]): Promise<void> {
           flat.map((f) => f.line.account === accounts.receivable || f.line.account === accounts.payable),
           flat.map((f) => f.entry.date),
           flat.map((f) => f.entry.status),
+          flat.map((f) => `Seed ${f.entry.source}`),
         ],
       );
       const tagged = flat.filter((f) => f.line.valueId);

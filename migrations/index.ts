@@ -37,6 +37,8 @@ import { DteFolioLeadingZeros1796607552089 as M33b } from './1796607552089-DteFo
 import { RcvImports1796608413206 as M37a } from './1796608413206-RcvImports';
 import { InvoiceMonthTotals1796608413207 as M37b } from './1796608413207-InvoiceMonthTotals';
 import { RevenueMonths1796614813194 as M35b } from './1796614813194-RevenueMonths';
+import { FoldedMonthlyTotals1796624255803 as M36c } from './1796624255803-FoldedMonthlyTotals';
+import { LineMemo1796624346343 as M32d } from './1796624346343-LineMemo';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M32a, M34a, M35a, M33a, M33b, M37a, M37b, M35b];
+export const MIGRATIONS: Function[] = [M0, M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26, M27, M28, M29, M32a, M34a, M35a, M33a, M33b, M37a, M37b, M35b, M36c, M32d];

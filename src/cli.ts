@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { StaffProvisioningService } from './modules/identity';
+import { MonthlyTotalsFolding } from './modules/ledger';
 import { importLedger } from './ledger-import';
 import { SystemWrites } from './platform/audit/system-writes';
 import { ConfigError, loadConfig, RuntimeConfig } from './platform/config/app-config';
@@ -53,6 +54,17 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'ledger:import FILE --entity ID [--batch N] [--parallel N] [--format jsonl|csv]   (#25: entries of JSON Lines or CSV posted in batches of N, default 1000, all or nothing each, N at once, default 2; entries already in the books skipped by id)',
     run: (flags, app, args) => importLedger(flags, app, args),
+  },
+  'ledger:fold-totals': {
+    usage:
+      'ledger:fold-totals [--entity ID]   (#36: folds the monthly totals of months before the current business month into one row per account, Book and month, of the Entity or of every Entity; the figures do not change)',
+    async run(flags, app) {
+      if (flags.entity !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(flags.entity)) throw new Error('--entity must be an Entity id (a UUID)');
+      const started = Date.now();
+      const done = await app.get(MonthlyTotalsFolding).foldAll(flags.entity ?? null);
+      const busy = done.busy > 0 ? `; ${done.busy} Entities skipped: another fold of them was running` : '';
+      return `Folded ${done.accountRows} account and ${done.partnerRows} partner monthly-total rows of ${done.entities} Entities (months before ${done.before}) in ${done.rounds} rounds, ${Date.now() - started} ms${busy}`;
+    },
   },
 };
 

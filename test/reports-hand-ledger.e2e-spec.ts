@@ -799,9 +799,9 @@ describe('financial reports worked out by hand (D50-D58)', () => {
         );
         await blocker.query(
           `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
-                                     exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status)
+                                     exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status, memo)
            SELECT entity_id, gen_random_uuid(), $3, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount,
-                  exchange_rate, is_open_item, 0, book_id, entry_date, status FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`,
+                  exchange_rate, is_open_item, 0, book_id, entry_date, status, memo FROM ledger_lines WHERE entity_id = $1 AND entry_id = $2`,
           [reportEntity, sourceEntryId, copy],
         );
         await blocker.query(

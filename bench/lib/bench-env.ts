@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, RunningPostgres, startEmbeddedPostgres } from '../../src/platform/embedded/embedded-postgres';
 import { RunningService, startService } from './service';
@@ -52,8 +53,32 @@ export function benchServiceEnv(databaseUrl: string, extraEnv: Record<string, st
     BOOTSTRAP_STAFF_EMAIL: BENCH_STAFF.email,
     BOOTSTRAP_STAFF_PASSWORD: BENCH_STAFF.password,
     API_KEY_RATE_LIMIT_PER_HOUR: '10000000',
+    // Issue 36c: no periodic fold of the monthly totals under a measurement (a bench folds at once, `ledger:fold-totals`).
+    LEDGER_TOTALS_FOLD_INTERVAL_SECONDS: '0',
     ...extraEnv,
   };
+}
+
+/**
+ * Issue 36c: `npm run cli -- ledger:fold-totals` (this checkout's) against the bench database: the
+ * monthly totals of months before the current one folded into one row per account, Book and
+ * month, as the service's periodic job leaves them (the benches' services run with the job off).
+ * Idempotent: a second run folds nothing. Returns the command's summary line.
+ */
+export function foldMonthlyTotals(databaseUrl: string): string {
+  // Its own data folder: the command's embedded S3 server and secrets, not the service's.
+  const dataDir = mkdtempSync(join(tmpdir(), 'accounting-bench-cli-'));
+  try {
+    const run = spawnSync(process.execPath, ['-r', '@swc-node/register', join('src', 'cli.ts'), 'ledger:fold-totals'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`ledger:fold-totals failed (${run.status}): ${run.stderr}`);
+    return run.stdout.trim();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 export function readSeed(): SeedInfo {

@@ -80,6 +80,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     BOOTSTRAP_STAFF_PASSWORD: 'staff-password-123',
     // Tests sweep attachment uploads themselves, on the clock they set.
     ATTACHMENT_SWEEP_INTERVAL_SECONDS: '0',
+    LEDGER_TOTALS_FOLD_INTERVAL_SECONDS: '0',
     ...env,
   });
   return { ...config, databaseUrl, sessionSecret: config.sessionSecret! };

@@ -72,6 +72,11 @@ export type { DateSpan, SplitRange } from './domain/month-ranges';
 export { LedgerBookReads, LedgerBookReader } from './infrastructure/persistence/ledger-book-reads';
 export type { BookLineRow, BookSpans, JournalFilter } from './infrastructure/persistence/ledger-book-reads';
 
+// Issue 36c: past months' monthly totals folded into one row each (the periodic job; the CLI folds at once).
+export { MonthlyTotalsFolding } from './application/monthly-totals/monthly-totals-folding';
+export type { FoldedTotals } from './application/monthly-totals/monthly-totals-folding';
+export type { FoldRound } from './domain/monthly-totals';
+
 // Ports the ledger owns and another module implements.
 export { PartnerDirectoryProvider } from './application/partner-directory';
 export type { PartnerDirectoryPort } from './application/partner-directory';

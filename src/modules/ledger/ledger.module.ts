@@ -42,6 +42,9 @@ import { ClosingsController } from './infrastructure/http/closings.controller';
 import { SqlClosingRepository } from './infrastructure/persistence/closing.repository';
 import { LedgerBookReads } from './infrastructure/persistence/ledger-book-reads';
 import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
+import { MonthlyTotalsFolding } from './application/monthly-totals/monthly-totals-folding';
+import { MonthlyTotalsFolds } from './domain/monthly-totals';
+import { SqlMonthlyTotalsFolds } from './infrastructure/persistence/monthly-totals-folds';
 
 @Module({
   imports: [ReferenceModule, DiscoveryModule],
@@ -59,6 +62,8 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     { provide: LedgerUsageQueries, useClass: SqlLedgerUsage },
     { provide: PostingReader, useClass: SqlPostingReader },
     { provide: ClosingRepository, useClass: SqlClosingRepository },
+    { provide: MonthlyTotalsFolds, useClass: SqlMonthlyTotalsFolds },
+    MonthlyTotalsFolding,
     LedgerClosings,
     AccountUsageProbes,
     EntryLifecycle,
@@ -81,6 +86,6 @@ import { LedgerBookkeeping } from './infrastructure/ledger-bookkeeping';
     DimensionsService,
     LedgerBookReads,
   ],
-  exports: [LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
+  exports: [MonthlyTotalsFolding, LedgerBookReads, ChartService, BooksService, DimensionsService, LedgerPostings, LedgerAllocations, LedgerPartnerFacts, EntryPresenter, LedgerReads, LedgerFigures, LedgerEntryBatches],
 })
 export class LedgerModule {}

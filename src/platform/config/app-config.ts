@@ -33,6 +33,8 @@ export interface AppConfig {
   linesPerAnswerMax: number;
   /** Seconds between sweeps of unconfirmed and discarded attachment uploads; 0: no periodic sweep. */
   attachmentSweepIntervalSeconds: number;
+  /** Issue 36c: seconds between rounds of folding past months' monthly totals; 0: no periodic fold. */
+  ledgerTotalsFoldIntervalSeconds: number;
   /** Bank connections and feeds (D67, D67a, D69, D77). */
   bankFeeds: BankFeedsConfig;
   /** D2a: heavy reads (unpaged lines, partner ledger, reports) running at once per User and per instance. */
@@ -190,6 +192,7 @@ const environmentSchema = z.object({
   SET_PASSWORD_LINK_TTL_HOURS: integerString(24, 1, 24 * 30),
   LINES_PER_ANSWER_MAX: integerString(50_000, 2, 1_000_000),
   ATTACHMENT_SWEEP_INTERVAL_SECONDS: integerString(60, 0, 86_400),
+  LEDGER_TOTALS_FOLD_INTERVAL_SECONDS: integerString(30, 0, 86_400),
   CREDENTIALS_ENCRYPTION_KEY: optionalString.refine((v) => v === undefined || encryptionKeyBytes(v) !== null, {
     message: 'must be 32 bytes written as 64 hex digits or in base64',
   }),
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     setPasswordLinkTtlHours: e.SET_PASSWORD_LINK_TTL_HOURS,
     linesPerAnswerMax: e.LINES_PER_ANSWER_MAX,
     attachmentSweepIntervalSeconds: e.ATTACHMENT_SWEEP_INTERVAL_SECONDS,
+    ledgerTotalsFoldIntervalSeconds: e.LEDGER_TOTALS_FOLD_INTERVAL_SECONDS,
     bankFeeds: {
       credentialsEncryptionKey: e.CREDENTIALS_ENCRYPTION_KEY,
       sandboxEnabled: e.BANK_SANDBOX_ENABLED,

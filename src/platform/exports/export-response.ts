@@ -51,6 +51,17 @@ export function sendTableExport<R>(res: Response, format: FileFormat, table: Tab
   return sendPieces(res, format === 'csv' ? csvPieces(table) : xlsxPieces(table), begin);
 }
 
+/**
+ * A paged list's whole filtered range as a file (D93): the batches its database cursor gives,
+ * each presented as it comes, written as `sendTableExport` writes any table.
+ */
+export function sendListExport<B, R>(res: Response, format: FileFormat, batches: AsyncIterable<B[]>, present: (batch: B[]) => R[] | Promise<R[]>, table: Omit<TableExport<R>, 'rows' | 'csvRecords'>): Promise<void> {
+  const rows = (async function* () {
+    for await (const batch of batches) yield await present(batch);
+  })();
+  return sendTableExport(res, format, { ...table, rows });
+}
+
 /** OpenAPI: the route answers JSON, or with `format` a CSV or XLSX file (D93). */
 export const ApiExportable = () => applyDecorators(ApiProduces('application/json', 'text/csv', XLSX_MEDIA_TYPE));
 

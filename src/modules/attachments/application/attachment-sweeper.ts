@@ -5,6 +5,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AuditRecorder } from '../../../platform/audit/audit-recorder';
 import { Clock } from '../../../platform/clock/clock';
 import type { RuntimeConfig } from '../../../platform/config/app-config';
+import { PeriodicRounds } from '../../../platform/jobs/periodic-rounds';
 import { ObjectStore } from '../../../platform/object-store/object-store';
 import { STRAY_UPLOAD_SECONDS, UPLOAD_KEY_PREFIX, uploadKeyOf } from '../domain/attachment';
 import { AttachmentRepository } from '../domain/attachment-repository';
@@ -27,8 +28,13 @@ export type SweepResult = { status: 'busy' } | { status: 'swept'; removed: numbe
 @Injectable()
 export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AttachmentSweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly rounds = new PeriodicRounds(
+    () =>
+      this.sweep()
+        // Only the instance that holds the sweep's lock sweeps the stray uploads (busy: another does).
+        .then((outcome) => (outcome.status === 'swept' ? this.sweepStrayUploads() : 0)),
+    (error) => this.logger.warn(`Attachment sweep failed: ${String(error)}`),
+  );
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -40,22 +46,11 @@ export class AttachmentSweeper implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.get('attachmentSweepIntervalSeconds', { infer: true });
-    if (seconds <= 0) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        // Only the instance that holds the sweep's lock sweeps the stray uploads (busy: another does).
-        .then((outcome) => (outcome.status === 'swept' ? this.sweepStrayUploads() : 0))
-        .catch((error: unknown) => this.logger.warn(`Attachment sweep failed: ${String(error)}`))
-        .finally(() => (this.running = undefined));
-    }, seconds * 1000);
-    this.timer.unref();
+    this.rounds.start(this.config.get('attachmentSweepIntervalSeconds', { infer: true }));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round: batches until nothing is due, or 'busy' when another instance is sweeping. */

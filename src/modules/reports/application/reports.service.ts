@@ -24,6 +24,8 @@ export interface Presentation {
 export interface Scope {
   bookId: string | null;
   currency: string;
+  /** The Entity's ledger lock date as read (D90: every live closing entry is dated on or before it). */
+  ledgerLockDate: string | null;
   presentation: { currency: string; rate: string } | null;
   convert: Convert;
 }
@@ -114,14 +116,15 @@ export class ReportsService {
     if (presentationCurrency !== undefined && !to) throw validationError('presentationCurrency', 'must be an ISO 4217 currency code');
     if (presentationRate !== undefined && !isRate(presentationRate)) throw validationError('presentationRate', 'must be a decimal string greater than zero');
     const resolvedBook = await this.books.resolve(entityId, bookId);
-    const currency = (await this.entities.get(entityId)).snapshot().currency;
+    const { currency, ledgerLockDate } = (await this.entities.get(entityId)).snapshot();
     if (!to || presentationCurrency === undefined || presentationRate === undefined) {
-      return { bookId: resolvedBook, currency, presentation: null, convert: presentationConverter(null) };
+      return { bookId: resolvedBook, currency, ledgerLockDate, presentation: null, convert: presentationConverter(null) };
     }
     const fromExponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
     return {
       bookId: resolvedBook,
       currency,
+      ledgerLockDate,
       // Rates are answered in their one canonical form (as on every line): `0.001250` is `0.00125`.
       presentation: { currency: presentationCurrency, rate: canonicalRate(presentationRate) },
       convert: presentationConverter({ rate: presentationRate, fromExponent, toExponent: to.minorUnits }),
@@ -132,7 +135,7 @@ export class ReportsService {
   async balanceSheet(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
-    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate, scope.ledgerLockDate);
     const statement = balanceSheet(figures, await this.queries.groups(entityId), scope.convert, scope.presentation !== null);
     return exactAmounts({
       exerciseStart: query.exerciseStart,
@@ -148,7 +151,7 @@ export class ReportsService {
   async incomeStatement(entityId: string, query: { from: string; to: string; bookId?: string } & Presentation) {
     checkRange(query.from, query.to);
     const scope = await this.scope(entityId, query.bookId, query);
-    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.from, query.to);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.from, query.to, scope.ledgerLockDate);
     const accounts = figures.filter((f) => isResultType(f.type)).map((f) => ({ ...f, raw: f.periodDebit - f.periodCredit, moved: f.periodLines > 0 }));
     return exactAmounts({ ...incomeStatementHeader(query, scope), ...incomeStatement(accounts, await this.queries.groups(entityId), scope.convert) });
   }
@@ -162,7 +165,7 @@ export class ReportsService {
       throw reportDimensionNotFound(query.dimensionId);
     }
     const [chart, groups, values, rows] = [
-      await this.queries.accountFigures(entityId, scope.bookId, query.from, query.from),
+      await this.queries.accountFigures(entityId, scope.bookId, query.from, query.from, scope.ledgerLockDate),
       await this.queries.groups(entityId),
       await this.queries.dimensionValues(entityId, query.dimensionId),
       await this.queries.dimensionFigures(entityId, scope.bookId, query.dimensionId, query.from, query.to),
@@ -190,7 +193,7 @@ export class ReportsService {
   async eightColumnBalance(entityId: string, query: { exerciseStart: string; cutoffDate: string; bookId?: string } & Presentation) {
     checkRange(query.exerciseStart, query.cutoffDate, 'exerciseStart', 'cutoffDate');
     const scope = await this.scope(entityId, query.bookId, query);
-    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate);
+    const figures = await this.queries.accountFigures(entityId, scope.bookId, query.exerciseStart, query.cutoffDate, scope.ledgerLockDate);
     return exactAmounts({
       exerciseStart: query.exerciseStart,
       cutoffDate: query.cutoffDate,

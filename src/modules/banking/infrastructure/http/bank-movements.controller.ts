@@ -23,7 +23,7 @@ import { BankMovementResponse, CreateMovementBody, ImportResultResponse, Movemen
 import { presentMovement } from './presenters';
 import { EntitiesService } from '../../../entities';
 import { ReferenceDataService } from '../../../reference';
-import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { ApiExportable, fileFormat, sendListExport } from '../../../../platform/exports/export-response';
 import { exportFileName } from '../../../../platform/exports/table';
 import { HeavyExport } from '../../../../platform/http/heavy-reads';
 import { streamJson } from '../../../../platform/http/json-stream';
@@ -56,11 +56,8 @@ export class BankMovementsController {
       await streamJson(res, (signal) =>
         this.movements.streamAll(entityId, bankAccountId, { from: query.from, to: query.to, booked }, signal, async (currency, batches) => {
           const entity = (await this.entities.get(entityId)).snapshot();
-          const rows = (async function* () {
-            for await (const batch of batches) yield batch.map(presentMovement);
-          })();
           const exponent = this.reference.findCurrency(currency)?.minorUnits ?? 0;
-          await sendTableExport(res, format, { fileName: exportFileName('bank-movements', entity.taxId, query), sheetName: 'bank movements', columns: movementColumns(exponent), rows });
+          await sendListExport(res, format, batches, (batch) => batch.map(presentMovement), { fileName: exportFileName('bank-movements', entity.taxId, query), sheetName: 'bank movements', columns: movementColumns(exponent) });
         }),
       );
       return;

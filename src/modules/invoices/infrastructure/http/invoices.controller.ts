@@ -17,7 +17,7 @@ import { NoBody } from '../../../../platform/http/validation';
 import { LedgerReads } from '../../../ledger';
 import { EntitiesService } from '../../../entities';
 import { ReferenceDataService } from '../../../reference';
-import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { ApiExportable, fileFormat, sendListExport } from '../../../../platform/exports/export-response';
 import { exportFileName, type FileFormat } from '../../../../platform/exports/table';
 import { HeavyExport } from '../../../../platform/http/heavy-reads';
 import { streamJson } from '../../../../platform/http/json-stream';
@@ -55,11 +55,8 @@ export class InvoicesController {
     await streamJson(res, (signal) =>
       this.invoices.streamAll(entityId, query, signal, async (batches) => {
         const entity = (await this.entities.get(entityId)).snapshot();
-        const rows = (async function* () {
-          for await (const batch of batches) yield batch.map(presentInvoice);
-        })();
         const exponentOf = (currency: string) => this.reference.findCurrency(currency)?.minorUnits ?? 0;
-        await sendTableExport(res, format, { fileName: exportFileName('invoices', entity.taxId, query), sheetName: 'invoices', columns: invoiceColumns(exponentOf), rows });
+        await sendListExport(res, format, batches, (batch) => batch.map(presentInvoice), { fileName: exportFileName('invoices', entity.taxId, query), sheetName: 'invoices', columns: invoiceColumns(exponentOf) });
       }),
     );
   }

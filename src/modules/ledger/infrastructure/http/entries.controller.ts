@@ -4,7 +4,7 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotF
 import { Audit } from '../../../../platform/audit/audit.decorator';
 import { NoBody } from '../../../../platform/http/validation';
 import { HeavyExport, HeavyRead } from '../../../../platform/http/heavy-reads';
-import { ApiExportable, fileFormat, sendTableExport } from '../../../../platform/exports/export-response';
+import { ApiExportable, fileFormat, sendListExport } from '../../../../platform/exports/export-response';
 import { exportFileName, type FileFormat } from '../../../../platform/exports/table';
 import { EntitiesService } from '../../../entities';
 import { ReferenceDataService } from '../../../reference';
@@ -80,11 +80,7 @@ export class EntriesController {
     await streamJson(res, (signal) =>
       this.queries.streamEntries(entityId, query, signal, async (batches) => {
         const { fileName, exponent } = await this.file(entityId, 'ledger-entries', query);
-        const present = this.present;
-        const rows = (async function* () {
-          for await (const batch of batches) yield await present.entries(entityId, batch);
-        })();
-        await sendTableExport(res, format, { fileName, sheetName: 'ledger entries', columns: entryColumns(exponent), rows });
+        await sendListExport(res, format, batches, (batch) => this.present.entries(entityId, batch), { fileName, sheetName: 'ledger entries', columns: entryColumns(exponent) });
       }),
     );
   }
@@ -242,11 +238,7 @@ export class EntriesController {
       await streamJson(res, (signal) =>
         this.queries.streamLines(entityId, query, signal, async (batches) => {
           const { fileName, exponent, exponentOf } = await this.file(entityId, 'ledger-lines', query);
-          const present = this.present;
-          const rows = (async function* () {
-            for await (const batch of batches) yield await present.lines(entityId, batch);
-          })();
-          await sendTableExport(res, format, { fileName, sheetName: 'ledger lines', columns: lineColumns(exponent, exponentOf), rows });
+          await sendListExport(res, format, batches, (batch) => this.present.lines(entityId, batch), { fileName, sheetName: 'ledger lines', columns: lineColumns(exponent, exponentOf) });
         }),
       );
       return;

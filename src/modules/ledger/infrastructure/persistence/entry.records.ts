@@ -75,8 +75,9 @@ export class LedgerEntryRecord {
 }
 
 /**
- * D40 and the reports to come: each line carries its entry's Book, date and status, so reads by
- * account, partner or date never join the entries.
+ * D40 and the reports to come: each line carries its entry's Book, date, status and memo, so reads
+ * by account, partner or date never join the entries (the memo since issue 32: the partner ledger
+ * reads it from the covering partner index).
  */
 @Entity('ledger_lines')
 @Index('ledger_lines_entry_idx', ['entityId', 'entryId', 'lineNo'])
@@ -172,6 +173,10 @@ export class LedgerLineRecord {
 
   @Column('text')
   status: string;
+
+  /** The entry's memo, moved with it (the posting writes it, a header change updates it). */
+  @Column('text')
+  memo: string;
 }
 
 /** One value per Dimension per line, enforced by the key. */
@@ -270,10 +275,13 @@ export class AllocationRecord {
  * posting, unbooking, booking and date or account change, so that balances cost O(accounts x
  * months) rather than O(lines). `bookKey` is the Book or the nil UUID for common lines. Rows are
  * spread over 32 slots by entry id, so concurrent postings on one account and month do not queue
- * on one row; readers sum the slots.
+ * on one row; readers sum the slots. Months before the current one are folded (issue 36c,
+ * MonthlyTotalsFolding) into one row on slot -1, which postings never write.
  */
 @Entity('ledger_account_monthly_totals')
 @Index('ledger_account_monthly_totals_month_idx', ['entityId', 'month'])
+// Issue 36c: the rows still to fold (slots 0-31; folded months keep one row on FOLDED_SLOT).
+@Index('ledger_account_monthly_totals_unfolded_idx', ['month', 'entityId'], { where: `"slot" >= 0` })
 export class AccountMonthlyTotalRecord {
   @PrimaryColumn('uuid')
   entityId: string;

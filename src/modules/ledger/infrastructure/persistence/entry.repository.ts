@@ -140,12 +140,11 @@ export class SqlEntryRepository extends LedgerSqlStore implements EntryRepositor
         WHERE entity_id = $1 AND id = $2`,
       [s.entityId, s.id, s.entryDate, s.memo, s.notes, s.status, s.reversedByEntryId, s.updatedAt],
     );
-    await this.query(updateLinesStatement('entity_id = $1 AND entry_id = $2 AND (entry_date <> $3 OR status <> $4)', 'entry_date = $3, status = $4'), [
-      s.entityId,
-      s.id,
-      s.entryDate,
-      s.status,
-    ]);
+    // The lines carry their entry's date, status and memo (the memo since issue 32): they move with it.
+    await this.query(
+      updateLinesStatement('entity_id = $1 AND entry_id = $2 AND (entry_date <> $3 OR status <> $4 OR memo <> $5)', 'entry_date = $3, status = $4, memo = $5'),
+      [s.entityId, s.id, s.entryDate, s.status, s.memo],
+    );
   }
 
   async replaceLines(entry: LedgerEntry): Promise<void> {

@@ -19,15 +19,15 @@ export const LINE_COLUMNS = `l.entity_id, l.id, l.entry_id, l.line_no, l.side, l
   l.book_id, l.entry_date, l.status`;
 
 /**
- * Parameters $1-$19 of lineParameters(): lines of one entry, then their Dimension Value tags.
- * `also` names more relations to select from (the posting's inserted entry row, so lines are
- * written only with it).
+ * Parameters $1-$20 of lineParameters(): lines of one entry, then their Dimension Value tags,
+ * then the entry's memo (each line carries it, issue 32). `also` names more relations to select
+ * from (the posting's inserted entry row, so lines are written only with it).
  */
 export const LINES_INSERT = (also = '') => `INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
                              transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
-                             book_id, entry_date, status)
+                             book_id, entry_date, status, memo)
    SELECT $1, l.id, $2, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
-          l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5
+          l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, $3, $4, $5, $20
      FROM unnest($6::uuid[], $7::smallint[], $8::text[], $9::uuid[], $10::bigint[], $11::text[], $12::uuid[],
                  $13::text[], $14::bigint[], $15::numeric[], $16::boolean[])
        AS l(id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)${also}`;
@@ -37,6 +37,11 @@ export const TAGS_INSERT = (also = '') => `INSERT INTO ledger_line_dimension_val
 export const NIL_BOOK = '00000000-0000-0000-0000-000000000000';
 /** Slots per account, Book and month (see AccountMonthlyTotalRecord). */
 export const TOTAL_SLOTS = 32;
+/**
+ * Issue 36c: the slot of a folded month (MonthlyTotalsFolding), one row per account (and
+ * partner), Book and month; postings write slots 0 to TOTAL_SLOTS - 1 only, never this one.
+ */
+export const FOLDED_SLOT = -1;
 
 /** The slot of a total row a posting adds to: from its entry id (readers sum the slots). */
 export const entrySlot = (entryId: string) => `get_byte(uuid_send(${entryId}), 15) % ${TOTAL_SLOTS}`;
@@ -245,6 +250,7 @@ export abstract class LedgerSqlStore {
       tags.map((t) => t.lineId),
       tags.map((t) => t.dimensionId),
       tags.map((t) => t.id),
+      s.memo,
     ];
   }
 }

@@ -13,7 +13,7 @@ import { postingFactsJson, SHARE_LOCKED_ENTITY } from './posting-reader';
 import { AGGREGATED_LINE_COLUMNS, batchSlot, ENTRY_COLUMNS, LedgerSqlStore, LINE_AGGREGATES_UPSERT, lineKeysFree, LINES_INSERT, TAGS_INSERT, TOTALS_UPSERT } from './ledger-sql';
 /** Parameters of the posting statement before lineParameters() and after them. */
 const ENTRY_PARAMETERS = 12;
-const LINE_PARAMETERS = 19;
+const LINE_PARAMETERS = 20;
 
 const POSTING_GUARD_PARAMETER = ENTRY_PARAMETERS + LINE_PARAMETERS + 1;
 const postingAuditParameter = (guarded: boolean) => POSTING_GUARD_PARAMETER + (guarded ? 4 : 0);
@@ -67,13 +67,13 @@ function batchStatement(auditInsertion: string | null): string {
        INSERT INTO ledger_entries (${ENTRY_COLUMNS})
        SELECT $1, e.id, e.book_id, e.entry_date, e.memo, e.notes, 'active', e.source, NULL, NULL, $8, $8
          FROM unnest($2::uuid[], $3::uuid[], $4::date[], $5::text[], $6::text[], $7::text[]) AS e(id, book_id, entry_date, memo, notes, source)
-       ON CONFLICT (entity_id, id) DO NOTHING RETURNING id, book_id, entry_date
+       ON CONFLICT (entity_id, id) DO NOTHING RETURNING id, book_id, entry_date, memo
      ), lines AS (
        INSERT INTO ledger_lines (entity_id, id, entry_id, line_no, side, account_id, amount, description, partner_id,
                                  transaction_currency, transaction_amount, exchange_rate, is_open_item, allocated_amount,
-                                 book_id, entry_date, status)
+                                 book_id, entry_date, status, memo)
        SELECT $1, l.id, l.entry_id, l.line_no, l.side, l.account_id, l.amount, l.description, l.partner_id,
-              l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, e.book_id, e.entry_date, 'active'
+              l.transaction_currency, l.transaction_amount, l.exchange_rate, l.is_open_item, 0, e.book_id, e.entry_date, 'active', e.memo
          FROM unnest($9::uuid[], $10::uuid[], $11::smallint[], $12::text[], $13::uuid[], $14::bigint[], $15::text[], $16::uuid[],
                      $17::text[], $18::bigint[], $19::numeric[], $20::boolean[])
            AS l(id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency, transaction_amount, exchange_rate, is_open_item)

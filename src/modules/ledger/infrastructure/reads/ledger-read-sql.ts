@@ -67,7 +67,8 @@ export function closingEntryIds(entity: SqlExpression, rule: ClosingRule): strin
  * Relation: the live lines of an Entity in one Book (D50), with every column of a line
  * (`id, entry_id, line_no, side, account_id, amount, description, partner_id, transaction_currency,
  * transaction_amount, exchange_rate, is_open_item, allocated_amount, book_id, entry_date, status,
- * entity_id`). With `closings`, the lines of the closing entries dated in its range are left out.
+ * memo, entity_id`; `memo` is the entry's, which each line carries). With `closings`, the lines of
+ * the closing entries dated in its range are left out.
  */
 export function liveLines(scope: LedgerScope, options: { closings?: ClosingRule | null } = {}): string {
   const closings = options.closings ? ` AND ll.entry_id NOT IN (${closingEntryIds(scope.entity, options.closings)})` : '';
@@ -137,11 +138,6 @@ export function lineById(entity: SqlExpression, lineId: SqlExpression): string {
   return `(SELECT lb.* FROM ledger_lines lb WHERE lb.entity_id = ${entity} AND lb.id = ${lineId})`;
 }
 
-/** Scalar: the memo of one entry (a lookup by primary key per row, for streamed reads). */
-export function entryMemo(entity: SqlExpression, entryId: SqlExpression): string {
-  return `(SELECT me.memo FROM ledger_entries me WHERE me.entity_id = ${entity} AND me.id = ${entryId})`;
-}
-
 /** Relation: the chart of accounts of an Entity (`id, group_id, code, name, type, subtype, tracking`). */
 export function chartAccounts(entity: SqlExpression): string {
   return `(SELECT ca.id, ca.group_id, ca.code, ca.name, ca.type, ca.subtype, ca.tracking FROM ledger_accounts ca WHERE ca.entity_id = ${entity})`;
@@ -197,7 +193,6 @@ export const LedgerReadSql = {
   accountMonthlyTotals,
   partnerMonthlyTotals,
   entries,
-  entryMemo,
   chartAccounts,
   accountGroups,
   dimensions,

@@ -11,7 +11,7 @@ import type { GroupInfo } from '../../domain/statements';
 
 export type { AccountPeriodFigures };
 
-const { liveLines, entries, entryMemo, chartAccounts, partnerMonthlyTotals, dimensionValueTree, lineTags, dimensionValues, dimensions, lineById } = LedgerReadSql;
+const { liveLines, entries, chartAccounts, partnerMonthlyTotals, dimensionValueTree, lineTags, dimensionValues, dimensions, lineById } = LedgerReadSql;
 
 /** The ledger read in the reports' statements: an Entity ($1) and a Book ($2). */
 const SCOPE: BookScope = { entity: '$1', book: '$2::uuid' };
@@ -42,9 +42,13 @@ export class ReportQueries {
     return this.figures.accountGroups(entityId);
   }
 
-  /** Every account with its opening before `from` and its movements in [from, to]; the closing entries dated in [from, to] left out (D90 item 4). */
-  accountFigures(entityId: string, bookId: string | null, from: string, to: string): Promise<AccountPeriodFigures[]> {
-    return this.figures.accountFigures(entityId, bookId, from, to, { from, to });
+  /**
+   * Every account with its opening before `from` and its movements in [from, to]; the closing
+   * entries dated in [from, to] left out (D90 item 4). `ledgerLockDate`, the Entity's as the
+   * report read it, tells the ledger whether a closing entry can be there at all.
+   */
+  accountFigures(entityId: string, bookId: string | null, from: string, to: string, ledgerLockDate: string | null): Promise<AccountPeriodFigures[]> {
+    return this.figures.accountFigures(entityId, bookId, from, to, { from, to, ledgerLockDate });
   }
 
   /** Σdebit − Σcredit and line count of one account over [from, to], every entry counted (a ledger book lists the closing entry, D90 item 4). */
@@ -126,11 +130,12 @@ export class ReportQueries {
     }
     if (filter.after) sql.add('(l.entry_date, l.entry_id, l.id) > (?::date, ?::uuid, ?::uuid)', filter.after.entryDate, filter.after.entryId, filter.after.lineId);
     const limit = sql.parameter(filter.limit);
+    // Each line carries its entry's memo (issue 32): the entries are joined only for a search, whose
+    // memo branch reads the entries' trigram index.
     const select = (condition: string) =>
-      `SELECT l.entry_id, l.entry_date, e.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
+      `SELECT l.entry_id, l.entry_date, l.memo, l.status, l.book_id, l.id AS line_id, l.side, l.amount, l.account_id,
               a.code AS account_code, a.name AS account_name, l.partner_id, p.name AS partner_name, l.description
-         FROM ${liveLines(SCOPE)} l
-         JOIN ${entries('$1')} e ON e.id = l.entry_id
+         FROM ${liveLines(SCOPE)} l${filter.search ? `\n         JOIN ${entries('$1')} e ON e.id = l.entry_id` : ''}
          JOIN ${chartAccounts('$1')} a ON a.id = l.account_id
          LEFT JOIN ${partnerFactsSql('$1')} p ON p.id = l.partner_id
         WHERE ${condition}
@@ -205,9 +210,9 @@ export class ReportQueries {
   ): Promise<{ openings: Map<string | null, bigint>; lines: Map<string | null, Array<Record<string, unknown>>>; lineCount: number; names: Map<string, string> }> {
     const { partnerCondition, params } = partnerLedgerFilter(entityId, bookId, accountId, from, to, partnerIds, includeUnassigned);
     const openings = await this.query<{ partner_id: string | null; raw: string }>(this.openingsSql(partnerIds, partnerCondition), params);
-    // The memo through each line's entry key: a join lets the planner hash every entry of the Entity.
+    // Each line carries its entry's memo (issue 32): the lines and memos come from the partner index alone.
     const rows = await this.query<Record<string, unknown>>(
-      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, ${entryMemo(SCOPE.entity, 'l.entry_id')} AS memo, l.side, l.amount, l.allocated_amount
+      `SELECT l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, l.memo, l.side, l.amount, l.allocated_amount
          FROM ${liveLines(SCOPE)} l
         WHERE l.account_id = $3 AND l.entry_date BETWEEN $4::date AND $5::date AND ${partnerCondition('l.partner_id', 'l.partner_id IS NULL')}
         ORDER BY l.partner_id, l.entry_date, l.entry_id, l.id LIMIT $${params.length + 1}`,
@@ -263,7 +268,7 @@ export class ReportQueries {
       );
       const ids = [...new Set([...openings.map((o) => o.partner_id), ...ranges.map((r) => r.partner_id), ...(partnerIds ?? [])].filter((p): p is string => p !== null))];
       const names = await cursor.query<{ id: string; name: string }>(`SELECT p.id, p.name FROM ${partnerFactsSql('$1')} p WHERE p.id = ANY($2::uuid[])`, [entityId, ids]);
-      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, ${entryMemo(SCOPE.entity, 'l.entry_id')} AS memo, l.side, l.amount, l.allocated_amount`;
+      const columns = `l.partner_id, l.id AS line_id, l.entry_id, l.entry_date, l.memo, l.side, l.amount, l.allocated_amount`;
       const base = [entityId, bookId, accountId, from, to];
       const lines = async function* (order: string[], unassigned: boolean, batchSize: number) {
         // The partners' lines in the order given (the partner index, partner by partner), then the unassigned ones.
