@@ -13,4 +13,4 @@ import { PartnerRecord } from './infrastructure/persistence/partner.record';
 export const PARTNER_RECORDS = [PartnerRecord];
 
 // Read seam (issue 32): SQL parts for the statements of other modules (names by id, RUTs).
-export { partnerFactsSql, partnerNameSql } from './infrastructure/persistence/partner-read.sql';
+export { groupPartnerFactsSql, partnerFactsSql, partnerNameSql } from './infrastructure/persistence/partner-read.sql';

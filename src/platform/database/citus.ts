@@ -284,3 +284,21 @@ export async function makeNewSharedTableReference(runner: SqlRunner, table: stri
 export function onTheEntityShard(entityParam: string): string {
   return `NOT EXISTS (SELECT 1 FROM entity_audit_trail shard_anchor WHERE shard_anchor.entity_id = ${entityParam} AND shard_anchor.id IS NULL)`;
 }
+
+const distributedSchemas = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * `isDistributedSchema` for the database a manager's DataSource serves, asked once per DataSource
+ * (a schema is distributed before the service serves it): for the few reads written one way for
+ * one server and another for Citus (`LedgerFigures.groupBalances`).
+ */
+export function servesDistributedSchema(manager: SqlRunner & { connection: object }): Promise<boolean> {
+  const key = manager.connection;
+  let known = distributedSchemas.get(key);
+  if (!known) {
+    known = isDistributedSchema(manager);
+    known.catch(() => distributedSchemas.delete(key));
+    distributedSchemas.set(key, known);
+  }
+  return known;
+}

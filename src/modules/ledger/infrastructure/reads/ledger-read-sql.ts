@@ -180,6 +180,49 @@ export function lineTags(entity: SqlExpression, dimension: SqlExpression): strin
   return `(SELECT lt.line_id, lt.dimension_value_id FROM ledger_line_dimension_values lt WHERE lt.entity_id = ${entity} AND lt.dimension_id = ${dimension})`;
 }
 
+/**
+ * Several Entities read in one statement, each in its own Book (a consolidated report, D91):
+ * `entities` a uuid[] expression (each part filters `entity_id = ANY(entities)`), `books` a uuid[]
+ * expression of the Books read (nulls allowed: an Entity read without a Book reads its common
+ * lines only). A Book belongs to one Entity, so "the common lines plus any of these Books" selects
+ * each Entity's common lines and its own Book's lines, and no other Book's. Such a statement reads several
+ * shards on Citus: it runs on one server only, Citus being read Entity by Entity (D94,
+ * `LedgerFigures.groupBalances`); mark it `citus:multi-shard`.
+ */
+export interface GroupScope {
+  entities: SqlExpression;
+  books: SqlExpression;
+}
+
+/** Relation: `accountMonthlyTotals` of every Entity of a group, with `entity_id` (one row per slot). */
+export function groupAccountMonthlyTotals(group: GroupScope): string {
+  return `(SELECT mt.entity_id, mt.account_id, mt.month, mt.debit, mt.credit, mt.line_count
+             FROM ledger_account_monthly_totals mt
+            WHERE mt.entity_id = ANY(${group.entities}) AND (mt.book_key = '${NIL_BOOK}'::uuid OR mt.book_key = ANY(${group.books})))`;
+}
+
+/** Relation: `liveLines` of every Entity of a group, each in its own Book (every line column). */
+export function groupLiveLines(group: GroupScope): string {
+  return `(SELECT gl.* FROM ledger_lines gl
+            WHERE gl.entity_id = ANY(${group.entities}) AND ${liveLine('gl')} AND (gl.book_id IS NULL OR gl.book_id = ANY(${group.books})))`;
+}
+
+/** Relation: `closingLines` of every Entity of a group, with `entity_id`. */
+export function groupClosingLines(group: GroupScope, rule: ClosingRule): string {
+  return `(SELECT cl.entity_id, cl.id, cl.account_id, cl.partner_id, cl.entry_date, cl.side, cl.amount
+             FROM ledger_lines cl
+            WHERE cl.entity_id = ANY(${group.entities})
+              AND (cl.entity_id, cl.entry_id) IN (SELECT ce.entity_id, ce.id FROM ledger_entries ce
+                    WHERE ce.entity_id = ANY(${group.entities}) AND ce.source = '${CLOSING_SOURCE}' AND ce.status IN ${LIVE}
+                      AND ce.entry_date BETWEEN ${rule.from} AND ${rule.to})
+              AND ${liveLine('cl')} AND (cl.book_id IS NULL OR cl.book_id = ANY(${group.books})))`;
+}
+
+/** Relation: the charts of several Entities (`entity_id` and the columns of `chartAccounts`); `entities` a uuid[] expression. */
+export function groupChartAccounts(entities: SqlExpression): string {
+  return `(SELECT ca.entity_id, ca.id, ca.group_id, ca.code, ca.name, ca.type, ca.subtype, ca.tracking FROM ledger_accounts ca WHERE ca.entity_id = ANY(${entities}))`;
+}
+
 /** The SQL parts of the ledger's read seam, as one namespace for `import { LedgerReadSql } from '../ledger'`. */
 export const LedgerReadSql = {
   liveLine,
@@ -200,4 +243,8 @@ export const LedgerReadSql = {
   dimensionValueTree,
   lineTags,
   lineDimensionValues,
+  groupAccountMonthlyTotals,
+  groupLiveLines,
+  groupClosingLines,
+  groupChartAccounts,
 } as const;
