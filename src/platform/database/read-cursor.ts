@@ -128,10 +128,12 @@ export async function withReadCursor<R>(dataSource: DataSource, signal: AbortSig
     } finally {
       if (!done) {
         // The caller stopped early: the statement is cancelled in the database and what is still
-        // coming read and dropped, so the connection is ready again for ROLLBACK.
+        // coming read and dropped, so the connection is ready again for ROLLBACK. The stream is
+        // watched before the cancel: its "canceling statement" error may come while it is asked.
+        const ended = finished(stream).catch(() => undefined);
         await cancel();
         stream.resume();
-        await finished(stream).catch(() => undefined);
+        await ended;
       }
       running--;
     }

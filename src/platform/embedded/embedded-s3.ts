@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { freeLoopbackPort } from './free-port';
 
 // @20minutes/s3rver has no type declarations. It is the maintained fork of s3rver that verifies
 // SigV4 signatures (header and query string), so a presigned URL binds what it signs here as it
@@ -78,10 +77,11 @@ export async function startEmbeddedS3(directory: string, bucket: string, credent
   mkdirSync(directory, { recursive: true });
   AWSAccount.DUMMY_ACCOUNT.revokeAccessKey(S3RVER_PUBLIC_KEY);
   AWSAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
-  const port = await freeLoopbackPort();
   const server = new S3rver({
     address: '127.0.0.1',
-    port,
+    // The kernel's choice, read back once listening: a port found free and then bound later can be
+    // taken meanwhile by another process.
+    port: 0,
     directory,
     silent: true,
     // Signatures are checked (the default); the bucket is made here, not by a signed CreateBucket.
@@ -95,7 +95,7 @@ export async function startEmbeddedS3(directory: string, bucket: string, credent
     ctx.body =
       '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Only requests signed (SigV4) with this store\'s key are accepted</Message></Error>';
   });
-  await server.run();
+  const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
     accessKeyId: credentials.accessKeyId,
