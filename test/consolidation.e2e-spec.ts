@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
+import { LedgerFigures } from '../src/modules/ledger';
 import { FixedClock } from '../src/platform/clock/clock';
 import { checkAccessMatrix } from './harness/access-matrix';
 import { expectRefused } from './harness/db-checks';
@@ -492,6 +493,16 @@ describe('Consolidated reports (D91)', () => {
         const cutoff = g.cutoff < '2026-01-01' ? '2026-01-01' : g.cutoff;
         const statement = (await is(members[0].id, `from=2026-01-01&to=${cutoff}&averageRate=USD:${g.average}`).expect(200)).body;
         expect(statement.netResult).toBe(body.equity.currentPeriodResult);
+        // On a Citus cluster the balances are read one statement per member (D94): the same reports.
+        const figures = t.app.get(LedgerFigures) as unknown as Record<'groupBalancesInOneStatement' | 'groupBalancesMemberByMember', (...args: unknown[]) => unknown>;
+        const perMember = jest.spyOn(figures, 'groupBalancesInOneStatement').mockImplementation((...args) => figures.groupBalancesMemberByMember(...args));
+        try {
+          expect((await bs(members[0].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body).toEqual(body);
+          expect((await is(members[0].id, `from=2026-01-01&to=${cutoff}&averageRate=USD:${g.average}`).expect(200)).body).toEqual(statement);
+          expect(perMember).toHaveBeenCalledTimes(2);
+        } finally {
+          perMember.mockRestore();
+        }
         // The last member made has no descendant: consolidated from itself it is its own balance sheet.
         const alone = (await bs(members[members.length - 1].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body;
         const leaf = (await staff.get(`/api/entities/${members[members.length - 1].id}/reports/balance-sheet?${range}`).expect(200)).body;

@@ -27,6 +27,8 @@ import {
 export type GroupPartnerShare = (parameter: (value: unknown) => string) => SqlExpression;
 /** The same of one member (`partner_id`), over the member's Entity expression (null: none of its partners counts). */
 export type MemberPartnerShare = (member: { entityId: string; entity: SqlExpression }, parameter: (value: unknown) => string) => SqlExpression | null;
+/** `groupBalances`' intercompany share, written both ways (over the group, over one member). */
+type GroupPartnerShares = { ofGroup: GroupPartnerShare; ofMember: MemberPartnerShare };
 
 /** A report's range for the closing-entry rule (D90 item 4): closing entries dated in it are left out. */
 export interface ClosingRange {
@@ -354,14 +356,28 @@ export class LedgerFigures {
     from: string,
     to: string,
     closings: ClosingRange | null,
-    options: { partnerShare?: { ofGroup: GroupPartnerShare; ofMember: MemberPartnerShare }; opening?: boolean } = {},
+    options: { partnerShare?: GroupPartnerShares; opening?: boolean } = {},
   ): Promise<GroupAccountBalance[]> {
     if (members.length === 0) return [];
     const opening = options.opening ?? true;
     const span = spanValues(from, to, closings);
     // Without the opening, nothing before `from` is read: no month before it ($3), no edge day ($6..$7).
     if (!opening) span.splice(0, 5, '0001-01-01', span[1], span[2], NO_DAYS.from, NO_DAYS.to);
-    if (!(await servesDistributedSchema(this.txHost.tx))) return this.groupBalancesInOneStatement(members, span, opening, closings !== null, options.partnerShare?.ofGroup);
+    if (!(await servesDistributedSchema(this.txHost.tx))) return this.groupBalancesInOneStatement(members, span, opening, closings !== null, options.partnerShare);
+    return this.groupBalancesMemberByMember(members, span, opening, closings !== null, options.partnerShare);
+  }
+
+  /**
+   * `groupBalances` on a Citus cluster: one statement per member (`span` the parameters $3..$16;
+   * the consolidation tests also run it on one server and compare it with the group statement).
+   */
+  private async groupBalancesMemberByMember(
+    members: ReadonlyArray<{ entityId: string; bookId: string | null }>,
+    span: unknown[],
+    opening: boolean,
+    closings: boolean,
+    partnerShare: GroupPartnerShares | undefined,
+  ): Promise<GroupAccountBalance[]> {
     // The first type of each code of the charts read so far (accounts a later member need not repeat).
     const seen = new Map<string, string>();
     const balances: GroupAccountBalance[] = [];
@@ -371,11 +387,11 @@ export class LedgerFigures {
       const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
       const seenCodes = parameter([...seen.keys()]);
       const seenTypes = parameter([...seen.values()]);
-      const partners = options.partnerShare?.ofMember({ entityId: member.entityId, entity: SCOPE.entity }, parameter) ?? null;
+      const partners = partnerShare?.ofMember({ entityId: member.entityId, entity: SCOPE.entity }, parameter) ?? null;
       // Named (platform/database/prepared-query): parsed once per connection; after a few members
       // PostgreSQL keeps one generic plan instead of planning each member's (most of a small
       // member's cost). On Citus the plan stays a custom one, routed by `$1`.
-      const sql = memberBalancesSql({ firstMonth, seenCodes, seenTypes, partners, closings: closings !== null });
+      const sql = memberBalancesSql({ firstMonth, seenCodes, seenTypes, partners, closings });
       const rows = await preparedQuery<Record<string, string>>(this.txHost.tx, sql, values);
       for (const r of rows) {
         if (!seen.has(r.code)) seen.set(r.code, r.type);
@@ -391,12 +407,12 @@ export class LedgerFigures {
     span: unknown[],
     opening: boolean,
     closings: boolean,
-    groupPartners: GroupPartnerShare | undefined,
+    partnerShare: GroupPartnerShares | undefined,
   ): Promise<GroupAccountBalance[]> {
     const values: unknown[] = [members.map((m) => m.entityId), members.map((m) => m.bookId), ...span];
     const parameter = (value: unknown) => `$${values.push(value)}`;
     const firstMonth = parameter(opening ? '0001-01-01' : span[1]);
-    const partners = groupPartners?.(parameter);
+    const partners = partnerShare?.ofGroup(parameter);
     const rawSums = (alias: string) => `sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month < $3::date) AS opening_raw,
                 sum(${alias}.debit - ${alias}.credit) FILTER (WHERE ${alias}.month BETWEEN $4::date AND $5::date) AS period_raw`;
     const edgeSums = `sum(${SIGNED}) FILTER (WHERE l.entry_date BETWEEN $6::date AND $7::date) AS opening_raw,
