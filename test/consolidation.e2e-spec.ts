@@ -495,12 +495,14 @@ describe('Consolidated reports (D91)', () => {
         expect(statement.netResult).toBe(body.equity.currentPeriodResult);
         // On a Citus cluster the balances are read one statement per member (D94): the same reports.
         const figures = t.app.get(LedgerFigures) as unknown as Record<'groupBalancesInOneStatement' | 'groupBalancesMemberByMember', (...args: unknown[]) => unknown>;
-        const perMember = jest.spyOn(figures, 'groupBalancesInOneStatement').mockImplementation((...args) => figures.groupBalancesMemberByMember(...args));
+        const perMember = jest.spyOn(figures, 'groupBalancesMemberByMember');
+        const oneStatement = jest.spyOn(figures, 'groupBalancesInOneStatement').mockImplementation((...args) => figures.groupBalancesMemberByMember(...args));
         try {
           expect((await bs(members[0].id, `${range}&closingRate=USD:${g.closing}&averageRate=USD:${g.average}`).expect(200)).body).toEqual(body);
           expect((await is(members[0].id, `from=2026-01-01&to=${cutoff}&averageRate=USD:${g.average}`).expect(200)).body).toEqual(statement);
           expect(perMember).toHaveBeenCalledTimes(2);
         } finally {
+          oneStatement.mockRestore();
           perMember.mockRestore();
         }
         // The last member made has no descendant: consolidated from itself it is its own balance sheet.
