@@ -1,4 +1,3 @@
-import { LoopYielder } from './event-loop';
 
 export interface CsvStreamOptions {
   /** `,` or `;` (or any one character). */
@@ -13,36 +12,31 @@ export interface CsvRefusal {
   message: string;
 }
 
-const CHUNK = 16 * 1024;
 
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
 
 /**
- * D2b: reads a CSV text record by record (RFC 4180: fields may be quoted, `""` a quote inside
+ * D2b: reads a CSV text (in an import-parsing worker, platform/imports/parse-pool.ts) record by record (RFC 4180: fields may be quoted, `""` a quote inside
  * one, a quoted field may span lines; a UTF-8 BOM dropped; CRLF, LF or CR end a record; empty
- * lines give no record), giving the event loop back every 16K characters or 32 records, and calls
- * `onRecord` with each record and the line it starts on (1-based). A hand-written scanner, not
+ * lines give no record) and calls `onRecord` with each record and the line it starts on (1-based). A hand-written scanner, not
  * csv-parse: csv-parse's stream took 5 s of CPU for a 4.8 MB statement, this one a tenth of it.
  * A record longer than `maxRecordChars` is refused at its line as soon as the bound is passed,
  * so memory stays bounded whatever one line holds. `onRecord` may throw to refuse the file:
  * reading stops there. Malformed quoting goes to `refuse` (the caller's error naming the row).
  */
-export async function readCsvRecords(
+export function readCsvRecords(
   text: string,
   options: CsvStreamOptions,
   onRecord: (record: string[], line: number) => void,
   refuse: (refusal: CsvRefusal) => Error,
-  yielder = new LoopYielder(),
-): Promise<void> {
+): void {
   const n = text.length;
   const delimiter = options.delimiter.charCodeAt(0);
   const max = options.maxRecordChars;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
-  let nextYield = i + CHUNK;
-  let records = 0;
   const tooLong = (at: number) => refuse({ line: at, message: `a record is longer than ${max} characters` });
   while (i < n) {
     const first = text.charCodeAt(i);
@@ -103,10 +97,5 @@ export async function readCsvRecords(
       break;
     }
     onRecord(fields, startLine);
-    // The caller's work on a record may cost more than the scan: asked every 32 records too.
-    if (i >= nextYield || ++records % 32 === 0) {
-      nextYield = i + CHUNK;
-      await yielder.maybeYield();
-    }
   }
 }

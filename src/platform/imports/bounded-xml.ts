@@ -1,5 +1,4 @@
 import { SaxesParser } from 'saxes';
-import { LoopYielder } from './event-loop';
 
 /** An element as a bounded read keeps it: its local name (no prefix), the kept child elements and its text. */
 export interface XmlElement {
@@ -53,7 +52,6 @@ interface Frame {
   counts: Map<string, number>;
 }
 
-const CHUNK = 16 * 1024;
 /** Whitespace around a leaf's text that is read before its length is judged. */
 const LEAF_SLACK = 1024;
 
@@ -65,13 +63,13 @@ class Refused extends Error {
 
 /**
  * D2b: reads XML as a stream (saxes: strict, no DTD processing; predefined entities and
- * character references only) within bounds, keeping only the elements `bounds.keep` names, and
- * giving the event loop back between slices of 16K characters. Memory is the kept elements and
+ * character references only) within bounds, keeping only the elements `bounds.keep` names (in
+ * an import-parsing worker, platform/imports/parse-pool.ts). Memory is the kept elements and
  * one open path of at most `maxDepth`, whatever the file holds. Refusals come from `refuse`,
  * which turns a refusal into the caller's error (a module's 400 naming its field). Returns the
  * document: its one child is the root element.
  */
-export async function readBoundedXml(text: string, bounds: XmlBounds, refuse: (refusal: XmlRefusal) => Error, yielder = new LoopYielder()): Promise<XmlElement> {
+export function readBoundedXml(text: string, bounds: XmlBounds, refuse: (refusal: XmlRefusal) => Error): XmlElement {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const document: XmlElement = { name: '#document', children: [], text: '' };
   const root: Frame = { element: document, rule: null, counts: new Map() };
@@ -138,15 +136,8 @@ export async function readBoundedXml(text: string, bounds: XmlBounds, refuse: (r
   parser.on('doctype', () => stop({ reason: 'doctype', within: within(), ...at() }));
 
   try {
-    for (let start = 0; start < text.length; ) {
-      let end = Math.min(start + CHUNK, text.length);
-      // Never split a surrogate pair between two slices.
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
-      parser.write(text.slice(start, end));
-      start = end;
-      await yielder.maybeYield();
-    }
-    parser.close();
+    // A bound passed stops the parse where it is: the handlers throw from inside write().
+    parser.write(text).close();
   } catch (error) {
     if (error instanceof Refused) throw refuse(error.refusal);
     const message = (error as Error).message.replace(/^[^:]*:\d+:\d+: /, '');

@@ -29,7 +29,7 @@ export class CsvStatementReader extends StatementFileReader {
     const text = decode(file);
     const firstLine = /^\uFEFF?([^\r\n]*)/.exec(text.slice(0, STATEMENT_RECORD_MAX_CHARS))![1];
     const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
-    await readCsvRecords(text, { delimiter, maxRecordChars: STATEMENT_RECORD_MAX_CHARS }, onRecord, ({ line, message }) =>
+    readCsvRecords(text, { delimiter, maxRecordChars: STATEMENT_RECORD_MAX_CHARS }, onRecord, ({ line, message }) =>
       bankImportRowInvalid(line, `the CSV is malformed: ${message}`),
     );
   }

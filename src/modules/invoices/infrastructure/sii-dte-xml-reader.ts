@@ -2,7 +2,6 @@ import Big from 'big.js';
 import { clean as cleanRut, validate as validRut } from 'rut.js';
 import { DomainError, isIsoDate, MAX_AMOUNT } from '../../../../libs/shared-kernel/src';
 import { readBoundedXml, XmlElement, XmlKeep, XmlKeepRule, XmlRefusal } from '../../../platform/imports/bounded-xml';
-import { LoopYielder } from '../../../platform/imports/event-loop';
 import { DteXmlReader } from '../application/dte-xml-reader';
 import { DteDocument, DteForeignTotals, DteReference, EXPORT_DTE_TYPES, LIQUIDACION_FACTURA } from '../domain/dte';
 
@@ -402,9 +401,9 @@ function exportAmounts(fields: DocumentFields, totals: Node, other: Node): Amoun
 /**
  * D2b: saxes as a bounded stream (readBoundedXml): strict, without DTD processing, keeping only
  * the fields read, within the SII schema's bounds (depth, element count, field lengths, at most
- * 40 references a document), giving the event loop back while it reads. The file is refused
- * before any parsing when it carries a DOCTYPE or entity declarations (the only way to external
- * references and entity expansion), and when it is not well-formed (the parser's line and column).
+ * 40 references a document). The file is refused before any parsing when it carries a DOCTYPE or
+ * entity declarations (the only way to external references and entity expansion), and when it is
+ * not well-formed (the parser's line and column).
  * The service runs it in an import-parsing worker (`parse` below, OffThreadDteXmlReader), not on
  * its main thread.
  */
@@ -421,20 +420,18 @@ export class SiiDteXmlReader extends DteXmlReader {
         column: before[before.length - 1].length + 1,
       });
     }
-    return this.documentsOf((await readBoundedXml(text, { keep: KEEP, maxDepth: MAX_DEPTH, maxElements: MAX_ELEMENTS }, refusal)).children[0]);
+    return this.documentsOf(readBoundedXml(text, { keep: KEEP, maxDepth: MAX_DEPTH, maxElements: MAX_ELEMENTS }, refusal).children[0]);
   }
 
-  private async documentsOf(documentRoot: Element | undefined): Promise<DteDocument[]> {
+  private documentsOf(documentRoot: Element | undefined): DteDocument[] {
     const rootName = documentRoot?.name;
     if (rootName === 'DTE') return [readDocument(documentRoot!, 1, 'DTE')];
     if (rootName === 'EnvioDTE' || rootName === 'EnvioBOLETA') {
       const documents = childrenNamed(child(documentRoot, 'SetDTE'), 'DTE');
       if (documents.length === 0) throw invalid(`${rootName} holds no DTE`, { path: `${rootName}.SetDTE.DTE` });
-      const yielder = new LoopYielder();
       const read: DteDocument[] = [];
       for (const [i, dte] of documents.entries()) {
         read.push(readDocument(dte, i + 1, `${rootName}.SetDTE.DTE[${i}]`));
-        await yielder.maybeYield();
       }
       return read;
     }

@@ -1,5 +1,4 @@
 import { readCsvRecords } from '../../../platform/imports/bounded-csv';
-import { LoopYielder } from '../../../platform/imports/event-loop';
 import { RcvFileReader } from '../domain/ports';
 import { RCV_MAX_COLUMNS, RCV_MAX_FIELD, RCV_MAX_ROWS, RcvLayout, rcvLayout, RcvReadMemo, rcvRow, RcvRow } from '../domain/rcv-file';
 import { rcvRowInvalid } from '../domain/tax-errors';
@@ -45,12 +44,10 @@ class RcvRecords {
 
 /**
  * The SII's files as they come (no quoted field): split at line ends and `;` in the text, line
- * by line, giving the event loop back every few milliseconds of work (D2b, platform/imports). Ten times cheaper than a
- * general CSV parser on the 43 columns of the sales layout.
+ * by line. Ten times cheaper than a general CSV parser on the 43 columns of the sales layout.
  */
-async function readPlain(text: string): Promise<RcvRow[]> {
+function readPlain(text: string): RcvRow[] {
   const records = new RcvRecords();
-  const yielder = new LoopYielder();
   let line = 0;
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf('\n', start);
@@ -60,15 +57,14 @@ async function readPlain(text: string): Promise<RcvRow[]> {
     const content = text.charCodeAt(stop - 1) === 13 ? text.slice(start, stop - 1) : text.slice(start, stop);
     if (content !== '') records.take(content.split(';'), line);
     start = stop + 1;
-    if (line % 256 === 0) await yielder.maybeYield();
   }
   return records.done();
 }
 
 /** A file with quoted fields: the bounded CSV reader of platform/imports (D2b). */
-async function readQuoted(text: string): Promise<RcvRow[]> {
+function readQuoted(text: string): RcvRow[] {
   const records = new RcvRecords();
-  await readCsvRecords(
+  readCsvRecords(
     text,
     { delimiter: ';', maxRecordChars: MAX_RECORD_CHARS },
     (record, line) => records.take(record, line),
@@ -85,7 +81,7 @@ async function readQuoted(text: string): Promise<RcvRow[]> {
  * OffThreadRcvReader), not on its main thread.
  */
 export class RcvCsvReader extends RcvFileReader {
-  read(file: Buffer): Promise<RcvRow[]> {
+  async read(file: Buffer): Promise<RcvRow[]> {
     const text = decode(file).replace(/^\uFEFF/, '');
     return text.includes('"') ? readQuoted(text) : readPlain(text);
   }
