@@ -93,6 +93,13 @@ describe("each line carries its entry's memo (issue 32)", () => {
     ]);
     expect((await partnerLedgerMemos()).memos.get(entry.id)).toBe('Factura 102');
     expect(await astray()).toBe(0);
+    // The books read the memo from the line too: the Libro Diario and the Libro Mayor show the new one.
+    const journal = await staff.get(`${base()}/reports/journal`).query({ from: '2026-06-11', to: '2026-06-11', format: 'csv' }).expect(200);
+    expect(journal.text).toContain('Factura 102');
+    expect(journal.text).not.toContain('Factura 101');
+    const mayor = await staff.get(`${base()}/reports/general-ledger-book`).query({ from: '2026-06-11', to: '2026-06-11', format: 'csv' }).expect(200);
+    expect(mayor.text).toContain('Factura 102');
+    expect(mayor.text).not.toContain('Factura 101');
   });
 
   it('a scheduled entry replaced with a new memo, then booked: its lines carry the new memo', async () => {
