@@ -289,8 +289,9 @@ const distributedSchemas = new WeakMap<object, Promise<boolean>>();
 
 /**
  * `isDistributedSchema` for the database a manager's DataSource serves, asked once per DataSource
- * (a schema is distributed before the service serves it): for the few reads written one way for
- * one server and another for Citus (`LedgerFigures.groupBalances`).
+ * (a schema is distributed before the service serves it: `db:distribute` while it runs needs a
+ * restart, README): for the few reads written one way for one server and another for Citus
+ * (`LedgerFigures.groupBalances`).
  */
 export function servesDistributedSchema(manager: SqlRunner & { connection: object }): Promise<boolean> {
   const key = manager.connection;

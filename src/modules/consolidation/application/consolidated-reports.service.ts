@@ -21,18 +21,22 @@ export interface RateQuery {
 const RATE_PARAMETER = /^([A-Z]{3}):(.+)$/;
 
 type Snapshot = { id: string; name: string; currency: string; taxId: string };
+type SentRates = { closing: Map<string, string>; average: Map<string, string> };
 
-/** A report's reads in one snapshot of the group (REPEATABLE READ; it only reads). */
+/**
+ * A report's reads in one REPEATABLE READ transaction (it only reads, so it never fails for
+ * serialization): on one server one snapshot of the group; on Citus one snapshot per worker node,
+ * taken when the transaction first reads there (Citus has no snapshot across nodes). Called inside
+ * a transaction already open, it joins it and reads at that one's isolation.
+ */
 const OneSnapshot = () => Transactional<TransactionalAdapterTypeOrm>({ isolationLevel: 'REPEATABLE READ' });
 
 /**
  * D91: consolidated balance sheet and income statement over an Entity's controlled tree: the tree,
  * who reads it, every member's Book, then each member's balances with their intercompany share (one
  * statement per member, each on the member's shard group on Citus, D94), and stored rates only for
- * a currency not sent. One REPEATABLE READ transaction makes them one snapshot of the group (it
- * only reads, so it never fails for serialization).
+ * a currency not sent, read in one transaction (`OneSnapshot`) once the query is found valid.
  */
-
 @Injectable()
 export class ConsolidatedReportsService {
   constructor(
@@ -43,10 +47,14 @@ export class ConsolidatedReportsService {
     private readonly reference: ReferenceDataService,
   ) {}
 
-  @OneSnapshot()
   async balanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery) {
     if (query.cutoffDate < query.exerciseStart) throw validationError('cutoffDate', 'must be on or after exerciseStart');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
+    return this.readBalanceSheet(entityId, viewer, query, sent);
+  }
+
+  @OneSnapshot()
+  private async readBalanceSheet(entityId: string, viewer: EntityViewer, query: { exerciseStart: string; cutoffDate: string } & RateQuery, sent: SentRates) {
     const tree = await this.readableTree(entityId, viewer);
     const bookIds = await this.bookIds(tree, query.bookName);
     const group = await this.group(tree, bookIds, query.exerciseStart, query.cutoffDate, sent, query.cutoffDate);
@@ -59,10 +67,14 @@ export class ConsolidatedReportsService {
     });
   }
 
-  @OneSnapshot()
   async incomeStatement(entityId: string, viewer: EntityViewer, query: { from: string; to: string } & RateQuery) {
     if (query.to < query.from) throw validationError('to', 'must be on or after from');
     const sent = { closing: this.sentRates(query.closingRate, 'closingRate'), average: this.sentRates(query.averageRate, 'averageRate') };
+    return this.readIncomeStatement(entityId, viewer, query, sent);
+  }
+
+  @OneSnapshot()
+  private async readIncomeStatement(entityId: string, viewer: EntityViewer, query: { from: string; to: string } & RateQuery, sent: SentRates) {
     const tree = await this.readableTree(entityId, viewer);
     const bookIds = await this.bookIds(tree, query.bookName);
     const group = await this.group(tree, bookIds, query.from, query.to, sent, null);
@@ -130,7 +142,7 @@ export class ConsolidatedReportsService {
     bookIds: Array<string | null>,
     from: string,
     to: string,
-    sent: { closing: Map<string, string>; average: Map<string, string> },
+    sent: SentRates,
     closingDate: string | null,
   ): Promise<Group> {
     const root = tree[0].currency;

@@ -31,7 +31,7 @@ export class DtesService {
   /**
    * D63, D65a: every document is read and judged before anything is written; duplicates (issuer
    * RUT, type, folio), already stored or repeated in the file, are skipped. D2b: the file is
-   * parsed (a bounded stream, giving the event loop back) before the transaction opens, so no
+   * parsed (a bounded stream, in an import-parsing worker) before the transaction opens, so no
    * pooled connection waits on it; the writes and the request's audit row then commit together.
    */
   async import(entityId: string, body: Buffer): Promise<DteImportResult> {

@@ -337,7 +337,8 @@ export class LedgerFigures {
    * codes (and first types) the earlier members' answers gave are a parameter of the next
    * member's statement, so a member answers the same accounts. Per member, one server would pay a
    * round trip and a plan per member (measured: 2 to 3.5 times the CPU of the group statement).
-   * Run it in one REPEATABLE READ transaction (the caller's) for one snapshot of the group.
+   * Run it in one REPEATABLE READ transaction (the caller's) for one snapshot of the group (on
+   * Citus, one snapshot per worker node: Citus has none across nodes).
    *
    * With `opening: false` nothing before `from` is read (a report of a range alone, such as an
    * income statement): `openingRaw` is then 0 and only the accounts with lines in the range are
