@@ -1,4 +1,3 @@
-
 export interface CsvStreamOptions {
   /** `,` or `;` (or any one character). */
   delimiter: string;
@@ -12,15 +11,15 @@ export interface CsvRefusal {
   message: string;
 }
 
-
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
 
 /**
- * D2b: reads a CSV text (in an import-parsing worker, platform/imports/parse-pool.ts) record by record (RFC 4180: fields may be quoted, `""` a quote inside
- * one, a quoted field may span lines; a UTF-8 BOM dropped; CRLF, LF or CR end a record; empty
- * lines give no record) and calls `onRecord` with each record and the line it starts on (1-based). A hand-written scanner, not
+ * D2b: reads a CSV text record by record, in an import-parsing worker (platform/imports/parse-pool.ts)
+ * (RFC 4180: fields may be quoted, `""` a quote inside one, a quoted field may span lines; a UTF-8
+ * BOM dropped; CRLF, LF or CR end a record; empty lines give no record), and calls `onRecord`
+ * with each record and the line it starts on (1-based). A hand-written scanner, not
  * csv-parse: csv-parse's stream took 5 s of CPU for a 4.8 MB statement, this one a tenth of it.
  * A record longer than `maxRecordChars` is refused at its line as soon as the bound is passed,
  * so memory stays bounded whatever one line holds. `onRecord` may throw to refuse the file:

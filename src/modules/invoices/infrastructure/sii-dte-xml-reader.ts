@@ -429,11 +429,7 @@ export class SiiDteXmlReader extends DteXmlReader {
     if (rootName === 'EnvioDTE' || rootName === 'EnvioBOLETA') {
       const documents = childrenNamed(child(documentRoot, 'SetDTE'), 'DTE');
       if (documents.length === 0) throw invalid(`${rootName} holds no DTE`, { path: `${rootName}.SetDTE.DTE` });
-      const read: DteDocument[] = [];
-      for (const [i, dte] of documents.entries()) {
-        read.push(readDocument(dte, i + 1, `${rootName}.SetDTE.DTE[${i}]`));
-      }
-      return read;
+      return documents.map((dte, i) => readDocument(dte, i + 1, `${rootName}.SetDTE.DTE[${i}]`));
     }
     throw invalid(`The root element is ${rootName ?? 'missing'}: send a DTE, an EnvioDTE or an EnvioBOLETA`, { path: 'body', root: rootName ?? null });
   }
